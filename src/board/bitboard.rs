@@ -1,0 +1,208 @@
+//! 8x8 bitboard kernels: legal moves and flips on a pair of `u64`, bit `i` being square
+//! `i` in row-major order (a1 = 0, h1 = 7, a8 = 56). These are the hot path of every search.
+
+/// Every square but columns a and h: stops horizontal and diagonal runs wrapping around.
+const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Opponent runs in both senses of one line direction, `shift` squares per step, closed by
+/// a disc of `player`; returns the squares just beyond those runs.
+#[inline(always)]
+fn moves_along(player: u64, mask: u64, shift: u32) -> u64 {
+    // Runs are at most six discs long; grow them 1, 2, then 4 at a time.
+    let mut forward = mask & (player << shift);
+    let mut backward = mask & (player >> shift);
+    forward |= mask & (forward << shift);
+    backward |= mask & (backward >> shift);
+    let pairs_forward = mask & (mask << shift);
+    let pairs_backward = pairs_forward >> shift;
+    forward |= pairs_forward & (forward << (2 * shift));
+    backward |= pairs_backward & (backward >> (2 * shift));
+    forward |= pairs_forward & (forward << (2 * shift));
+    backward |= pairs_backward & (backward >> (2 * shift));
+    (forward << shift) | (backward >> shift)
+}
+
+/// Squares where `player` may move against `opponent`.
+#[inline(always)]
+pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    let inner = opponent & NOT_EDGE_COLUMNS;
+    let moves = moves_along(player, inner, 1)
+        | moves_along(player, opponent, 8)
+        | moves_along(player, inner, 7)
+        | moves_along(player, inner, 9);
+    moves & !(player | opponent)
+}
+
+const fn ray(square: usize, dcol: i32, drow: i32) -> u64 {
+    let mut col = (square % 8) as i32 + dcol;
+    let mut row = (square / 8) as i32 + drow;
+    let mut mask = 0u64;
+    while col >= 0 && col < 8 && row >= 0 && row < 8 {
+        mask |= 1u64 << (row * 8 + col);
+        col += dcol;
+        row += drow;
+    }
+    mask
+}
+
+const fn rays(dcol: i32, drow: i32) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        table[square] = ray(square, dcol, drow);
+        square += 1;
+    }
+    table
+}
+
+/// Rays towards higher square indices: east, south-west, south, south-east.
+static RAYS_UP: [[u64; 64]; 4] = [rays(1, 0), rays(-1, 1), rays(0, 1), rays(1, 1)];
+/// Rays towards lower square indices: west, north-east, north, north-west.
+static RAYS_DOWN: [[u64; 64]; 4] = [rays(-1, 0), rays(1, -1), rays(0, -1), rays(-1, -1)];
+
+/// Discs of `opponent` flipped when `player` moves on `square`; 0 when the move flips nothing.
+#[inline(always)]
+pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
+    let mut flipped = 0;
+    for dir in 0..4 {
+        // Up: the nearest non-opponent square is the lowest set bit of the ray's stoppers.
+        let ray = RAYS_UP[dir][square];
+        let stoppers = ray & !opponent;
+        let first = stoppers & stoppers.wrapping_neg();
+        let closed = ((first & player) != 0) as u64;
+        flipped |= ray & first.wrapping_sub(1) & closed.wrapping_neg();
+
+        // Down: the highest set bit. `| 1` keeps the shift in range when there is no stopper;
+        // a1 then either lies off the ray or is an opponent disc, so nothing is flipped.
+        let ray = RAYS_DOWN[dir][square];
+        let stoppers = ray & !opponent;
+        let first = (1u64 << 63) >> (stoppers | 1).leading_zeros();
+        let closed = ((first & player & ray) != 0) as u64;
+        flipped |= ray & (first.wrapping_neg() << 1) & closed.wrapping_neg();
+    }
+    flipped
+}
+
+/// Squares orthogonally or diagonally next to any square of `set`.
+#[inline(always)]
+pub fn neighbours(set: u64) -> u64 {
+    let horizontal = ((set << 1) & !0x0101_0101_0101_0101) | ((set >> 1) & !0x8080_8080_8080_8080);
+    let row = set | horizontal;
+    horizontal | (row << 8) | (row >> 8)
+}
+
+/// Iterator over the set bits of a `u64`, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(index)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bits {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain square-by-square walking, the definition the kernels must match.
+    fn slow_flips(player: u64, opponent: u64, square: usize) -> u64 {
+        if (player | opponent) >> square & 1 != 0 {
+            return 0;
+        }
+        let mut flipped = 0;
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
+            let mut run = 0u64;
+            while (0..8).contains(&c) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + c);
+                if opponent & bit != 0 {
+                    run |= bit;
+                } else {
+                    if player & bit != 0 {
+                        flipped |= run;
+                    }
+                    break;
+                }
+                c += dc;
+                r += dr;
+            }
+        }
+        flipped
+    }
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn kernels_match_square_by_square_walking_on_random_boards() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let a = xorshift(&mut state);
+            let b = xorshift(&mut state);
+            let density = xorshift(&mut state);
+            let player = a & density;
+            let opponent = !a & b;
+            let mut expected_moves = 0;
+            for square in 0..64 {
+                let expected = slow_flips(player, opponent, square);
+                if expected != 0 {
+                    expected_moves |= 1 << square;
+                }
+                if (player | opponent) >> square & 1 == 0 {
+                    assert_eq!(
+                        flips(player, opponent, square),
+                        expected,
+                        "{player:x} {opponent:x} {square}"
+                    );
+                }
+            }
+            assert_eq!(legal_moves(player, opponent), expected_moves);
+        }
+    }
+
+    #[test]
+    fn neighbours_are_the_eight_adjacent_squares() {
+        for square in 0..64usize {
+            let (c, r) = ((square % 8) as i32, (square / 8) as i32);
+            let mut expected = 0u64;
+            for dc in -1..=1 {
+                for dr in -1..=1 {
+                    let (nc, nr) = (c + dc, r + dr);
+                    if (dc, dr) != (0, 0) && (0..8).contains(&nc) && (0..8).contains(&nr) {
+                        expected |= 1 << (nr * 8 + nc);
+                    }
+                }
+            }
+            assert_eq!(neighbours(1 << square), expected, "square {square}");
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The rules of Othello: squares, colours, boards of every size, positions and notation.
+//!
+//! A [`Board`] is seen from the side to move ("player") against the other side
+//! ("opponent"); squares are row-major indices on that board. [`Board8`] is the 8x8 fast
+//! path on bitboards, [`BoardN`] plays 6x6, 10x10 and 12x12 (and 8x8, as a cross-check).
+//! [`Position`] adds colours and the text formats users type.
+
+pub mod bitboard;
+mod board8;
+mod boardn;
+mod color;
+mod position;
+mod square;
+
+pub use board8::Board8;
+pub use boardn::{BoardN, SquareSet};
+pub use color::{Color, ColorError};
+pub use position::{transcript, AnyBoard, MoveError, Position, PositionError};
+pub use square::{Move, Square, SquareError, MAX_SIZE};
+
+/// Board sides that Emilia plays.
+pub const SIZES: [usize; 4] = [6, 8, 10, 12];
+
+/// What occupies a square, relative to the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cell {
+    /// No disc.
+    Empty,
+    /// A disc of the side to move.
+    Player,
+    /// A disc of the side that just moved.
+    Opponent,
+}
+
+/// The rules on one board, from the side to move's point of view. Searches are written once
+/// over this trait and monomorphised per board type.
+pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {
+    /// Iterator over the indices of legal moves.
+    type Moves: Iterator<Item = usize> + Clone;
+
+    /// The start position on a board of side `size`, Black (the player) to move.
+    fn start(size: usize) -> Self;
+    /// Squares per side.
+    fn size(&self) -> usize;
+    /// Indices of the legal moves of the side to move.
+    fn moves(&self) -> Self::Moves;
+    /// Number of legal moves of the side to move.
+    fn move_count(&self) -> u32;
+    /// Whether the side to move has a legal move.
+    fn has_moves(&self) -> bool {
+        self.move_count() > 0
+    }
+    /// Whether a disc on `index` is a legal move.
+    fn is_legal(&self, index: usize) -> bool;
+    /// Number of discs a legal move on `index` flips.
+    fn flip_count(&self, index: usize) -> u32;
+    /// Plays the legal move on `index`; the result has the opponent to move.
+    fn play(&self, index: usize) -> Self;
+    /// Hands the move to the opponent without playing.
+    fn pass(&self) -> Self;
+    /// What is on square `index`.
+    fn cell(&self, index: usize) -> Cell;
+    /// Discs of the side to move.
+    fn player_discs(&self) -> u32;
+    /// Discs of the other side.
+    fn opponent_discs(&self) -> u32;
+    /// Empty squares.
+    fn empties(&self) -> u32 {
+        (self.size() * self.size()) as u32 - self.player_discs() - self.opponent_discs()
+    }
+    /// Neither side can move.
+    fn is_game_over(&self) -> bool {
+        !self.has_moves() && !self.pass().has_moves()
+    }
+    /// Disc difference for the side to move, empty squares going to the winner.
+    fn final_score(&self) -> i32 {
+        let (p, o) = (self.player_discs() as i32, self.opponent_discs() as i32);
+        let e = self.empties() as i32;
+        match p.cmp(&o) {
+            std::cmp::Ordering::Greater => p - o + e,
+            std::cmp::Ordering::Less => p - o - e,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+    /// A well-mixed 64-bit hash of the discs and the side to move's perspective.
+    fn hash(&self) -> u64;
+}
+
+/// Mixes a 64-bit value so that every input bit affects every output bit.
+#[inline(always)]
+pub(crate) fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}

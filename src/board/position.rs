@@ -1,0 +1,514 @@
+//! Positions with colours, legal play with explained errors, and the text formats: board
+//! strings (`X`/`O`/`-` per square, then the side to move) and transcripts (`f5d6c3…`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Board, Board8, BoardN, Cell, Color, Move, Square, SquareError, SquareSet, SIZES};
+
+/// A board of any supported size: the 8x8 fast path or the general one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AnyBoard {
+    /// 8x8 on bitboards.
+    Eight(Board8),
+    /// 6x6, 10x10 or 12x12.
+    Other(BoardN),
+}
+
+/// Runs generic code on whichever board an [`AnyBoard`] holds:
+/// `with_board!(any, b => b.move_count())`.
+#[macro_export]
+macro_rules! with_board {
+    ($any:expr, $board:ident => $body:expr) => {
+        match $any {
+            $crate::board::AnyBoard::Eight($board) => $body,
+            $crate::board::AnyBoard::Other($board) => $body,
+        }
+    };
+}
+
+impl AnyBoard {
+    /// The start position on a board of side `size`, or `None` for an unsupported size.
+    pub fn start(size: usize) -> Option<AnyBoard> {
+        match size {
+            8 => Some(AnyBoard::Eight(Board8::START)),
+            _ if SIZES.contains(&size) => Some(AnyBoard::Other(BoardN::start(size))),
+            _ => None,
+        }
+    }
+
+    /// Squares per side.
+    pub fn size(&self) -> usize {
+        with_board!(self, b => b.size())
+    }
+
+    /// What is on square `index`.
+    pub fn cell(&self, index: usize) -> Cell {
+        with_board!(self, b => b.cell(index))
+    }
+
+    /// Legal moves of the side to move, as row-major indices in ascending order.
+    pub fn moves(&self) -> Vec<usize> {
+        with_board!(self, b => b.moves().collect())
+    }
+
+    /// Whether `index` is a legal move.
+    pub fn is_legal(&self, index: usize) -> bool {
+        with_board!(self, b => b.is_legal(index))
+    }
+
+    /// Discs flipped by the move on `index`.
+    pub fn flip_count(&self, index: usize) -> u32 {
+        with_board!(self, b => b.flip_count(index))
+    }
+
+    /// The position after the legal move on `index`.
+    pub fn play(&self, index: usize) -> AnyBoard {
+        match self {
+            AnyBoard::Eight(b) => AnyBoard::Eight(b.play(index)),
+            AnyBoard::Other(b) => AnyBoard::Other(b.play(index)),
+        }
+    }
+
+    /// The position after a pass.
+    pub fn pass(&self) -> AnyBoard {
+        match self {
+            AnyBoard::Eight(b) => AnyBoard::Eight(b.pass()),
+            AnyBoard::Other(b) => AnyBoard::Other(b.pass()),
+        }
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_moves(&self) -> bool {
+        with_board!(self, b => b.has_moves())
+    }
+
+    /// Whether neither side can move.
+    pub fn is_game_over(&self) -> bool {
+        with_board!(self, b => b.is_game_over())
+    }
+
+    /// Discs of the side to move, of the opponent, and empty squares.
+    pub fn counts(&self) -> (u32, u32, u32) {
+        with_board!(self, b => (b.player_discs(), b.opponent_discs(), b.empties()))
+    }
+
+    /// Final disc difference for the side to move, empties to the winner.
+    pub fn final_score(&self) -> i32 {
+        with_board!(self, b => b.final_score())
+    }
+
+    /// Position hash.
+    pub fn hash(&self) -> u64 {
+        with_board!(self, b => b.hash())
+    }
+
+    fn from_cells(size: usize, cells: &[Cell]) -> AnyBoard {
+        let mut player = SquareSet::default();
+        let mut opponent = SquareSet::default();
+        for (index, cell) in cells.iter().enumerate() {
+            match cell {
+                Cell::Player => player.insert(index),
+                Cell::Opponent => opponent.insert(index),
+                Cell::Empty => {}
+            }
+        }
+        if size == 8 {
+            AnyBoard::Eight(Board8 {
+                player: player.0[0],
+                opponent: opponent.0[0],
+            })
+        } else {
+            AnyBoard::Other(BoardN::from_sets(size, player, opponent))
+        }
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The square is not on this board.
+    OffBoard(Square, usize),
+    /// The square already holds a disc.
+    Occupied(Square),
+    /// A disc there would flip nothing.
+    NoFlips(Square),
+    /// A pass was asked for but the side to move has a move.
+    CannotPass,
+    /// Neither side can move any more.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OffBoard(sq, size) => {
+                write!(f, "illegal move {sq}: off the {size}x{size} board")
+            }
+            MoveError::Occupied(sq) => write!(f, "illegal move {sq}: square is occupied"),
+            MoveError::NoFlips(sq) => write!(f, "illegal move {sq}: no discs to flip"),
+            MoveError::CannotPass => f.write_str("illegal move pass: a legal move exists"),
+            MoveError::GameOver => f.write_str("game over: neither side can move"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a board string or transcript could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The squares part has a length that is no supported board.
+    Length(usize),
+    /// A character that is no disc or empty square.
+    BadChar(char, usize),
+    /// The side to move is missing or unreadable.
+    Side(String),
+    /// A malformed square in a transcript.
+    Square(SquareError),
+    /// An illegal move in a transcript, with its 1-based ply.
+    Illegal(usize, MoveError),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Length(n) => write!(
+                f,
+                "board has {n} squares: expected 36, 64, 100 or 144 of X, O and -"
+            ),
+            PositionError::BadChar(c, i) => write!(
+                f,
+                "board square {} is {c:?}: expected X (black), O (white) or - (empty)",
+                i + 1
+            ),
+            PositionError::Side(s) if s.is_empty() => {
+                f.write_str("board has no side to move: add X (black) or O (white)")
+            }
+            PositionError::Side(s) => write!(
+                f,
+                "side to move '{s}' is not a colour: expected X (black) or O (white)"
+            ),
+            PositionError::Square(e) => write!(f, "transcript: {e}"),
+            PositionError::Illegal(ply, e) => write!(f, "transcript move {ply}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl From<SquareError> for PositionError {
+    fn from(e: SquareError) -> PositionError {
+        PositionError::Square(e)
+    }
+}
+
+/// A board with colours: whose discs are whose, and who is to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    /// The board from the side to move's point of view.
+    pub board: AnyBoard,
+    /// The colour of the side to move.
+    pub to_move: Color,
+}
+
+impl Position {
+    /// The start position on a board of side `size` (6, 8, 10 or 12), Black to move.
+    pub fn start(size: usize) -> Option<Position> {
+        AnyBoard::start(size).map(|board| Position {
+            board,
+            to_move: Color::Black,
+        })
+    }
+
+    /// Squares per side.
+    pub fn size(&self) -> usize {
+        self.board.size()
+    }
+
+    /// The colour of the disc on `index`, if any.
+    pub fn disc(&self, index: usize) -> Option<Color> {
+        match self.board.cell(index) {
+            Cell::Empty => None,
+            Cell::Player => Some(self.to_move),
+            Cell::Opponent => Some(self.to_move.opponent()),
+        }
+    }
+
+    /// Discs of `color`.
+    pub fn count(&self, color: Color) -> u32 {
+        let (player, opponent, _) = self.board.counts();
+        if color == self.to_move {
+            player
+        } else {
+            opponent
+        }
+    }
+
+    /// Legal moves of the side to move as squares; `[Move::Pass]` when it must pass, empty
+    /// when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let size = self.size();
+        let moves: Vec<Move> = self
+            .board
+            .moves()
+            .into_iter()
+            .map(|i| Move::Play(Square::from_index(i, size)))
+            .collect();
+        if moves.is_empty() && !self.board.is_game_over() {
+            vec![Move::Pass]
+        } else {
+            moves
+        }
+    }
+
+    /// Whether neither side can move.
+    pub fn is_game_over(&self) -> bool {
+        self.board.is_game_over()
+    }
+
+    /// Checks `mv` and returns the position after it, or why it is illegal.
+    pub fn play(&self, mv: Move) -> Result<Position, MoveError> {
+        if self.is_game_over() {
+            return Err(MoveError::GameOver);
+        }
+        let board = match mv {
+            Move::Pass if self.board.has_moves() => return Err(MoveError::CannotPass),
+            Move::Pass => self.board.pass(),
+            Move::Play(sq) => {
+                let index = sq
+                    .index(self.size())
+                    .ok_or(MoveError::OffBoard(sq, self.size()))?;
+                if self.board.cell(index) != Cell::Empty {
+                    return Err(MoveError::Occupied(sq));
+                }
+                if !self.board.is_legal(index) {
+                    return Err(MoveError::NoFlips(sq));
+                }
+                self.board.play(index)
+            }
+        };
+        Ok(Position {
+            board,
+            to_move: self.to_move.opponent(),
+        })
+    }
+
+    /// Final disc difference for `color`, empties to the winner.
+    pub fn final_score_for(&self, color: Color) -> i32 {
+        let score = self.board.final_score();
+        if color == self.to_move {
+            score
+        } else {
+            -score
+        }
+    }
+
+    /// The squares part of the board string: `X`, `O`, `-` in a1, b1, … order.
+    pub fn squares_string(&self) -> String {
+        (0..self.size() * self.size())
+            .map(|i| self.disc(i).map_or('-', Color::disc_char))
+            .collect()
+    }
+
+    /// Reads a board from its squares and its side to move (`X`/`O`/`black`/`white`…).
+    /// `X` or `*` is Black, `O` is White, `-`, `.` or `_` is empty.
+    pub fn from_parts(squares: &str, side: &str) -> Result<Position, PositionError> {
+        let chars: Vec<char> = squares.chars().collect();
+        let size = SIZES
+            .into_iter()
+            .find(|s| s * s == chars.len())
+            .ok_or(PositionError::Length(chars.len()))?;
+        let to_move: Color = side
+            .parse()
+            .map_err(|_| PositionError::Side(side.to_string()))?;
+        let mut cells = Vec::with_capacity(chars.len());
+        for (i, &c) in chars.iter().enumerate() {
+            let color = match c {
+                'X' | 'x' | '*' | 'B' | 'b' => Some(Color::Black),
+                'O' | 'o' | 'W' | 'w' => Some(Color::White),
+                '-' | '.' | '_' | 'E' | 'e' => None,
+                _ => return Err(PositionError::BadChar(c, i)),
+            };
+            cells.push(match color {
+                None => Cell::Empty,
+                Some(c) if c == to_move => Cell::Player,
+                Some(_) => Cell::Opponent,
+            });
+        }
+        Ok(Position {
+            board: AnyBoard::from_cells(size, &cells),
+            to_move,
+        })
+    }
+
+    /// Plays a transcript such as `f5d6c3d3` (squares in either case, `pass`/`PA`/`--`
+    /// explicit passes allowed, forced passes implicit) from this position; returns the
+    /// position reached and the moves played, passes included.
+    pub fn play_transcript(&self, text: &str) -> Result<(Position, Vec<Move>), PositionError> {
+        let mut position = *self;
+        let mut played = Vec::new();
+        for (ply, token) in split_transcript(text)?.into_iter().enumerate() {
+            let mv: Move = token.parse()?;
+            if let Move::Play(_) = mv {
+                if !position.board.has_moves() && !position.is_game_over() {
+                    position = position.board_pass();
+                    played.push(Move::Pass);
+                }
+            }
+            position = position
+                .play(mv)
+                .map_err(|e| PositionError::Illegal(ply + 1, e))?;
+            played.push(mv);
+        }
+        Ok((position, played))
+    }
+
+    fn board_pass(&self) -> Position {
+        Position {
+            board: self.board.pass(),
+            to_move: self.to_move.opponent(),
+        }
+    }
+}
+
+/// Splits a transcript into move tokens: squares (a letter then digits) and pass words.
+fn split_transcript(text: &str) -> Result<Vec<String>, PositionError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let rest: String = chars[i..].iter().collect::<String>().to_ascii_lowercase();
+        if let Some(word) = ["pass", "pa", "--"]
+            .into_iter()
+            .find(|w| rest.starts_with(w))
+        {
+            tokens.push(word.to_string());
+            i += word.len();
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < chars.len() && chars[i].is_ascii_digit() && i - start < 3 {
+            i += 1;
+        }
+        tokens.push(chars[start..i].iter().collect());
+    }
+    Ok(tokens)
+}
+
+/// Writes moves as a transcript, passes left implicit: `f5d6c3`.
+pub fn transcript(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .filter_map(|m| match m {
+            Move::Play(sq) => Some(sq.to_string()),
+            Move::Pass => None,
+        })
+        .collect()
+}
+
+impl fmt::Display for Position {
+    /// The board string: squares, a space, then `X` or `O` for the side to move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.squares_string(), self.to_move.disc_char())
+    }
+}
+
+impl FromStr for Position {
+    type Err = PositionError;
+
+    /// Reads `<squares> <side>`, as in OBF files (anything after a `;` is ignored).
+    fn from_str(s: &str) -> Result<Position, PositionError> {
+        let s = s.split(';').next().unwrap_or("");
+        let mut parts = s.split_whitespace();
+        let squares = parts.next().unwrap_or("");
+        let side = parts.next().unwrap_or("");
+        if let Some(extra) = parts.next() {
+            return Err(PositionError::Side(format!("{side} {extra}")));
+        }
+        Position::from_parts(squares, side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_strings_round_trip() {
+        for size in SIZES {
+            let start = Position::start(size).unwrap();
+            let text = start.to_string();
+            assert_eq!(text.parse::<Position>().unwrap(), start);
+        }
+        let start8 = Position::start(8).unwrap();
+        assert_eq!(
+            start8.to_string(),
+            "---------------------------OX------XO--------------------------- X"
+        );
+    }
+
+    #[test]
+    fn malformed_board_strings_say_what_is_wrong() {
+        let good = "---------------------------OX------XO---------------------------";
+        assert_eq!("".parse::<Position>(), Err(PositionError::Length(0)));
+        assert_eq!(
+            format!("{} X", &good[1..]).parse::<Position>(),
+            Err(PositionError::Length(63))
+        );
+        let bad_char = format!("{}Z{} X", &good[..10], &good[11..]);
+        assert_eq!(
+            bad_char.parse::<Position>(),
+            Err(PositionError::BadChar('Z', 10))
+        );
+        assert!(matches!(
+            good.parse::<Position>(),
+            Err(PositionError::Side(_))
+        ));
+        assert!(matches!(
+            format!("{good} Q").parse::<Position>(),
+            Err(PositionError::Side(_))
+        ));
+        let message = bad_char.parse::<Position>().unwrap_err().to_string();
+        assert!(message.contains("square 11"), "{message}");
+    }
+
+    #[test]
+    fn transcripts_play_and_round_trip() {
+        let start = Position::start(8).unwrap();
+        let (after, moves) = start.play_transcript("f5d6C3D3c4").unwrap();
+        assert_eq!(transcript(&moves), "f5d6c3d3c4");
+        assert_eq!(after.to_move, Color::White);
+        assert_eq!(after.count(Color::Black) + after.count(Color::White), 9);
+        let err = start.play_transcript("f5f5").unwrap_err();
+        assert_eq!(
+            err,
+            PositionError::Illegal(2, MoveError::Occupied("f5".parse().unwrap()))
+        );
+        let err = start.play_transcript("a1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "transcript move 1: illegal move a1: no discs to flip"
+        );
+        assert!(start.play_transcript("f5x").is_err());
+        let ten = Position::start(10).unwrap();
+        let (_, moves) = ten.play_transcript("g6e7").unwrap();
+        assert_eq!(moves.len(), 2);
+    }
+
+    #[test]
+    fn illegal_moves_are_explained() {
+        let start = Position::start(8).unwrap();
+        let e3: Move = "e3".parse().unwrap();
+        assert_eq!(
+            start.play(e3).unwrap_err().to_string(),
+            "illegal move e3: no discs to flip"
+        );
+        assert_eq!(start.play(Move::Pass), Err(MoveError::CannotPass));
+        let off: Move = "i9".parse().unwrap();
+        assert!(matches!(start.play(off), Err(MoveError::OffBoard(..))));
+        let d4: Move = "d4".parse().unwrap();
+        assert!(matches!(start.play(d4), Err(MoveError::Occupied(_))));
+    }
+}

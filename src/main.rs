@@ -1,0 +1,8 @@
+//! The `emilia` binary: the protocol loop by default, tools as subcommands.
+
+fn main() {
+    // Logs go to stderr and are off unless RUST_LOG asks for them: stdout is protocol only.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(emilia::cli::run(&args));
+}

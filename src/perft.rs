@@ -1,0 +1,111 @@
+//! Perft: counting the leaves of the game tree to a fixed depth, the standard check of move
+//! generation and a speed measure. A forced pass counts as one ply.
+
+use crate::board::{Board, Board8};
+
+/// How games that end before the requested depth are counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Convention {
+    /// An ended game adds nothing further (Edax's count).
+    EndedDropOut,
+    /// An ended game counts as one leaf at every later depth (Aart Bik's table).
+    EndedStayCounted,
+}
+
+impl Convention {
+    /// Leaves contributed by a game that ended with plies still to go.
+    #[inline(always)]
+    fn ended(self) -> u64 {
+        match self {
+            Convention::EndedDropOut => 0,
+            Convention::EndedStayCounted => 1,
+        }
+    }
+}
+
+/// Leaves at `depth` plies below `board`, on any board type.
+pub fn perft<B: Board>(board: &B, depth: u32, convention: Convention) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let count = board.move_count();
+    if count == 0 {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return convention.ended();
+        }
+        return perft(&passed, depth - 1, convention);
+    }
+    if depth == 1 {
+        return count as u64;
+    }
+    board
+        .moves()
+        .map(|m| perft(&board.play(m), depth - 1, convention))
+        .sum()
+}
+
+/// Leaves at `depth` plies below an 8x8 board: the fast path, counting the last two plies
+/// in bulk from move masks.
+pub fn perft8(board: &Board8, depth: u32, convention: Convention) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.move_mask();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.move_mask() == 0 {
+            return convention.ended();
+        }
+        return perft8(&passed, depth - 1, convention);
+    }
+    match depth {
+        1 => moves.count_ones() as u64,
+        2 => {
+            let mut leaves = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let square = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let child = board.play(square);
+                let replies = child.move_mask();
+                leaves += if replies != 0 {
+                    replies.count_ones() as u64
+                } else if child.pass().move_mask() != 0 {
+                    1
+                } else {
+                    convention.ended()
+                };
+            }
+            leaves
+        }
+        _ => {
+            let mut leaves = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let square = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                leaves += perft8(&board.play(square), depth - 1, convention);
+            }
+            leaves
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardN;
+
+    #[test]
+    fn fast_and_general_counts_agree_on_8x8() {
+        for depth in 0..=6 {
+            for convention in [Convention::EndedDropOut, Convention::EndedStayCounted] {
+                assert_eq!(
+                    perft8(&Board8::START, depth, convention),
+                    perft(&BoardN::start(8), depth, convention)
+                );
+            }
+        }
+    }
+}
