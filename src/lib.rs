@@ -5,4 +5,5 @@
 
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod perft;
