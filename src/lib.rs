@@ -1,8 +1,10 @@
 //! Emilia, an Othello (Reversi) engine.
 //!
 //! The crate is layered so that each part knows only the parts below it:
-//! [`board`] holds the rules and notation; [`perft`] counts game trees.
+//! [`board`] holds the rules and notation; [`formats`] reads files of positions and games;
+//! [`perft`] counts game trees.
 
 pub mod board;
 pub mod cli;
+pub mod formats;
 pub mod perft;
