@@ -496,8 +496,8 @@ impl TextSession {
         let (_, _, empties) = searched.board.counts();
         let limits = Limits {
             depth: Some(empties.max(1)),
-            move_time: search.move_time,
-            nodes: search.nodes,
+            move_time: search.move_time.or(self.fixed.move_time),
+            nodes: search.nodes.or(self.fixed.nodes),
             clock: None,
         };
         let report = search_within(&mut self.engine, &searched, &limits, &mut log_progress);
