@@ -442,7 +442,8 @@ fn random_command_streams_always_get_answers() {
         line.push_str(name);
         for _ in 0..rng.below(4) {
             line.push(' ');
-            line.push_str(*rng.pick(&words));
+            let word = *rng.pick(&words);
+            line.push_str(word);
         }
         if name == "perft" {
             line = format!("perft {}", rng.below(4));
