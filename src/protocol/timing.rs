@@ -12,7 +12,7 @@ use crate::engine::{Clock, Engine, Limits, SearchReport};
 
 /// Time kept back per move still to play, for reading, writing and process switches
 /// that the engine's clock does not see.
-pub const OVERHEAD_PER_MOVE: Duration = Duration::from_millis(1);
+pub const OVERHEAD_PER_MOVE: Duration = Duration::from_millis(2);
 
 /// Moves the side to move still has to play, at most.
 pub fn own_moves_left(position: &Position) -> u32 {
@@ -21,7 +21,7 @@ pub fn own_moves_left(position: &Position) -> u32 {
 }
 
 /// The clock handed to the engine for a mover with `remaining` time: a reserve for
-/// communication (1 ms per move still to play plus 5 %, at most half) is taken off.
+/// communication (2 ms per move still to play plus 5 %, at most half) is taken off.
 pub fn engine_clock(remaining: Duration, increment: Duration, position: &Position) -> Clock {
     let reserve =
         (OVERHEAD_PER_MOVE * own_moves_left(position) + remaining / 20).min(remaining / 2);
