@@ -104,8 +104,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
     }
 
     fn set(&mut self, rest: &str) {
-        let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
-        let value = value.trim();
+        let what = rest.split_whitespace().next().unwrap_or("");
+        let value = rest[what.len()..].trim();
         match what {
             "depth" => match value.parse::<u32>() {
                 Ok(depth) if (1..=60).contains(&depth) => {
