@@ -245,7 +245,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     depth: Some(depth),
                     ..Limits::default()
                 };
-                let scores = self.engine.hint(&position, count, &limits);
+                let mut scores = self.engine.hint(&position, count, &limits);
+                super::settle_game_ends(&position, &mut scores);
                 if self.interrupts.pending() {
                     break; // this iteration was cut short: its numbers mean nothing
                 }

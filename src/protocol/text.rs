@@ -462,7 +462,8 @@ impl TextSession {
         }
         let position = *self.game.position();
         let limits = self.limits(&search, position.to_move, &position);
-        let scores = self.engine.hint(&position, count, &limits);
+        let mut scores = self.engine.hint(&position, count, &limits);
+        super::settle_game_ends(&position, &mut scores);
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
