@@ -1,9 +1,15 @@
 //! Emilia, an Othello (Reversi) engine.
 //!
 //! The crate is layered so that each part knows only the parts below it:
-//! [`board`] holds the rules and notation; [`perft`] counts game trees.
+//! [`board`] holds the rules and notation; [`perft`] counts game trees; [`eval`] scores
+//! positions; [`search`] looks ahead within the budget of [`timeman`]; [`engine`] is what
+//! front-ends drive.
 
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod eval;
 pub mod perft;
+pub mod search;
+pub mod selfplay;
+pub mod timeman;

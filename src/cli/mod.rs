@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod bench_search;
 mod perft;
 
 pub use args::Args;
