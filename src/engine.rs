@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 
 use crate::board::{Move, Position};
-use crate::eval::{Classic, EvalKind, Squares};
+use crate::eval::{Classic, EvalKind, Squares, Weights};
 use crate::search::{self, tt::TranspositionTable};
 use crate::timeman;
 use crate::with_board;
@@ -130,6 +130,11 @@ impl Engine {
 
     /// Tells the engine a new game begins. What it has learned is kept.
     pub fn new_game(&mut self) {}
+
+    /// Replaces the weights of the classic evaluation (for tuning experiments).
+    pub fn set_classic_weights(&mut self, weights: &Weights) {
+        self.classic = Classic::new(weights);
+    }
 
     /// Forgets what earlier searches learned (empties the transposition table).
     pub fn clear_hash(&mut self) {

@@ -175,7 +175,17 @@ pub fn time(args: &Args) -> Result<()> {
             bail!("illegal move {} in {position}", report.best);
         }
         if let Some(t) = limits.move_time {
-            move_time_over.push((elapsed.as_secs_f64() - t.as_secs_f64()) * 1e3);
+            let over = (elapsed.as_secs_f64() - t.as_secs_f64()) * 1e3;
+            move_time_over.push(over);
+            if over > 2.0 {
+                log::info!(
+                    "{over:+.3} ms over {t:?}: {}x{} with {empties} empties, depth {}, {} nodes",
+                    position.size(),
+                    position.size(),
+                    report.depth,
+                    report.nodes
+                );
+            }
         }
         if let Some(clock) = limits.clock {
             let hard = timeman::for_clock(clock, empties, 16)

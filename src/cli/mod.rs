@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod bench_search;
 mod perft;
+mod tune;
 
 pub use args::Args;
 
@@ -15,6 +16,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("tune", "fit the evaluation weights to self-play games"),
 ];
 
 fn usage() -> String {
@@ -48,6 +50,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "tune" => tune::run(rest),
         "" => {
             eprintln!("{}", usage());
             Ok(())

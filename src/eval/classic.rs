@@ -17,11 +17,11 @@ pub type Weights = [[i32; NUM_FEATURES]; STAGES];
 /// (`emilia tune`), one row per stage anchor, columns in feature order.
 #[rustfmt::skip]
 pub const CLASSIC_WEIGHTS: Weights = [
-    // discs mob  pmob front corn  xdng  cdng stab  par rpar  sq_c sq_x sq_a sq_b s12 s13 s22 s23 s33
-    [   -5,  60,  20,  -20,  800, -300, -100, 100,   0,   0,  -20, -60,  10,   5, -10,  0,  0,  0,  0],
-    [   -5,  50,  15,  -15,  700, -250,  -80, 100,   0,   0,  -20, -60,  10,   5, -10,  0,  0,  0,  0],
-    [   20,  40,  10,  -10,  500, -150,  -60,  80,  50,  30,  -10, -30,  10,   5,  -5,  0,  0,  0,  0],
-    [  100,  20,   0,    0,  200,  -50,  -20,  50, 100,  50,    0,   0,   0,   0,   0,  0,  0,  0,  0],
+    // discs mob  pmob front corn  xdng  cdng stab  par rpar  sq_c sq_x sq_a sq_b  s12  s13  s22  s23  s33
+    [  -35,  13,  -33,  -10,   27,  -85,  -87,  47,   2,  37,  -77, -65, -41, -117, 117,   76, -77,  95,  26],
+    [   73,  27,   40, -136,  514, -801, -236, 314, 101, -117, -22, -256, 93,  52, -117, -126,  17, -39, -43],
+    [   84, 126,  -19,  -90,  505, -690, -197,  74, 120, -85,   22,  74, -38,  -71, -110, -114,  10, -80, -113],
+    [   24, 389, -255,  -77,  -73, -134,  -54, 174,  90,  98, -118, 133, -85,  -85,   76,   65,  -7,  72,  46],
 ];
 
 /// Stage-weighted feature evaluation, usable on every board size.

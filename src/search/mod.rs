@@ -36,6 +36,10 @@ const ASPIRATION_WINDOW: i32 = 150;
 /// Iterations from which aspiration windows are used.
 const ASPIRATION_FROM_DEPTH: u32 = 4;
 
+/// Shallowest depth whose results go through the transposition table: below it a
+/// search is cheaper than the memory traffic.
+const MIN_TT_DEPTH: u32 = 3;
+
 /// What bounds a search.
 pub struct Control<'a> {
     /// Deepest iteration.
@@ -76,7 +80,9 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     start: Instant,
     hard_deadline: Option<Instant>,
     nodes: u64,
-    check_mask: u64,
+    /// Node count at which to look at the clock next, and the distance between looks.
+    next_check: u64,
+    check_interval: u64,
     aborted: bool,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply` on.
     pv: Vec<Vec<usize>>,
@@ -106,7 +112,8 @@ pub fn search<B: Board, E: Evaluator>(
         nodes: 0,
         // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
         // 8x8, every 16 on the square-by-square boards.
-        check_mask: if board.size() == 8 { 1023 } else { 15 },
+        next_check: 0,
+        check_interval: if board.size() == 8 { 1024 } else { 16 },
         aborted: false,
         pv: vec![Vec::new(); MAX_PLY + 2],
         lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
@@ -345,6 +352,37 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         line.extend_from_slice(&tail[0]);
     }
 
+    /// The static value of `board` as a leaf: its evaluation, or the exact result when the
+    /// game is over (a forced pass costs no depth, so it evaluates the opponent's side).
+    #[inline]
+    fn leaf(&mut self, board: &B) -> i32 {
+        if board.has_moves() {
+            return self.eval.evaluate(board);
+        }
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return board.final_score() * 100;
+        }
+        -self.eval.evaluate(&passed)
+    }
+
+    /// A null-window node one move above the leaves: every child is scored statically in
+    /// board order, with no ordering or table work, which would cost more than it saves.
+    fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        for m in moves {
+            self.nodes += 1;
+            let score = -self.leaf(&board.play(m));
+            if score > best {
+                best = score;
+                if score > alpha && score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
     /// Negamax principal-variation search of `board` to `depth` plies within
     /// (`alpha`, `beta`); fail-soft. Returns 0 after an abort (the caller discards it).
     fn pvs(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -353,21 +391,15 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             self.pv[ply].clear();
         }
         self.nodes += 1;
-        if self.nodes & self.check_mask == 0 {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + self.check_interval;
             self.check_limits();
         }
         if self.aborted {
             return 0;
         }
         if depth == 0 || ply >= MAX_PLY {
-            if board.has_moves() {
-                return self.eval.evaluate(board);
-            }
-            let passed = board.pass();
-            if !passed.has_moves() {
-                return board.final_score() * 100;
-            }
-            return -self.eval.evaluate(&passed);
+            return self.leaf(board);
         }
         let moves = board.moves();
         if moves.clone().next().is_none() {
@@ -383,9 +415,13 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         // Beyond the empties every line ends the game: the result is exact at any depth.
         let depth = depth.min(board.empties());
+        if depth == 1 && !pv_node {
+            return self.depth_one(board, moves, alpha, beta);
+        }
         let hash = Board::hash(board);
+        let use_tt = depth >= MIN_TT_DEPTH;
         let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(hash) {
+        if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
             tt_move = entry.best.filter(|&m| board.is_legal(m));
             if !pv_node && entry.depth >= depth {
                 let usable = match entry.bound {
@@ -458,7 +494,9 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         } else {
             Bound::Upper
         };
-        self.tt.store(hash, best_score, best_move, depth, bound);
+        if use_tt {
+            self.tt.store(hash, best_score, best_move, depth, bound);
+        }
         best_score
     }
 }
