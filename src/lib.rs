@@ -1,14 +1,16 @@
 //! Emilia, an Othello (Reversi) engine.
 //!
 //! The crate is layered so that each part knows only the parts below it:
-//! [`board`] holds the rules and notation; [`perft`] counts game trees; [`eval`] scores
-//! positions; [`search`] looks ahead within the budget of [`timeman`]; [`engine`] is what
-//! front-ends drive.
+//! [`board`] holds the rules and notation; [`formats`] reads files of positions and games;
+//! [`perft`] counts game trees; [`eval`] scores positions; [`search`] looks ahead within
+//! the budget of [`timeman`]; [`engine`] is the persistent engine front-ends drive;
+//! [`selfplay`] plays in-process games; [`cli`] is the command line.
 
 pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod formats;
 pub mod perft;
 pub mod search;
 pub mod selfplay;
