@@ -152,19 +152,18 @@ impl MatchScore {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 
-    /// Half-width of the 95 % confidence interval of [`MatchScore::score`], from the
-    /// games' own spread (normal approximation).
-    pub fn error_bar(&self) -> f64 {
+    /// The 95 % confidence interval of [`MatchScore::score`] (Wilson's interval, which
+    /// stays sensible at 0 % and 100 %; draws count as half a win).
+    pub fn interval(&self) -> (f64, f64) {
         let n = self.games() as f64;
-        if n < 2.0 {
-            return 1.0;
+        if n == 0.0 {
+            return (0.0, 1.0);
         }
-        let mean = self.score();
-        let squares = self.wins as f64 * (1.0 - mean).powi(2)
-            + self.draws as f64 * (0.5 - mean).powi(2)
-            + self.losses as f64 * mean.powi(2);
-        let variance = squares / (n - 1.0);
-        1.96 * (variance / n).sqrt()
+        let (p, z) = (self.score(), 1.96);
+        let denominator = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denominator;
+        let half = z / denominator * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        ((centre - half).max(0.0), (centre + half).min(1.0))
     }
 
     /// The Elo difference that `score` corresponds to (±inf at 0 and 1).
@@ -175,20 +174,22 @@ impl MatchScore {
 
 impl std::fmt::Display for MatchScore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (s, e) = (self.score(), self.error_bar());
+        let s = self.score();
+        let (low, high) = self.interval();
         write!(
             f,
-            "+{} ={} -{} of {}: score {:.1} % ± {:.1} % (95 %), Elo {:+.0} [{:+.0}, {:+.0}], \
-             mean discs {:+.1}",
+            "+{} ={} -{} of {}: score {:.1} % (95 %: {:.1} to {:.1} %), Elo {:+.0} ({:+.0} to \
+             {:+.0}), mean discs {:+.1}",
             self.wins,
             self.draws,
             self.losses,
             self.games(),
             100.0 * s,
-            100.0 * e,
+            100.0 * low,
+            100.0 * high,
             MatchScore::elo(s),
-            MatchScore::elo((s - e).max(0.0)),
-            MatchScore::elo((s + e).min(1.0)),
+            MatchScore::elo(low),
+            MatchScore::elo(high),
             self.discs as f64 / self.games().max(1) as f64
         )
     }
@@ -253,7 +254,18 @@ mod tests {
         }
         assert_eq!((s.wins, s.draws, s.losses, s.discs), (2, 1, 1, 8));
         assert!((s.score() - 0.625).abs() < 1e-12);
-        assert!(s.error_bar() > 0.2 && s.error_bar() < 0.6);
+        let (low, high) = s.interval();
+        assert!(
+            low > 0.2 && low < 0.4 && high > 0.8 && high < 0.95,
+            "{low} {high}"
+        );
+        // All won: the interval still has width.
+        let mut all = MatchScore::default();
+        for _ in 0..200 {
+            all.add(1);
+        }
+        let (low, high) = all.interval();
+        assert!(low > 0.97 && low < 0.99 && high == 1.0, "{low}");
         assert!(MatchScore::elo(0.5).abs() < 1e-9);
     }
 

@@ -195,6 +195,33 @@ fn published_endgame_values_are_reproduced() {
 }
 
 #[test]
+fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
+    let suite = include_str!("data/ffo/fforum-1-19.obf");
+    let mut engine = Engine::with_hash(16);
+    for line in suite.lines().take(3) {
+        let position: Position = line.parse().unwrap();
+        // `MOVE:SCORE` pairs, best first.
+        let scored: Vec<(Move, i32)> = line
+            .split(';')
+            .skip(1)
+            .filter_map(|part| part.trim().split_once(':'))
+            .map(|(mv, score)| (mv.parse().unwrap(), score.parse().unwrap()))
+            .collect();
+        let best_score = scored[0].1;
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert!(report.exact);
+        assert_eq!(report.score, 100 * best_score, "{line}");
+        let chosen = scored.iter().find(|(mv, _)| *mv == report.best);
+        assert_eq!(
+            chosen.map(|c| c.1),
+            Some(best_score),
+            "{line}: {}",
+            report.best
+        );
+    }
+}
+
+#[test]
 fn the_table_survives_between_searches() {
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
