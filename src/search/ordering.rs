@@ -1,10 +1,13 @@
 //! Move ordering: which move to try first. Alpha-beta prunes most when the best move comes
 //! first, so each node orders its moves by, in decreasing weight: the transposition-table
-//! move; few replies left to the opponent (mobility after the move); corners first and
-//! X-/C-squares next to an empty corner last; killer moves (cutoffs at the same ply) and a
-//! history of moves that caused cutoffs anywhere.
+//! move; few replies left to the opponent (mobility and, on 8x8, potential mobility after
+//! the move); corners first and X-/C-squares next to an empty corner last; killer moves
+//! (cutoffs at the same ply) and a history of moves that caused cutoffs anywhere.
 
-use crate::board::{Board, Cell, MAX_SIZE};
+use std::any::Any;
+
+use crate::board::bitboard::neighbours;
+use crate::board::{Board, Board8, Cell, MAX_SIZE};
 
 /// Deepest ply a search may reach (passes included).
 pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
@@ -13,6 +16,8 @@ pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
 const TT_MOVE: i32 = 1 << 30;
 /// Weight of one opponent reply left after the move.
 const PER_REPLY: i32 = 1 << 10;
+/// Weight of one square where the opponent may later reply (8x8 only).
+const PER_POTENTIAL_REPLY: i32 = PER_REPLY / 2;
 /// A corner move.
 const CORNER: i32 = 1 << 12;
 /// An X-square next to an empty corner.
@@ -49,6 +54,17 @@ fn square_roles(size: usize) -> Vec<SquareRole> {
         roles[at(1, 0)] = SquareRole::NextToCorner(corner, false);
     }
     roles
+}
+
+/// Empty squares next to the discs of the side that just moved in `child`: where its
+/// opponent may later find moves. Counted on 8x8 only, where bitboards make it cheap
+/// (the type test is resolved at compile time).
+#[inline(always)]
+fn potential_replies<B: Board>(child: &B) -> u32 {
+    match (child as &dyn Any).downcast_ref::<Board8>() {
+        Some(c) => (neighbours(c.opponent) & c.empty_mask()).count_ones(),
+        None => 0,
+    }
 }
 
 /// Killer moves and history, reset for each search so that a search from a fresh engine
@@ -98,6 +114,7 @@ impl Ordering {
         if depth >= 2 {
             // The child has the opponent to move: its moves are the replies.
             key -= PER_REPLY * child.move_count() as i32;
+            key -= PER_POTENTIAL_REPLY * potential_replies(child) as i32;
         }
         if self.killers[ply].contains(&m) {
             key += KILLER;
