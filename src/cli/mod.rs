@@ -3,8 +3,11 @@
 
 mod args;
 mod bench;
+mod bench_clock;
 mod bench_search;
+mod move_file;
 mod perft;
+mod play;
 mod tune;
 
 pub use args::Args;
@@ -16,6 +19,11 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("play", "play a game against Emilia at the terminal"),
+    (
+        "move",
+        "play one move on a board file, writing the next file (for referees)",
+    ),
     ("tune", "fit the evaluation weights to self-play games"),
 ];
 
@@ -31,6 +39,17 @@ fn usage() -> String {
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
     text
+}
+
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio() {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    crate::protocol::serve(
+        crate::engine::Engine::new(),
+        std::io::stdin(),
+        std::io::stdout().lock(),
+    );
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
@@ -50,9 +69,11 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "play" => play::run(rest),
+        "move" => move_file::run(rest),
         "tune" => tune::run(rest),
         "" => {
-            eprintln!("{}", usage());
+            serve_stdio();
             Ok(())
         }
         other => Err(anyhow::anyhow!(
