@@ -264,7 +264,7 @@ impl Engine {
         let plan = timeman::plan(
             limits,
             empties,
-            solve_empties(size),
+            timeman::solve_empties(size),
             Engine::DEFAULT_MOVE_TIME,
         );
         let mut max_depth = limits.depth.unwrap_or(u32::MAX);
@@ -287,17 +287,6 @@ impl Engine {
                 search::search(b, &self.squares, tt, &control, progress)
             }),
         }
-    }
-}
-
-/// Empties at which the exact endgame usually becomes solvable within a move's time, per
-/// board size: the time manager gives those moves more.
-fn solve_empties(size: usize) -> u32 {
-    match size {
-        6 => 18,
-        8 => 16,
-        10 => 12,
-        _ => 10,
     }
 }
 

@@ -21,6 +21,17 @@ pub const SOFT_START_SHARE: f64 = 0.6;
 /// Budget multiplier for the moves where the exact endgame becomes solvable.
 pub const SOLVE_BONUS: f64 = 2.5;
 
+/// Empties at which the exact endgame usually becomes solvable within a move's time, per
+/// board size: those moves get more time.
+pub fn solve_empties(size: usize) -> u32 {
+    match size {
+        6 => 18,
+        8 => 16,
+        10 => 12,
+        _ => 10,
+    }
+}
+
 /// Time the search may take for one move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimePlan {

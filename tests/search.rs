@@ -176,7 +176,7 @@ fn small_endgames_are_solved_exactly_as_brute_force_says() {
 #[test]
 fn published_endgame_values_are_reproduced() {
     // Positions with 13 and 14 empties and their perfect-play scores (Black's view).
-    let text = include_str!("data/eg_13_14_sample.txt");
+    let text = include_str!("data/endgames/eg_13_14_sample.txt");
     let mut engine = Engine::with_hash(16);
     for line in text.lines().take(6) {
         let fields: Vec<&str> = line.split_whitespace().collect();

@@ -188,7 +188,7 @@ pub fn time(args: &Args) -> Result<()> {
             }
         }
         if let Some(clock) = limits.clock {
-            let hard = timeman::for_clock(clock, empties, 16)
+            let hard = timeman::for_clock(clock, empties, timeman::solve_empties(position.size()))
                 .hard
                 .unwrap_or_default();
             clock_over.push((elapsed.as_secs_f64() - hard.as_secs_f64()) * 1e3);
