@@ -197,6 +197,8 @@ fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result
     let mut players = [Player::start(engine)?, Player::start(engine)?];
     let mut game = Game::standard(8).expect("8x8");
     for player in &mut players {
+        // A referee greets its engines first; process start-up is not a move's time.
+        player.ask("name", setup_timeout)?;
         if !opening.is_empty() {
             player.ask(&format!("loadgame {opening}"), setup_timeout)?;
         }

@@ -19,6 +19,10 @@ use super::Output;
 /// Midgame depth used before the GUI sends `set depth`.
 pub const DEFAULT_DEPTH: u32 = 10;
 
+/// How many more empty squares than the midgame depth are searched to the end: NBoard
+/// leaves endgame depths to the engine, and exact results show as `100%`.
+pub const ENDGAME_EXTRA: u32 = 6;
+
 /// One NBoard session.
 pub struct NboardSession<'a, W: Write> {
     engine: Engine,
@@ -100,8 +104,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
     }
 
     fn set(&mut self, rest: &str) {
-        let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
-        let value = value.trim();
+        let what = rest.split_whitespace().next().unwrap_or("");
+        let value = rest[what.len()..].trim();
         match what {
             "depth" => match value.parse::<u32>() {
                 Ok(depth) if (1..=60).contains(&depth) => {
@@ -148,6 +152,17 @@ impl<'a, W: Write> NboardSession<'a, W> {
         self.out.line(&format!("status Emilia: {text}"));
     }
 
+    /// The depth to search `position` to: the midgame depth, or the end of the game when
+    /// few enough squares are empty.
+    fn depth_for(&self, position: &Position) -> u32 {
+        let (_, _, empties) = position.board.counts();
+        if empties <= self.depth + ENDGAME_EXTRA {
+            empties.max(1)
+        } else {
+            self.depth
+        }
+    }
+
     /// Limits for the side to move: the depth, and the GGF clock when the game has one.
     /// A pending `ping` makes the search as short as possible: its answer is stale.
     fn limits(&self, position: &Position) -> Limits {
@@ -166,7 +181,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             engine_clock(left, increment, position)
         });
         Limits {
-            depth: Some(self.depth),
+            depth: Some(self.depth_for(position)),
             clock,
             ..Limits::default()
         }
@@ -221,7 +236,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
         } else {
             let count = count.clamp(1, 64);
             // Each move is searched one ply less deep than the depth reported for it.
-            for depth in 1..self.depth.max(2) {
+            let deepest = self.depth_for(&position).max(2);
+            for depth in 1..deepest {
                 if self.interrupts.pending() {
                     break;
                 }
@@ -377,6 +393,31 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("learned\n"), "{text}");
+    }
+
+    #[test]
+    fn random_lines_never_panic() {
+        let words = [
+            "nboard", "set", "game", "depth", "contempt", "move", "ping", "go", "hint", "learn",
+            "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
+            "B[F5]", "W[PA]", "TI[0:01]", START,
+        ];
+        let mut seed = 7u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut lines = vec!["set depth 1".to_string()];
+        for _ in 0..2000 {
+            let count = 1 + next(4);
+            let line: Vec<&str> = (0..count).map(|_| words[next(words.len())]).collect();
+            lines.push(line.join(" "));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let text = run(&refs);
+        assert!(text.lines().count() > 100);
     }
 
     #[test]

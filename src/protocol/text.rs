@@ -117,20 +117,20 @@ impl GtpClocks {
         let Some(mut left) = self.current(color) else {
             return;
         };
+        let byoyomi = self.settings.filter(|s| s.stones > 0).map(|s| TimeLeft {
+            time: s.byoyomi,
+            stones: s.stones,
+        });
         left.time = left.time.saturating_sub(used);
         if left.stones > 0 {
+            // In byo-yomi: once the period's stones are played, a fresh period starts.
             left.stones -= 1;
-        }
-        if let Some(settings) = self.settings {
-            let period_over = left.stones == 0 && left.time.is_zero();
-            if period_over && settings.stones > 0 {
-                left = TimeLeft {
-                    time: settings.byoyomi,
-                    stones: settings.stones,
-                };
-            } else if left.stones == 0 && settings.stones > 0 && left.time.is_zero() {
-                left.time = settings.byoyomi;
+            if left.stones == 0 {
+                left = byoyomi.unwrap_or(left);
             }
+        } else if left.time.is_zero() {
+            // Main time used up: byo-yomi follows, if there is any.
+            left = byoyomi.unwrap_or(left);
         }
         self.left[Self::slot(color)] = Some(left);
     }
@@ -496,8 +496,8 @@ impl TextSession {
         let (_, _, empties) = searched.board.counts();
         let limits = Limits {
             depth: Some(empties.max(1)),
-            move_time: search.move_time,
-            nodes: search.nodes,
+            move_time: search.move_time.or(self.fixed.move_time),
+            nodes: search.nodes.or(self.fixed.nodes),
             clock: None,
         };
         let report = search_within(&mut self.engine, &searched, &limits, &mut log_progress);
@@ -974,6 +974,40 @@ mod tests {
         ask(&mut s, &format!("setboard {board} X"));
         assert_eq!(ask(&mut s, "solve"), "= h8 +64\n\n");
         assert_eq!(ask(&mut s, "hint 1"), "= h8 +64 exact\n\n");
+    }
+
+    #[test]
+    fn gtp_clocks_count_down_and_enter_byoyomi() {
+        let mut clocks = GtpClocks {
+            settings: Some(TimeSettings {
+                main: Duration::from_secs(10),
+                byoyomi: Duration::from_secs(5),
+                stones: 2,
+            }),
+            left: [None, None],
+        };
+        clocks.spend(Color::Black, Duration::from_secs(4));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(6), 0));
+        clocks.spend(Color::Black, Duration::from_secs(7));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
+        clocks.spend(Color::Black, Duration::from_secs(1));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(4), 1));
+        clocks.spend(Color::Black, Duration::from_secs(1));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
+        let white = clocks.current(Color::White).unwrap();
+        assert_eq!((white.time, white.stones), (Duration::from_secs(10), 0));
+        // No time limit: byo-yomi time without stones.
+        clocks.settings = Some(TimeSettings {
+            main: Duration::ZERO,
+            byoyomi: Duration::from_secs(1),
+            stones: 0,
+        });
+        clocks.left = [None, None];
+        assert!(clocks.current(Color::White).is_none());
     }
 
     #[test]
