@@ -3,26 +3,43 @@
 use anyhow::{bail, Result};
 use std::time::Instant;
 
-use super::Args;
+use super::{bench_search, Args};
 use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [--depth N]
-       emilia bench clock [--clocks MS,MS,...] [--games N] [--engine PATH]
+Usage: emilia bench [perft] [midgame] [time] [strength] [clock] [OPTIONS]
 
-  perft   perft from the 8x8 start position (Edax convention), default depth 12
-  clock   self-play games between two emilia processes on game clocks given with
-          `genmove <color> <ms>` (default clocks 100,1000,10000 ms; add 60000 for a
-          minute each); reports time used, margins, overshoots and losses on time.
-          Runs only when named.
+  perft     perft from the 8x8 start position (Edax convention), default depth 12
+  midgame   depth and nodes per second on ten positions in --seconds S (default 1),
+            or node counts at a fixed --depth N; --eval classic|squares
+  time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
+  strength  not run by default: classic eval vs a random player (--games N, default 200,
+            at --random-depth D, default 4, --size S) and vs the squares eval from XOT
+            openings (--games N at --ms T a move, default 100); --against random|squares|both
+  clock     not run by default: self-play games between two emilia processes on game
+            clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
+            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
+            reports time used, margins, overshoots and losses on time
 ";
 
 /// Runs `emilia bench`.
 pub fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
-        &[("depth", 1), ("clocks", 1), ("games", 1), ("engine", 1)],
+        &[
+            ("depth", 1),
+            ("seconds", 1),
+            ("eval", 1),
+            ("count", 1),
+            ("games", 1),
+            ("random-depth", 1),
+            ("ms", 1),
+            ("size", 1),
+            ("against", 1),
+            ("clocks", 1),
+            ("engine", 1),
+        ],
     )?;
     if args.flag("help") {
         print!("{HELP}");
@@ -31,12 +48,9 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft", "clock"].contains(name) {
+        if !["perft", "midgame", "time", "strength", "clock"].contains(name) {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
-    }
-    if which.contains(&"clock") {
-        super::bench_clock::run(&args)?;
     }
     if all || which.contains(&"perft") {
         let depth = args.get("depth", 12u32)?;
@@ -47,6 +61,18 @@ pub fn run(args: &[String]) -> Result<()> {
             "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
             leaves as f64 / seconds
         );
+    }
+    if all || which.contains(&"midgame") {
+        bench_search::midgame(&args)?;
+    }
+    if all || which.contains(&"time") {
+        bench_search::time(&args)?;
+    }
+    if which.contains(&"strength") {
+        bench_search::strength(&args)?;
+    }
+    if which.contains(&"clock") {
+        super::bench_clock::run(&args)?;
     }
     Ok(())
 }

@@ -4,9 +4,11 @@
 mod args;
 mod bench;
 mod bench_clock;
+mod bench_search;
 mod move_file;
 mod perft;
 mod play;
+mod tune;
 
 pub use args::Args;
 
@@ -22,6 +24,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
+    ("tune", "fit the evaluation weights to self-play games"),
 ];
 
 fn usage() -> String {
@@ -68,6 +71,7 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => bench::run(rest),
         "play" => play::run(rest),
         "move" => move_file::run(rest),
+        "tune" => tune::run(rest),
         "" => {
             serve_stdio();
             Ok(())
