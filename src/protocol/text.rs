@@ -13,7 +13,7 @@ use crate::perft::{perft, perft8, Convention};
 use super::diagram::diagram;
 use super::ggf;
 use super::input::Line;
-use super::timing::{discs, engine_clock, search_within};
+use super::timing::{discs, engine_clock, search_within, solve_within};
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
@@ -494,14 +494,13 @@ impl TextSession {
         } else {
             (position, false)
         };
-        let (_, _, empties) = searched.board.counts();
         let limits = Limits {
-            depth: Some(empties.max(1)),
+            depth: None,
             move_time: search.move_time.or(self.fixed.move_time),
             nodes: search.nodes.or(self.fixed.nodes),
             clock: None,
         };
-        let report = search_within(&mut self.engine, &searched, &limits, &mut log_progress);
+        let report = solve_within(&mut self.engine, &searched, &limits, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
