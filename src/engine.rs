@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Result};
 
 use crate::board::{Board, Move, Position, Square};
+use crate::players::{self, BaselinePlayer};
 use crate::with_board;
 
 /// The mover's game clock.
@@ -81,6 +82,9 @@ pub struct Engine {
     hash_mib: usize,
     threads: usize,
     stop: Arc<AtomicBool>,
+    /// A baseline player that answers searches instead of the real search (option `player`).
+    player: Option<Box<dyn BaselinePlayer>>,
+    seed: u64,
 }
 
 impl Default for Engine {
@@ -99,6 +103,8 @@ impl Engine {
             hash_mib: 64,
             threads: 1,
             stop: Arc::new(AtomicBool::new(false)),
+            player: None,
+            seed: 0,
         }
     }
 
@@ -123,6 +129,21 @@ impl Engine {
                 name: "threads",
                 value: self.threads.to_string(),
                 help: "search threads (1 to 64)",
+            },
+            OptionInfo {
+                name: "player",
+                value: self
+                    .player
+                    .as_ref()
+                    .map_or("emilia", |p| p.name())
+                    .to_string(),
+                help: "emilia (the real search) or a baseline player: random, greedy, \
+                       squares, quadrant, kukreja, phased",
+            },
+            OptionInfo {
+                name: "seed",
+                value: self.seed.to_string(),
+                help: "seed of the baseline players' random choices (0 to 2^64-1)",
             },
         ]
     }
@@ -149,6 +170,18 @@ impl Engine {
                 }
                 self.threads = threads;
             }
+            "player" if value.eq_ignore_ascii_case("emilia") => self.player = None,
+            "player" => {
+                self.player = Some(players::create(value, self.seed).map_err(|e| anyhow!(e))?)
+            }
+            "seed" => {
+                self.seed = value
+                    .parse()
+                    .map_err(|_| anyhow!("option seed: '{value}' is not a number"))?;
+                if let Some(name) = self.player.as_ref().map(|p| p.name()) {
+                    self.player = Some(players::create(name, self.seed).map_err(|e| anyhow!(e))?);
+                }
+            }
             _ => {
                 let known: Vec<&str> = self.options().iter().map(|o| o.name).collect();
                 bail!(
@@ -168,6 +201,21 @@ impl Engine {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        if let Some(player) = self.player.as_mut() {
+            let start = Instant::now();
+            let choice = player.choose(position, limits);
+            let report = SearchReport {
+                best: choice.mv,
+                score: choice.score,
+                exact: false,
+                depth: choice.depth,
+                nodes: choice.nodes,
+                elapsed: start.elapsed(),
+                pv: vec![choice.mv],
+            };
+            progress(&report);
+            return report;
+        }
         self.stop.store(false, Ordering::Relaxed);
         let deadline = Instant::now().checked_add(self.budget(position, limits));
         let mut search = SimpleSearch {
@@ -361,5 +409,34 @@ mod tests {
         assert!(engine.set_option("hash", "128").is_ok());
         assert!(engine.set_option("hash", "zero").is_err());
         assert!(engine.set_option("colour", "1").is_err());
+    }
+
+    #[test]
+    fn the_player_option_hands_searches_to_a_baseline_player() {
+        let mut engine = Engine::new();
+        assert!(engine.set_option("player", "nobody").is_err());
+        engine.set_option("player", "greedy").unwrap();
+        engine.set_option("seed", "9").unwrap();
+        let player = engine.options().into_iter().find(|o| o.name == "player");
+        assert_eq!(player.unwrap().value, "greedy");
+        // After f5 d6 c3 d3 c4, greedy takes a move flipping the most discs.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let report = engine.search(&position, &Limits::default(), &mut |_| {});
+        let Move::Play(sq) = report.best else {
+            panic!("greedy passed")
+        };
+        let most = position
+            .board
+            .moves()
+            .into_iter()
+            .map(|m| position.board.flip_count(m));
+        assert_eq!(
+            position.board.flip_count(sq.index(8).unwrap()),
+            most.max().unwrap()
+        );
+        engine.set_option("player", "emilia").unwrap();
+        let player = engine.options().into_iter().find(|o| o.name == "player");
+        assert_eq!(player.unwrap().value, "emilia");
     }
 }

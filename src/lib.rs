@@ -7,3 +7,5 @@ pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod perft;
+pub mod players;
+pub mod referee;

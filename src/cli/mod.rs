@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod match_cmd;
 mod perft;
 
 pub use args::Args;
@@ -14,6 +15,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    (
+        "match",
+        "play two engines against each other and report the score",
+    ),
 ];
 
 fn usage() -> String {
@@ -27,11 +32,50 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str(
+        "  --player NAME  play as a baseline player instead of the real search: emilia \
+         (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
+    );
+    text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text
+}
+
+/// Engine options as `(name, value)` pairs for `Engine::set_option`.
+type EngineOptions = Vec<(String, String)>;
+
+/// Engine options given before the subcommand (`emilia --player greedy`), and the
+/// arguments after them.
+fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])> {
+    let mut options = Vec::new();
+    let mut rest = args;
+    while let [flag, tail @ ..] = rest {
+        let name = match flag.as_str() {
+            "--player" => "player",
+            "--seed" => "seed",
+            _ => break,
+        };
+        let [value, tail @ ..] = tail else {
+            anyhow::bail!("{flag} needs a value");
+        };
+        // Checked now so that a typo fails before any protocol session starts.
+        crate::engine::Engine::new().set_option(name, value)?;
+        options.push((name.to_string(), value.clone()));
+        rest = tail;
+    }
+    Ok((options, rest))
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
+    let (engine_options, args) = match global_options(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("emilia: {e:#}");
+            return 2;
+        }
+    };
+    // The protocol loop applies these when it starts its engine.
+    let _ = &engine_options;
     let (command, rest) = match args.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
@@ -47,6 +91,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "match" => match_cmd::run(rest),
         "" => {
             eprintln!("{}", usage());
             Ok(())
