@@ -1,0 +1,240 @@
+//! The referee's side of GTP: standard commands only (`boardsize`, `clear_board`, `play`,
+//! `genmove`, `time_settings`, `time_left`), so that any Othello engine speaking GTP can
+//! play; extensions only when the engine lists them.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
+use super::engine_process::{EngineProcess, ReadError};
+use super::EngineSpec;
+use crate::board::{Color, Move};
+
+/// An engine spoken to in GTP.
+pub struct GtpClient {
+    process: EngineProcess,
+    name: String,
+    known: HashSet<String>,
+    timeout: Duration,
+    size: Option<usize>,
+}
+
+/// Seconds as GTP time commands take them: whole when whole, else to the millisecond.
+fn seconds(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis.is_multiple_of(1000) {
+        (millis / 1000).to_string()
+    } else {
+        format!("{:.3}", duration.as_secs_f64())
+    }
+}
+
+impl GtpClient {
+    /// Starts the engine and asks its name and commands. `timeout` bounds every answer that
+    /// is not a move.
+    pub fn start(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<GtpClient, Fault> {
+        let process = EngineProcess::spawn(&spec.command, spec.dir.as_deref(), spec.stderr, label)
+            .map_err(|e| Fault::Start(format!("{e:#}")))?;
+        let mut client = GtpClient {
+            process,
+            name: String::new(),
+            known: HashSet::new(),
+            timeout,
+            size: None,
+        };
+        let name = client.ask("name")?;
+        let version = client.ask("version").unwrap_or_default();
+        client.name = format!("{name} {version}").trim().to_string();
+        // An engine without list_commands is assumed to know the standard ones only.
+        if let Ok(list) = client.ask("list_commands") {
+            client.known = list.lines().map(|l| l.trim().to_string()).collect();
+        }
+        Ok(client)
+    }
+
+    fn knows(&self, command: &str) -> bool {
+        self.known.contains(command)
+    }
+
+    /// Sends `command` and reads its reply until `deadline`: `Ok(Ok(text))` for `=`,
+    /// `Ok(Err(message))` for `?`.
+    fn exchange(
+        &mut self,
+        command: &str,
+        deadline: Instant,
+        limit: Duration,
+        clock: bool,
+    ) -> Result<Result<String, String>, Fault> {
+        let fail = |process: &mut EngineProcess, error: ReadError| match error {
+            ReadError::Timeout => Fault::Timeout {
+                waiting_for: command.to_string(),
+                limit,
+                clock,
+            },
+            ReadError::Closed => Fault::Exited {
+                waiting_for: command.to_string(),
+                status: process.exit_status(Duration::from_millis(500)),
+            },
+        };
+        if let Err(e) = self.process.send(command) {
+            return Err(fail(&mut self.process, e));
+        }
+        // Skip blank lines before the reply; anything else must open one.
+        let first = loop {
+            match self.process.read_line(deadline) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => break line,
+                Err(e) => return Err(fail(&mut self.process, e)),
+            }
+        };
+        let success = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => {
+                return Err(Fault::Garbage {
+                    waiting_for: command.to_string(),
+                    line: first,
+                })
+            }
+        };
+        // `=[id] text`: drop the sign and an optional numeric id.
+        let mut text = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+        text = text.trim();
+        let mut reply = text.to_string();
+        loop {
+            match self.process.read_line(deadline) {
+                Ok(line) if line.trim().is_empty() => break,
+                Ok(line) => {
+                    reply.push('\n');
+                    reply.push_str(line.trim_end());
+                }
+                Err(e) => return Err(fail(&mut self.process, e)),
+            }
+        }
+        Ok(if success { Ok(reply) } else { Err(reply) })
+    }
+
+    /// A command that is not a move: answered within the timeout, `?` is a refusal.
+    fn ask(&mut self, command: &str) -> Result<String, Fault> {
+        let deadline = Instant::now() + self.timeout;
+        match self.exchange(command, deadline, self.timeout, false)? {
+            Ok(text) => Ok(text),
+            Err(message) => Err(Fault::Refused {
+                command: command.to_string(),
+                message,
+            }),
+        }
+    }
+
+    /// Sends the game clock before a move, when the engine takes `time_left`.
+    fn send_time_left(&mut self, color: Color, budget: &MoveBudget) -> Result<(), Fault> {
+        if !self.knows("time_left") {
+            return Ok(());
+        }
+        let command = match (budget.clock, budget.move_time) {
+            (Some(left), _) => format!("time_left {color} {} 0", seconds(left)),
+            (None, Some(t)) => format!("time_left {color} {} 1", seconds(t)),
+            (None, None) => return Ok(()),
+        };
+        self.ask(&command).map(|_| ())
+    }
+}
+
+/// Reads a move from a `genmove` reply.
+fn parse_move(reply: &str) -> Option<Move> {
+    let word = reply.split_whitespace().next()?;
+    word.parse().ok()
+}
+
+impl Client for GtpClient {
+    fn reported_name(&self) -> &str {
+        &self.name
+    }
+
+    fn supports_depth(&self) -> bool {
+        false
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
+        if self.size != Some(setup.size) {
+            self.ask(&format!("boardsize {}", setup.size))?;
+            self.size = Some(setup.size);
+        }
+        self.ask("clear_board")?;
+        // GTP's time_settings takes whole seconds; time_left then gives the exact time.
+        if self.knows("time_settings") {
+            let whole = |t: Duration| (t.as_secs_f64().ceil() as u64).max(1);
+            if let Some(clock) = setup.clock {
+                self.ask(&format!("time_settings {} 0 0", whole(clock)))?;
+            } else if let Some(move_time) = setup.move_time {
+                self.ask(&format!("time_settings 0 {} 1", whole(move_time)))?;
+            }
+        }
+        let mut position = setup.start();
+        for &mv in &setup.moves {
+            let color = position.to_move;
+            self.ask(&format!("play {color} {mv}"))?;
+            position = position.play(mv).expect("openings were checked");
+        }
+        Ok(())
+    }
+
+    fn moved(
+        &mut self,
+        color: Color,
+        mv: Move,
+        own: bool,
+        _elapsed: Duration,
+    ) -> Result<(), Fault> {
+        if own {
+            return Ok(()); // genmove already played it on the engine's board
+        }
+        self.ask(&format!("play {color} {mv}")).map(|_| ())
+    }
+
+    fn genmove(&mut self, color: Color, budget: &MoveBudget) -> Result<Answer, Fault> {
+        self.send_time_left(color, budget)?;
+        let command = format!("genmove {color}");
+        let reply = match self.exchange(&command, budget.deadline, budget.allowed, budget.timed)? {
+            Ok(reply) => reply,
+            Err(message) => return Err(Fault::Refused { command, message }),
+        };
+        if reply.trim().eq_ignore_ascii_case("resign") {
+            return Err(Fault::Resigned);
+        }
+        match parse_move(&reply) {
+            Some(mv) => Ok(Answer { mv, depth: None }),
+            None => Err(Fault::Garbage {
+                waiting_for: command,
+                line: format!("= {reply}"),
+            }),
+        }
+    }
+
+    fn quit(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let _ = self.exchange("quit", deadline, Duration::from_secs(1), false);
+        self.process.shut_down(Duration::from_secs(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_whole_or_millisecond_seconds() {
+        assert_eq!(seconds(Duration::from_secs(60)), "60");
+        assert_eq!(seconds(Duration::from_millis(1500)), "1.500");
+        assert_eq!(seconds(Duration::from_millis(7)), "0.007");
+    }
+
+    #[test]
+    fn genmove_replies_parse_in_every_spelling() {
+        assert_eq!(parse_move("F5"), Some("f5".parse().unwrap()));
+        assert_eq!(parse_move("pass"), Some(Move::Pass));
+        assert_eq!(parse_move("PA"), Some(Move::Pass));
+        assert_eq!(parse_move("z99"), None);
+        assert_eq!(parse_move(""), None);
+    }
+}
