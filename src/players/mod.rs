@@ -148,11 +148,17 @@ mod tests {
     use super::*;
     use crate::board::SIZES;
 
-    /// Plays one whole game between two players from the start and checks every move.
-    fn play_game(black: &mut dyn BaselinePlayer, white: &mut dyn BaselinePlayer, size: usize) {
+    /// Plays one whole game between two players from the start, checks every move, and
+    /// returns Black's final margin.
+    fn play_game(
+        black: &mut dyn BaselinePlayer,
+        white: &mut dyn BaselinePlayer,
+        size: usize,
+        depth: u32,
+    ) -> i32 {
         let limits = Limits {
-            depth: Some(2),
-            move_time: Some(Duration::from_millis(50)),
+            depth: Some(depth),
+            move_time: Some(Duration::from_millis(200)),
             ..Limits::default()
         };
         let mut position = Position::start(size).unwrap();
@@ -166,6 +172,7 @@ mod tests {
                 .play(choice.mv)
                 .unwrap_or_else(|e| panic!("{} on {size}x{size}: {e}", player.name()));
         }
+        position.final_score_for(crate::board::Color::Black)
     }
 
     #[test]
@@ -177,9 +184,25 @@ mod tests {
                     continue;
                 }
                 let mut white = create("random", 2).unwrap();
-                play_game(black.as_mut(), white.as_mut(), size);
-                play_game(white.as_mut(), black.as_mut(), size);
+                play_game(black.as_mut(), white.as_mut(), size, 2);
+                play_game(white.as_mut(), black.as_mut(), size, 2);
             }
+        }
+    }
+
+    #[test]
+    fn classic_players_beat_random_at_depth_three() {
+        // An evaluation with its sign flipped, or a search that minimises for the wrong
+        // side, would lose these games.
+        for name in ["squares", "quadrant", "kukreja", "phased"] {
+            let mut wins = 0;
+            for seed in 0..3 {
+                let mut player = create(name, seed).unwrap();
+                let mut random = create("random", 100 + seed).unwrap();
+                wins += u32::from(play_game(player.as_mut(), random.as_mut(), 8, 3) > 0);
+                wins += u32::from(play_game(random.as_mut(), player.as_mut(), 8, 3) < 0);
+            }
+            assert!(wins >= 5, "{name} won {wins} of 6 against random");
         }
     }
 

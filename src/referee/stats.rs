@@ -58,7 +58,8 @@ pub fn format_elo(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{value:+.1}")
+        // Adding 0.0 turns -0.0 into 0.0, which would print as "-0.0".
+        format!("{:+.1}", value + 0.0)
     }
 }
 
@@ -101,5 +102,6 @@ mod tests {
         let mixed = elo(99, 0, 1).unwrap();
         assert!(mixed.lower.is_finite() && mixed.upper.is_infinite());
         assert_eq!(format_elo(-3.04), "-3.0");
+        assert_eq!(format_elo(-0.0), "+0.0");
     }
 }
