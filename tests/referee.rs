@@ -227,3 +227,21 @@ fn an_engine_that_cannot_start_fails_the_match_with_its_command() {
         .to_string();
     assert!(error.contains("no-such-engine-xyz"), "{error}");
 }
+
+#[test]
+fn engines_that_pass_implicitly_play_through_forced_passes() {
+    let mut config = config(fake("--implicit-pass --seed 11"), fake("--seed 12"), 6);
+    config.size = 6;
+    let outcome = run(&config);
+    assert_eq!(outcome.tally.finished, 6, "{}", outcome.report);
+    let passes = outcome
+        .games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .filter(|m| m.mv == emilia::board::Move::Pass)
+        .count();
+    assert!(
+        passes > 0,
+        "no forced pass happened: the test proves nothing"
+    );
+}

@@ -17,6 +17,9 @@ pub struct GtpClient {
     known: HashSet<String>,
     timeout: Duration,
     size: Option<usize>,
+    /// Whether `time_left` takes fractional seconds; GTP specifies whole ones, which some
+    /// engines insist on, so the first refusal switches to whole seconds.
+    fractional_time: bool,
 }
 
 /// Seconds as GTP time commands take them: whole when whole, else to the millisecond.
@@ -41,6 +44,7 @@ impl GtpClient {
             known: HashSet::new(),
             timeout,
             size: None,
+            fractional_time: true,
         };
         let name = client.ask("name")?;
         let version = client.ask("version").unwrap_or_default();
@@ -131,12 +135,53 @@ impl GtpClient {
         if !self.knows("time_left") {
             return Ok(());
         }
-        let command = match (budget.clock, budget.move_time) {
-            (Some(left), _) => format!("time_left {color} {} 0", seconds(left)),
-            (None, Some(t)) => format!("time_left {color} {} 1", seconds(t)),
-            (None, None) => return Ok(()),
+        let command = |fractional: bool| {
+            let (time, stones) = match (budget.clock, budget.move_time) {
+                (Some(left), _) => (left, 0),
+                (None, Some(t)) => (t, 1),
+                (None, None) => return None,
+            };
+            let text = if fractional {
+                seconds(time)
+            } else if stones == 0 {
+                time.as_secs().to_string() // never more than it has
+            } else {
+                time.as_secs().max(1).to_string() // time_settings promised at least 1
+            };
+            Some(format!("time_left {color} {text} {stones}"))
         };
-        self.ask(&command).map(|_| ())
+        let Some(fractional) = command(self.fractional_time) else {
+            return Ok(());
+        };
+        match self.ask(&fractional) {
+            Err(Fault::Refused { .. }) if self.fractional_time => {
+                self.fractional_time = false;
+                let whole = command(false).expect("same budget");
+                if whole == fractional {
+                    return Err(Fault::Refused {
+                        command: whole,
+                        message: "time_left refused".to_string(),
+                    });
+                }
+                self.ask(&whole).map(|_| ())
+            }
+            other => other.map(|_| ()),
+        }
+    }
+}
+
+impl GtpClient {
+    /// Tells the engine about a move. Some engines (GRhino) pass implicitly and reject
+    /// `play <colour> pass`; the referee only sends forced passes, so such a refusal is
+    /// harmless: were the engine's board out of step, its next move would be illegal.
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), Fault> {
+        match self.ask(&format!("play {color} {mv}")) {
+            Err(Fault::Refused { message, .. }) if mv == Move::Pass => {
+                log::debug!("{} refused a forced pass ({message}): implicit", self.name);
+                Ok(())
+            }
+            other => other.map(|_| ()),
+        }
     }
 }
 
@@ -173,7 +218,7 @@ impl Client for GtpClient {
         let mut position = setup.start();
         for &mv in &setup.moves {
             let color = position.to_move;
-            self.ask(&format!("play {color} {mv}"))?;
+            self.play(color, mv)?;
             position = position.play(mv).expect("openings were checked");
         }
         Ok(())
@@ -189,7 +234,7 @@ impl Client for GtpClient {
         if own {
             return Ok(()); // genmove already played it on the engine's board
         }
-        self.ask(&format!("play {color} {mv}")).map(|_| ())
+        self.play(color, mv)
     }
 
     fn genmove(&mut self, color: Color, budget: &MoveBudget) -> Result<Answer, Fault> {

@@ -7,6 +7,7 @@ moves (seeded), and can misbehave on purpose at its Nth move:
   --at N               misbehave on the Nth move this process is asked for (default 1)
   --seed S             random seed (default 1)
   --name NAME          name to report
+  --implicit-pass      reject "play <colour> pass" and pass implicitly, as GRhino does
 """
 
 import argparse
@@ -140,12 +141,20 @@ def gtp(engine):
         elif command == "play":
             color = color_of(args[0])
             move = parse_square(args[1])
+            if engine.args.implicit_pass:
+                if move is None:
+                    reply("syntax error", ok=False)
+                    continue
+                if color != engine.board.to_move:
+                    engine.board.play(engine.board.to_move, None)
             if engine.board.play(color, move):
                 reply()
             else:
                 reply("illegal move", ok=False)
         elif command == "genmove":
             color = color_of(args[0])
+            if engine.args.implicit_pass and color != engine.board.to_move:
+                engine.board.play(engine.board.to_move, None)
             answer = engine.choose(color)
             if answer not in ("garbage",):
                 engine.board.play(color, parse_square(answer))
@@ -199,6 +208,7 @@ def main():
     parser.add_argument("--at", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--name", default="fake")
+    parser.add_argument("--implicit-pass", action="store_true")
     args = parser.parse_args()
     engine = Engine(args)
     if args.proto == "nboard":
