@@ -193,6 +193,17 @@ impl Engine {
         Ok(())
     }
 
+    /// Fails when the engine cannot play on a board of side `size`: the baseline players
+    /// `squares` and `quadrant` have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<()> {
+        match &self.player {
+            Some(player) if !player.supports(size) => {
+                bail!("player {} plays 8x8 only", player.name())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Searches `position` within `limits` and returns the move to play. `progress` is
     /// called after every finished iteration.
     pub fn search(
@@ -435,6 +446,10 @@ mod tests {
             position.board.flip_count(sq.index(8).unwrap()),
             most.max().unwrap()
         );
+        assert!(engine.check_size(10).is_ok());
+        engine.set_option("player", "squares").unwrap();
+        assert!(engine.check_size(8).is_ok());
+        assert!(engine.check_size(10).is_err());
         engine.set_option("player", "emilia").unwrap();
         let player = engine.options().into_iter().find(|o| o.name == "player");
         assert_eq!(player.unwrap().value, "emilia");
