@@ -3,19 +3,38 @@
 use anyhow::{bail, Result};
 use std::time::Instant;
 
-use super::Args;
+use super::{bench_search, Args};
 use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [--depth N]
+Usage: emilia bench [perft] [midgame] [time] [strength] [OPTIONS]
 
-  perft   perft from the 8x8 start position (Edax convention), default depth 12
+  perft     perft from the 8x8 start position (Edax convention), default depth 12
+  midgame   depth and nodes per second on ten positions in --seconds S (default 1),
+            or node counts at a fixed --depth N; --eval classic|squares
+  time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
+  strength  not run by default: classic eval vs a random player (--games N, default 200,
+            at --random-depth D, default 4, --size S) and vs the squares eval from XOT
+            openings (--games N at --ms T a move, default 100); --against random|squares|both
 ";
 
 /// Runs `emilia bench`.
 pub fn run(args: &[String]) -> Result<()> {
-    let args = Args::parse(args, &[("depth", 1)])?;
+    let args = Args::parse(
+        args,
+        &[
+            ("depth", 1),
+            ("seconds", 1),
+            ("eval", 1),
+            ("count", 1),
+            ("games", 1),
+            ("random-depth", 1),
+            ("ms", 1),
+            ("size", 1),
+            ("against", 1),
+        ],
+    )?;
     if args.flag("help") {
         print!("{HELP}");
         return Ok(());
@@ -23,7 +42,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft"].contains(name) {
+        if !["perft", "midgame", "time", "strength"].contains(name) {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
     }
@@ -36,6 +55,15 @@ pub fn run(args: &[String]) -> Result<()> {
             "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
             leaves as f64 / seconds
         );
+    }
+    if all || which.contains(&"midgame") {
+        bench_search::midgame(&args)?;
+    }
+    if all || which.contains(&"time") {
+        bench_search::time(&args)?;
+    }
+    if which.contains(&"strength") {
+        bench_search::strength(&args)?;
     }
     Ok(())
 }

@@ -3,8 +3,10 @@
 
 mod args;
 mod bench;
+mod bench_search;
 mod match_cmd;
 mod perft;
+mod tune;
 
 pub use args::Args;
 
@@ -19,6 +21,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "match",
         "play two engines against each other and report the score",
     ),
+    ("tune", "fit the evaluation weights to self-play games"),
 ];
 
 fn usage() -> String {
@@ -58,7 +61,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
             anyhow::bail!("{flag} needs a value");
         };
         // Checked now so that a typo fails before any protocol session starts.
-        crate::engine::Engine::new().set_option(name, value)?;
+        crate::engine::Engine::with_hash(1).set_option(name, value)?;
         options.push((name.to_string(), value.clone()));
         rest = tail;
     }
@@ -92,6 +95,7 @@ pub fn run(args: &[String]) -> i32 {
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
         "match" => match_cmd::run(rest),
+        "tune" => tune::run(rest),
         "" => {
             eprintln!("{}", usage());
             Ok(())
