@@ -3,9 +3,12 @@
 
 mod args;
 mod bench;
+mod bench_clock;
 mod bench_search;
 mod match_cmd;
+mod move_file;
 mod perft;
+mod play;
 mod tune;
 
 pub use args::Args;
@@ -17,11 +20,16 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("play", "play a game against Emilia at the terminal"),
+    (
+        "move",
+        "play one move on a board file, writing the next file (for referees)",
+    ),
+    ("tune", "fit the evaluation weights to self-play games"),
     (
         "match",
         "play two engines against each other and report the score",
     ),
-    ("tune", "fit the evaluation weights to self-play games"),
 ];
 
 fn usage() -> String {
@@ -68,6 +76,18 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
     Ok((options, rest))
 }
 
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    let mut engine = crate::engine::Engine::new();
+    for (name, value) in options {
+        engine.set_option(name, value)?;
+    }
+    crate::protocol::serve(engine, std::io::stdin(), std::io::stdout().lock());
+    Ok(())
+}
+
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let (engine_options, args) = match global_options(args) {
@@ -77,8 +97,6 @@ pub fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
-    // The protocol loop applies these when it starts its engine.
-    let _ = &engine_options;
     let (command, rest) = match args.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
@@ -94,12 +112,11 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
-        "match" => match_cmd::run(rest),
+        "play" => play::run(rest),
+        "move" => move_file::run(rest),
         "tune" => tune::run(rest),
-        "" => {
-            eprintln!("{}", usage());
-            Ok(())
-        }
+        "match" => match_cmd::run(rest),
+        "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
         )),
