@@ -245,3 +245,57 @@ fn engines_that_pass_implicitly_play_through_forced_passes() {
         "no forced pass happened: the test proves nothing"
     );
 }
+
+fn emilia(arguments: &str) -> EngineSpec {
+    EngineSpec::gtp(&format!("'{}' {arguments}", env!("CARGO_BIN_EXE_emilia")))
+}
+
+#[test]
+fn two_emilias_play_a_consistent_match_over_gtp() {
+    let mut config = config(emilia(""), emilia("--player kukreja"), 4);
+    config.time = TimeControl::Depth(2);
+    config.openings = referee::openings::parse(
+        include_str!("../data/xot-openings.txt"),
+        8,
+        "xot-openings.txt",
+    )
+    .unwrap();
+    let results = temp_file("emilia-gtp.tsv");
+    config.results = Some(results.clone());
+    let outcome = run(&config);
+    assert_consistent(&outcome, &std::fs::read_to_string(&results).unwrap());
+    assert_eq!(outcome.tally.finished, 4, "{}", outcome.report);
+    // Both report their depths through the extension; the depth option caps Emilia's.
+    let (sum, moves) = outcome.tally.depth[0];
+    assert!(
+        moves > 0 && sum <= 2 * u64::from(moves),
+        "{}",
+        outcome.report
+    );
+    assert!(outcome.report.contains("average depth"));
+}
+
+#[test]
+fn two_emilias_play_a_consistent_match_over_nboard() {
+    let mut first = emilia("");
+    first.protocol = Protocol::Nboard;
+    first.depth = Some(2);
+    let mut second = emilia("--player greedy");
+    second.protocol = Protocol::Nboard;
+    second.depth = Some(1);
+    let mut config = config(first, second, 2);
+    config.time = TimeControl::Clock {
+        base: Duration::from_secs(20),
+        increment: Duration::ZERO,
+    };
+    let results = temp_file("emilia-nboard.tsv");
+    config.results = Some(results.clone());
+    let outcome = run(&config);
+    assert_consistent(&outcome, &std::fs::read_to_string(&results).unwrap());
+    assert_eq!(outcome.tally.finished, 2, "{}", outcome.report);
+    assert_eq!(
+        outcome.tally.wins, 2,
+        "Emilia beats greedy: {}",
+        outcome.report
+    );
+}

@@ -220,6 +220,11 @@ pub trait Client: Send {
     fn moved(&mut self, color: Color, mv: Move, own: bool, elapsed: Duration) -> Result<(), Fault>;
     /// Asks for the move of `color`.
     fn genmove(&mut self, color: Color, budget: &MoveBudget) -> Result<Answer, Fault>;
+    /// The depth of the search behind the last move, when the engine tells it (asked
+    /// after the move, off the clock).
+    fn last_depth(&mut self) -> Result<Option<u32>, Fault> {
+        Ok(None)
+    }
     /// Ends the session politely, then kills the engine if it lingers.
     fn quit(&mut self);
 }

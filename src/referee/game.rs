@@ -223,7 +223,14 @@ impl Referee<'_> {
             let index = self.record.engine(color);
             self.record.time[index].0 += elapsed;
             self.record.time[index].1 += 1;
-            if let Some(d) = answer.depth {
+            let reported = match answer.depth {
+                Some(d) => Some(d),
+                None => self
+                    .client(pair, color)
+                    .last_depth()
+                    .map_err(|fault| (color, fault))?,
+            };
+            if let Some(d) = reported {
                 self.record.depth[index].0 += u64::from(d);
                 self.record.depth[index].1 += 1;
             }

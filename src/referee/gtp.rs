@@ -1,6 +1,7 @@
 //! The referee's side of GTP: standard commands only (`boardsize`, `clear_board`, `play`,
 //! `genmove`, `time_settings`, `time_left`), so that any Othello engine speaking GTP can
-//! play; extensions only when the engine lists them.
+//! play; Emilia's extensions only when the engine is Emilia and lists them (`setoption
+//! depth N` for a depth limit, `last_search` for the depth it reached).
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -17,6 +18,8 @@ pub struct GtpClient {
     known: HashSet<String>,
     timeout: Duration,
     size: Option<usize>,
+    /// Its own depth limit (`depth=N`), over the match's.
+    depth: Option<u32>,
     /// Whether `time_left` takes fractional seconds; GTP specifies whole ones, which some
     /// engines insist on, so the first refusal switches to whole seconds.
     fractional_time: bool,
@@ -44,6 +47,7 @@ impl GtpClient {
             known: HashSet::new(),
             timeout,
             size: None,
+            depth: spec.depth,
             fractional_time: true,
         };
         let name = client.ask("name")?;
@@ -58,6 +62,12 @@ impl GtpClient {
 
     fn knows(&self, command: &str) -> bool {
         self.known.contains(command)
+    }
+
+    /// Whether the engine is Emilia and lists extension `command`: other engines may
+    /// have commands of the same name that mean something else.
+    fn extension(&self, command: &str) -> bool {
+        self.name.starts_with("Emilia") && self.knows(command)
     }
 
     /// Sends `command` and reads its reply until `deadline`: `Ok(Ok(text))` for `=`,
@@ -185,6 +195,17 @@ impl GtpClient {
     }
 }
 
+/// Reads `depth N` from a `last_search` reply.
+fn parse_depth(text: &str) -> Option<u32> {
+    let mut words = text.split_whitespace();
+    while let Some(word) = words.next() {
+        if word == "depth" {
+            return words.next()?.parse().ok();
+        }
+    }
+    None
+}
+
 /// Reads a move from a `genmove` reply.
 fn parse_move(reply: &str) -> Option<Move> {
     let word = reply.split_whitespace().next()?;
@@ -197,7 +218,7 @@ impl Client for GtpClient {
     }
 
     fn supports_depth(&self) -> bool {
-        false
+        self.extension("setoption")
     }
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
@@ -206,6 +227,11 @@ impl Client for GtpClient {
             self.size = Some(setup.size);
         }
         self.ask("clear_board")?;
+        if let Some(depth) = self.depth.or(setup.depth) {
+            if self.supports_depth() {
+                self.ask(&format!("setoption depth {depth}"))?;
+            }
+        }
         // GTP's time_settings takes whole seconds; time_left then gives the exact time.
         if self.knows("time_settings") {
             let whole = |t: Duration| (t.as_secs_f64().ceil() as u64).max(1);
@@ -256,6 +282,17 @@ impl Client for GtpClient {
         }
     }
 
+    fn last_depth(&mut self) -> Result<Option<u32>, Fault> {
+        if !self.extension("last_search") {
+            return Ok(None);
+        }
+        Ok(match self.ask("last_search") {
+            Ok(text) => parse_depth(&text),
+            Err(Fault::Refused { .. }) => None,
+            Err(fault) => return Err(fault),
+        })
+    }
+
     fn quit(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(1);
         let _ = self.exchange("quit", deadline, Duration::from_secs(1), false);
@@ -281,5 +318,12 @@ mod tests {
         assert_eq!(parse_move("PA"), Some(Move::Pass));
         assert_eq!(parse_move("z99"), None);
         assert_eq!(parse_move(""), None);
+    }
+
+    #[test]
+    fn depths_are_read_from_last_search() {
+        assert_eq!(parse_depth("depth 12 score +1.00 exact false"), Some(12));
+        assert_eq!(parse_depth(""), None);
+        assert_eq!(parse_depth("depth x"), None);
     }
 }

@@ -219,10 +219,6 @@ impl MatchConfig {
                     "{which}: NBoard has no time commands, so an NBoard engine needs a search \
                      depth: add depth=N after its --engine (the referee still enforces the clock)"
                 ),
-                Protocol::Gtp if spec.depth.is_some() => bail!(
-                    "{which}: depth=N is for NBoard engines; give a GTP engine its depth on \
-                     its own command line"
-                ),
                 _ => {}
             }
         }
@@ -293,14 +289,12 @@ fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair> {
         let which = format!("engine {} ({})", i + 1, spec.command);
         let mut client = start_client(spec, &format!("engine {}", i + 1), config)
             .map_err(|fault| anyhow!("{which} {fault}"))?;
-        if matches!(config.time, TimeControl::Depth(_))
-            && spec.protocol == Protocol::Gtp
-            && !client.supports_depth()
-        {
+        let wants_depth = spec.depth.is_some() || matches!(config.time, TimeControl::Depth(_));
+        if wants_depth && !client.supports_depth() {
             client.quit();
             bail!(
                 "{which} speaks plain GTP, which has no depth limit: play with a clock \
-                 (--tc) or a time per move (--st)"
+                 (--tc) or a time per move (--st), or give it its depth on its own command line"
             );
         }
         client
