@@ -333,8 +333,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             }
             root_move.score = score;
             root_move.depth = depth;
-            root_move.exact = depth >= child.empties() + 1
-                || (full_window && self.heuristic_leaves == leaves_before);
+            root_move.exact =
+                depth > child.empties() || (full_window && self.heuristic_leaves == leaves_before);
             if score > best_score {
                 best_score = score;
                 best_at = i;
