@@ -5,4 +5,6 @@
 
 pub mod board;
 pub mod cli;
+pub mod endgame;
+pub mod formats;
 pub mod perft;

@@ -4,6 +4,7 @@
 mod args;
 mod bench;
 mod perft;
+mod solve;
 
 pub use args::Args;
 
@@ -14,6 +15,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("solve", "solve 8x8 endgame positions exactly"),
 ];
 
 fn usage() -> String {
@@ -47,6 +49,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "solve" => solve::run(rest),
         "" => {
             eprintln!("{}", usage());
             Ok(())

@@ -1,0 +1,177 @@
+//! Exact endgame solving on 8x8: the final disc difference under perfect play by both sides.
+//!
+//! [`Solver`] owns a transposition table and is reused from call to call:
+//!
+//! ```
+//! use emilia::board::{Board8, Position, AnyBoard};
+//! use emilia::endgame::Solver;
+//!
+//! // FFO position #1 (14 empties), Black to move: best g8, +18.
+//! let position: Position =
+//!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X".parse().unwrap();
+//! let AnyBoard::Eight(board) = position.board else { unreachable!() };
+//! let mut solver = Solver::new(16);
+//! let solution = solver.solve_exact(&board);
+//! assert_eq!(solution.score, 18);
+//! assert_eq!(solution.best, Some(62)); // g8
+//! ```
+//!
+//! Scores count empty squares for the winner (the world rule), so they are even. Node
+//! counts include every position the search visits, the last move's included.
+
+mod bits;
+mod last;
+mod last_flip;
+mod order;
+mod parity;
+mod solver;
+mod stability;
+mod table;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::Board8;
+use solver::Search;
+use table::{Table, NO_MOVE};
+
+pub use stability::stable_discs;
+
+/// Transposition-table size of [`Solver::default`], in mebibytes.
+pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move under perfect play (empty squares to the
+    /// winner), when it lies strictly inside the window asked for. Otherwise a bound:
+    /// at most `alpha` when the score is at most `alpha`, at least `beta` when it is at
+    /// least `beta` (fail-soft).
+    pub score: i32,
+    /// The best move's square index (a1 = 0), or `None` when the side to move must pass or
+    /// the game is over. On a fail-low (score at most `alpha`) it is only the move with the
+    /// best bound.
+    pub best: Option<usize>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Limits that stop a solve early. The search looks at them every few thousand nodes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    /// Stop when another thread sets this flag.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop at this moment.
+    pub deadline: Option<Instant>,
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits<'_> {
+    /// No limit: the solve runs to the end.
+    pub const NONE: Limits<'static> = Limits {
+        stop: None,
+        deadline: None,
+        max_nodes: None,
+    };
+
+    /// Whether a limit is reached after `nodes` nodes.
+    fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.max_nodes.is_some_and(|m| nodes >= m)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Win, draw or loss for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins with perfect play.
+    Win,
+    /// Perfect play draws.
+    Draw,
+    /// The side to move loses against perfect play.
+    Loss,
+}
+
+/// An exact endgame solver with its own transposition table.
+pub struct Solver {
+    table: Table,
+}
+
+impl Default for Solver {
+    /// A solver with a [`DEFAULT_TABLE_MIB`] table.
+    fn default() -> Solver {
+        Solver::new(DEFAULT_TABLE_MIB)
+    }
+}
+
+impl Solver {
+    /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
+    /// 64-byte buckets, rounded down).
+    pub fn new(mib: usize) -> Solver {
+        Solver {
+            table: Table::new(mib),
+        }
+    }
+
+    /// The transposition table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets everything the table learnt, so that the next solve is as from scratch.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Solves `board` within the window `alpha..beta` (exact inside, a bound outside; see
+    /// [`Solution::score`]).
+    pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
+        self.solve_within(board, alpha, beta, &Limits::NONE)
+            .expect("a solve without limits runs to the end")
+    }
+
+    /// The exact score and a best move.
+    pub fn solve_exact(&mut self, board: &Board8) -> Solution {
+        self.solve(board, -65, 65)
+    }
+
+    /// Whether the side to move wins, draws or loses, with a move that achieves it; a
+    /// null-window search, faster than [`Solver::solve_exact`].
+    pub fn solve_wld(&mut self, board: &Board8) -> (Outcome, Solution) {
+        let solution = self.solve(board, -1, 1);
+        let outcome = match solution.score {
+            s if s > 0 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        };
+        (outcome, solution)
+    }
+
+    /// Like [`Solver::solve`], but gives up and returns `None` when a limit is reached.
+    pub fn solve_within(
+        &mut self,
+        board: &Board8,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+    ) -> Option<Solution> {
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        assert!(alpha < beta, "empty window {alpha}..{beta}");
+        self.table.next_generation();
+        let (player, opponent) = (board.player, board.opponent);
+        let empties = (!(player | opponent)).count_ones();
+        let parity = parity::parity_of(!(player | opponent));
+        let mut search = Search::new(&mut self.table, limits);
+        let (score, best) = search.pvs(player, opponent, alpha, beta, empties, parity);
+        if search.aborted {
+            return None;
+        }
+        Some(Solution {
+            score,
+            best: (best != NO_MOVE).then_some(best as usize),
+            nodes: search.nodes,
+        })
+    }
+}

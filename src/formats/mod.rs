@@ -1,0 +1,3 @@
+//! File formats for positions and games.
+
+pub mod obf;
