@@ -3,26 +3,12 @@
 //! All are null-window searches: they decide whether the score exceeds `alpha` and return a
 //! fail-soft value (a lower bound on the score when above `alpha`, an upper bound otherwise).
 
-use super::bits::NEIGHBOURS;
 use super::last_flip::count_last_flips;
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
-use super::solver::{final_score, Search, STABILITY_THRESHOLD};
-use super::stability::stable_discs;
-use crate::board::bitboard::flips;
+use super::solver::{final_score, try_flips, Search};
 
 /// Below every score: "no move tried yet".
 const NONE: i32 = -100;
-
-/// Discs `player` flips by moving on `square`, or 0; skips the flip kernel when no opponent
-/// disc touches the square.
-#[inline(always)]
-fn try_flips(player: u64, opponent: u64, square: usize) -> u64 {
-    if NEIGHBOURS[square] & opponent == 0 {
-        0
-    } else {
-        flips(player, opponent, square)
-    }
-}
 
 /// The squares of `empties` (four or fewer), those in odd regions first.
 #[inline(always)]
@@ -157,11 +143,8 @@ impl Search<'_> {
     /// Four empty squares; `parity` is the region parity of the empty squares.
     pub(super) fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
         self.nodes += 1;
-        if alpha >= STABILITY_THRESHOLD[4] {
-            let bound = 64 - 2 * stable_discs(opponent, player) as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, 4) {
+            return bound;
         }
         let empties = !(player | opponent);
         let order: [usize; 4] = parity_order(empties, parity);

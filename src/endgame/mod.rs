@@ -37,6 +37,9 @@ use table::{Table, NO_MOVE};
 
 pub use stability::stable_discs;
 
+/// How far below a fail-low's bound [`Solver::solve_within`] looks next.
+const FAIL_LOW_DROP: i32 = 12;
+
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
@@ -150,6 +153,12 @@ impl Solver {
     }
 
     /// Like [`Solver::solve`], but gives up and returns `None` when a limit is reached.
+    ///
+    /// The window is narrowed by a series of searches with a window of two around a guess,
+    /// each answering "below, at or above the guess"; the transposition table carries what
+    /// each learnt to the next. Guesses start at 0 and move to the bound just found, except
+    /// that after a fail-low the next guess drops [`FAIL_LOW_DROP`] further: proving "at
+    /// least" is much cheaper than proving "at most", so the search closes in from below.
     pub fn solve_within(
         &mut self,
         board: &Board8,
@@ -160,18 +169,80 @@ impl Solver {
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
         assert!(alpha < beta, "empty window {alpha}..{beta}");
         self.table.next_generation();
+        if beta - alpha <= 2 {
+            let (score, best, nodes) = self.search(board, alpha, beta, limits)?;
+            return Some(Solution { score, best, nodes });
+        }
+        let (mut lower, mut upper) = (-64, 64);
+        let mut guess = 0.clamp(alpha + 1, beta - 1);
+        let mut best = None;
+        let mut nodes = 0;
+        loop {
+            let (score, found, searched) = self.search(board, guess - 1, guess + 1, limits)?;
+            nodes += searched;
+            if score > guess {
+                lower = score;
+                best = found;
+            } else if score < guess {
+                upper = score;
+                best = best.or(found);
+            } else {
+                return Some(Solution {
+                    score,
+                    best: found,
+                    nodes,
+                });
+            }
+            // Done when the window is decided or the score known.
+            if lower >= beta || lower == upper {
+                return Some(Solution {
+                    score: lower,
+                    best,
+                    nodes,
+                });
+            }
+            if upper <= alpha {
+                return Some(Solution {
+                    score: upper,
+                    best,
+                    nodes,
+                });
+            }
+            guess = if score > guess {
+                lower
+            } else {
+                (upper - FAIL_LOW_DROP).max(lower).max(alpha + 1)
+            };
+        }
+    }
+
+    /// One principal variation search of the root with the window `alpha..beta`: score,
+    /// best move and nodes, or `None` when a limit stopped it.
+    fn search(
+        &mut self,
+        board: &Board8,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+    ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);
-        let empties = (!(player | opponent)).count_ones();
-        let parity = parity::parity_of(!(player | opponent));
+        let empty = !(player | opponent);
         let mut search = Search::new(&mut self.table, limits);
-        let (score, best) = search.pvs(player, opponent, alpha, beta, empties, parity);
+        let (score, best) = search.pvs(
+            player,
+            opponent,
+            alpha,
+            beta,
+            empty.count_ones(),
+            parity::parity_of(empty),
+        );
         if search.aborted {
             return None;
         }
-        Some(Solution {
+        Some((
             score,
-            best: (best != NO_MOVE).then_some(best as usize),
-            nodes: search.nodes,
-        })
+            (best != NO_MOVE).then_some(best as usize),
+            search.nodes,
+        ))
     }
 }

@@ -138,16 +138,21 @@ pub fn stable_discs(player: u64, opponent: u64) -> u32 {
     stable_set(player, opponent).count_ones()
 }
 
-/// A set of discs of `player` that can never be flipped.
-pub fn stable_set(player: u64, opponent: u64) -> u64 {
+/// The discs of either colour on the four edges that edge play can never flip.
+#[inline]
+pub fn stable_edges(player: u64, opponent: u64) -> u64 {
     let table = edge_table();
     let edge = |mask: u64| {
         let mine = gather(player, mask) as usize;
         let theirs = gather(opponent, mask) as usize;
         scatter(table[mine << 8 | theirs] as u64, mask)
     };
-    let edges = edge(RANK_1) | edge(RANK_8) | edge(FILE_A) | edge(FILE_H);
-    let mut stable = edges & player;
+    edge(RANK_1) | edge(RANK_8) | edge(FILE_A) | edge(FILE_H)
+}
+
+/// A set of discs of `player` that can never be flipped.
+pub fn stable_set(player: u64, opponent: u64) -> u64 {
+    let mut stable = stable_edges(player, opponent) & player;
 
     let [rows, columns, diagonals, antis] = full_lines(player | opponent);
     let candidates = player & INNER;

@@ -200,12 +200,13 @@ mod tests {
         let line = "XXXXX----XXXXX--OOXOX-O--OOXOOO-XOOOXXO--OOOXXXO-OOOOXXXXXXXXXOO White 5 46";
         let record = parse_endgame_line(line).unwrap();
         assert_eq!(record.position.to_move, Color::White);
+        assert_eq!(record.score, Some(-46));
         assert_eq!(record.moves, vec![(Move::Play("f1".parse().unwrap()), -46)]);
-        let pass = "--OO-----OOO--XXOOXOOXXXOOXXXXXX-OXXXXXX-XXXXXXXX-XXXXXX-XXXXXXX White -1 64";
-        assert_eq!(
-            parse_endgame_line(pass).unwrap().moves,
-            vec![(Move::Pass, -64)]
-        );
+        // -1: no move given (here White has a move, b7, but loses every disc).
+        let no_move =
+            "--OO-----OOO--XXOOXOOXXXOOXXXXXX-OXXXXXX-XXXXXXXX-XXXXXX-XXXXXXX White -1 64";
+        let record = parse_endgame_line(no_move).unwrap();
+        assert_eq!((record.score, record.moves.len()), (Some(-64), 0));
     }
 
     #[test]
