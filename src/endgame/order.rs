@@ -3,11 +3,12 @@
 //! - "Fastest first": moves that leave the opponent the fewest replies (a corner reply
 //!   counting double) come first, with small bonuses for good squares and for odd regions;
 //!   higher up, the opponent's potential mobility (empty squares next to our discs) counts too.
-//! - Highest up, a shallow search on [`heuristic`], a rough evaluation made for ordering only.
+//! - Highest up, a shallow search on [`heuristic`], a rough linear evaluation made for
+//!   ordering only.
 
 use super::bits::CORNERS;
 use super::parity::QUADRANT_BIT;
-use super::stability::stable_edges;
+use super::stability::stable_discs;
 use crate::board::bitboard::{legal_moves, neighbours};
 
 /// Ordering score of a move that wipes the opponent out: before everything else.
@@ -77,20 +78,51 @@ fn x_squares_of_open_corners(empty: u64) -> u64 {
     ((open & 1) << 9) | ((open & 1 << 7) << 7) | ((open & 1 << 56) >> 7) | ((open & 1 << 63) >> 9)
 }
 
-/// A rough evaluation for ordering only, from the side to move's point of view: mobility,
-/// potential mobility, corners, stable edge discs, X-squares next to empty corners.
+/// C-squares (a2, b1, g1, h2, a7, b8, g8, h7) next to the empty corners among `empty`.
+#[inline(always)]
+fn c_squares_of_open_corners(empty: u64) -> u64 {
+    let open = empty & CORNERS;
+    let a1 = (open & 1).wrapping_neg() & 0x0000_0000_0000_0102;
+    let h1 = ((open >> 7) & 1).wrapping_neg() & 0x0000_0000_0000_8040;
+    let a8 = ((open >> 56) & 1).wrapping_neg() & 0x0201_0000_0000_0000;
+    let h8 = (open >> 63).wrapping_neg() & 0x4080_0000_0000_0000;
+    a1 | h1 | a8 | h8
+}
+
+/// Weights of [`heuristic`], in quarter discs, fitted by least squares to the exact scores
+/// of some 20,000 positions with 12 to 17 empty squares, then rounded.
+mod weight {
+    pub const MOBILITY: i32 = 10;
+    pub const OPPONENT_MOBILITY: i32 = -9;
+    pub const POTENTIAL_MOBILITY: i32 = -4;
+    pub const OPPONENT_POTENTIAL_MOBILITY: i32 = 6;
+    pub const CORNER: i32 = 11;
+    pub const STABLE: i32 = 4;
+    pub const X_SQUARE: i32 = -18;
+    pub const C_SQUARE: i32 = -9;
+    pub const FRONTIER: i32 = -5;
+}
+
+/// A rough evaluation for ordering only, from the side to move's point of view, in quarter
+/// discs: mobility (corners counting double), potential mobility (empty squares next to the
+/// other side's discs), corners, stable discs, X- and C-squares next to empty corners, and
+/// frontier discs (next to an empty square); each as the side to move's count less the
+/// other side's, mobility and potential mobility each side on its own.
 #[inline(always)]
 pub fn heuristic(player: u64, opponent: u64) -> i32 {
+    let count = |x: u64| x.count_ones() as i32;
+    let difference = |set: u64| count(player & set) - count(opponent & set);
     let empty = !(player | opponent);
-    let mobility = weighted_mobility(player, opponent) - weighted_mobility(opponent, player);
-    let potential = (neighbours(opponent) & empty).count_ones() as i32
-        - (neighbours(player) & empty).count_ones() as i32;
-    let corners = (player & CORNERS).count_ones() as i32 - (opponent & CORNERS).count_ones() as i32;
-    let stable = stable_edges(player, opponent);
-    let stable = (stable & player).count_ones() as i32 - (stable & opponent).count_ones() as i32;
-    let risky = X_SQUARES & x_squares_of_open_corners(empty);
-    let risky = (player & risky).count_ones() as i32 - (opponent & risky).count_ones() as i32;
-    8 * mobility + 2 * potential + 16 * corners + 4 * stable - 8 * risky
+    let stable = stable_discs(player, opponent) as i32 - stable_discs(opponent, player) as i32;
+    weight::MOBILITY * weighted_mobility(player, opponent)
+        + weight::OPPONENT_MOBILITY * weighted_mobility(opponent, player)
+        + weight::POTENTIAL_MOBILITY * count(neighbours(opponent) & empty)
+        + weight::OPPONENT_POTENTIAL_MOBILITY * count(neighbours(player) & empty)
+        + weight::CORNER * difference(CORNERS)
+        + weight::STABLE * stable
+        + weight::X_SQUARE * difference(X_SQUARES & x_squares_of_open_corners(empty))
+        + weight::C_SQUARE * difference(c_squares_of_open_corners(empty))
+        + weight::FRONTIER * difference(neighbours(empty))
 }
 
 #[cfg(test)]
@@ -104,6 +136,21 @@ mod tests {
         assert_eq!(x_squares_of_open_corners(1 << 56), 1 << 49);
         assert_eq!(x_squares_of_open_corners(1 << 63), 1 << 54);
         assert_eq!(x_squares_of_open_corners(!CORNERS), 0);
+    }
+
+    #[test]
+    fn c_squares_follow_their_corners() {
+        assert_eq!(c_squares_of_open_corners(1), (1 << 1) | (1 << 8));
+        assert_eq!(c_squares_of_open_corners(1 << 63), (1 << 62) | (1 << 55));
+        assert_eq!(c_squares_of_open_corners(!CORNERS), 0);
+    }
+
+    #[test]
+    fn heuristic_prefers_owning_a_corner_to_giving_it() {
+        let start = crate::board::Board8::START;
+        let mine = heuristic(start.player | 1, start.opponent);
+        let theirs = heuristic(start.player, start.opponent | 1);
+        assert!(mine > theirs, "{mine} {theirs}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! null-window nodes get cheaper the fewer empty squares remain:
 //!
 //! - 9 empties and more: transposition table, stability cut-off, fastest-first ordering
-//!   with potential mobility; from 11, enhanced transposition cut-off; from 14, moves ordered
+//!   with potential mobility; from 11, enhanced transposition cut-off; from 12, moves ordered
 //!   by a shallow search on the ordering heuristic (see [`super::order`]);
 //! - 7 and 8: fastest-first ordering, stability cut-off, no table;
 //! - 5 and 6: squares in region-parity order, no move list;
@@ -28,11 +28,11 @@ const TABLE_MIN_EMPTIES: u32 = 9;
 /// Nodes with this many empties or more look up their children in the table first.
 const ETC_MIN_EMPTIES: u32 = 11;
 /// Nodes with this many empties or more order their moves by a shallow search...
-const SEARCH_ORDER_MIN_EMPTIES: u32 = 14;
+const SEARCH_ORDER_MIN_EMPTIES: u32 = 12;
 /// ...one ply deeper for every this many empties more.
 const SEARCH_ORDER_STEP: u32 = 2;
 /// Weight of the shallow search's value against the fastest-first score.
-const SEARCH_ORDER_WEIGHT: i32 = 64;
+const SEARCH_ORDER_WEIGHT: i32 = 128;
 /// Beyond every heuristic value.
 const INFINITE_VALUE: i32 = 1 << 20;
 
