@@ -9,6 +9,7 @@ mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
+mod solve;
 mod tune;
 
 pub use args::Args;
@@ -25,6 +26,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
+    ("solve", "solve 8x8 endgame positions exactly"),
     ("tune", "fit the evaluation weights to self-play games"),
     (
         "match",
@@ -114,6 +116,7 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => bench::run(rest),
         "play" => play::run(rest),
         "move" => move_file::run(rest),
+        "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "" => serve_stdio(&engine_options),
