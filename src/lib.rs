@@ -6,4 +6,5 @@
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod eval;
 pub mod perft;

@@ -1,0 +1,4 @@
+//! Static evaluation of positions.
+
+pub mod pattern;
+pub mod weights;
