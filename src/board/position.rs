@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::square::PASS_WORDS;
 use super::{Board, Board8, BoardN, Cell, Color, Move, Square, SquareError, SquareSet, SIZES};
 
 /// A board of any supported size: the 8x8 fast path or the general one.
@@ -342,8 +343,9 @@ impl Position {
         })
     }
 
-    /// Plays a transcript such as `f5d6c3d3` (squares in either case, `pass`/`PA`/`--`
-    /// explicit passes allowed, forced passes implicit) from this position; returns the
+    /// Plays a transcript such as `f5d6c3d3` (squares in either case; forced passes implicit,
+    /// or explicit in any spelling [`Move`] reads: `pass`, `PA`, `ps`, `--`, `@@`) from this
+    /// position; returns the
     /// position reached and the moves played, passes included.
     pub fn play_transcript(&self, text: &str) -> Result<(Position, Vec<Move>), PositionError> {
         let mut position = *self;
@@ -379,10 +381,7 @@ fn split_transcript(text: &str) -> Result<Vec<String>, PositionError> {
     let mut i = 0;
     while i < chars.len() {
         let rest: String = chars[i..].iter().collect::<String>().to_ascii_lowercase();
-        if let Some(word) = ["pass", "pa", "--"]
-            .into_iter()
-            .find(|w| rest.starts_with(w))
-        {
+        if let Some(word) = PASS_WORDS.into_iter().find(|w| rest.starts_with(w)) {
             tokens.push(word.to_string());
             i += word.len();
             continue;
@@ -495,6 +494,118 @@ mod tests {
         let ten = Position::start(10).unwrap();
         let (_, moves) = ten.play_transcript("g6e7").unwrap();
         assert_eq!(moves.len(), 2);
+    }
+
+    /// A random game in which Black must pass after 8 plies and White after 60 (from an
+    /// independent implementation's records).
+    const GAME_WITH_PASSES: &str = "f5f6d3g5h5h4g7h6f8h8e7f7f4g6c3b2e6e8c4d7d6h7d2g4c8c5b5c2a1\
+        a5d8e2c1b1e1a2b6g3e3f3f2c7b8d1g8b7c6f1b4a7a3b3a8h2a6h3g1g2a4h1";
+
+    #[test]
+    fn forced_passes_are_implicit_or_explicit_in_transcripts() {
+        let start = Position::start(8).unwrap();
+        let (implicit, moves) = start.play_transcript("f5f6d3g5h5h4g7h6f8h8").unwrap();
+        assert_eq!(moves.len(), 11);
+        assert_eq!(moves[8], Move::Pass);
+        assert_eq!(transcript(&moves), "f5f6d3g5h5h4g7h6f8h8");
+        assert_eq!(implicit.to_move, Color::White);
+        for spelling in ["pass", "PASS", "pa", "PA", "ps", "PS", "--", "@@"] {
+            let text = format!("f5f6d3g5h5h4g7h6{spelling}f8h8");
+            let (explicit, explicit_moves) = start.play_transcript(&text).unwrap();
+            assert_eq!(explicit, implicit, "{text}");
+            assert_eq!(explicit_moves, moves, "{text}");
+        }
+        // A pass when a move exists is refused, counted in transcript tokens.
+        assert_eq!(
+            start.play_transcript("f5 pass").unwrap_err(),
+            PositionError::Illegal(2, MoveError::CannotPass)
+        );
+
+        let (end, moves) = start.play_transcript(GAME_WITH_PASSES).unwrap();
+        assert_eq!(moves.len(), 62);
+        assert_eq!(moves.iter().filter(|m| **m == Move::Pass).count(), 2);
+        assert!(end.is_game_over());
+        assert!(end.legal_moves().is_empty());
+        assert_eq!(end.play(Move::Pass), Err(MoveError::GameOver));
+        assert_eq!(transcript(&moves), GAME_WITH_PASSES);
+        let err = start
+            .play_transcript(&format!("{GAME_WITH_PASSES}pass"))
+            .unwrap_err();
+        assert_eq!(err, PositionError::Illegal(61, MoveError::GameOver));
+    }
+
+    #[test]
+    fn transcripts_reach_two_digit_rows_on_12x12() {
+        // Always play the last legal move in board order, to reach rows 10 to 12 quickly.
+        let mut position = Position::start(12).unwrap();
+        let mut moves = Vec::new();
+        while !moves
+            .iter()
+            .any(|m| matches!(m, Move::Play(sq) if sq.row() == 11))
+        {
+            let mv = *position.legal_moves().last().unwrap();
+            position = position.play(mv).unwrap();
+            moves.push(mv);
+        }
+        let text = transcript(&moves);
+        assert!(text.contains("12"), "{text}");
+        let start = Position::start(12).unwrap();
+        for variant in [text.clone(), text.to_uppercase(), moves_spaced(&moves)] {
+            let (replayed, replayed_moves) = start.play_transcript(&variant).unwrap();
+            assert_eq!(replayed, position, "{variant}");
+            assert_eq!(replayed_moves, moves, "{variant}");
+        }
+        // Board strings of 144 squares read back too.
+        assert_eq!(position.to_string().parse::<Position>().unwrap(), position);
+        // A 13th row or column does not exist.
+        assert!(matches!(
+            start.play_transcript("f5a13").unwrap_err(),
+            PositionError::Square(SquareError::OutOfRange(_))
+        ));
+        assert_eq!(
+            start.play_transcript("l12").unwrap_err(),
+            PositionError::Illegal(1, MoveError::NoFlips("l12".parse().unwrap()))
+        );
+        let eight = Position::start(8).unwrap();
+        assert!(matches!(
+            eight.play_transcript("i9").unwrap_err(),
+            PositionError::Illegal(1, MoveError::OffBoard(_, 8))
+        ));
+    }
+
+    fn moves_spaced(moves: &[Move]) -> String {
+        moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn board_strings_accept_every_documented_spelling() {
+        let start = Position::start(8).unwrap();
+        let canonical = start.to_string();
+        let variants = [
+            canonical.to_lowercase(),
+            canonical.replace('-', "."),
+            canonical.replace('-', "_"),
+            canonical.replace('X', "*"),
+            format!("{} black", start.squares_string()),
+            format!("{} B", start.squares_string()),
+            format!("  {}   x ; trailing comment", start.squares_string()),
+        ];
+        for text in variants {
+            assert_eq!(text.parse::<Position>(), Ok(start), "{text}");
+        }
+        let white_to_move = format!("{} O", start.squares_string());
+        let parsed: Position = white_to_move.parse().unwrap();
+        assert_eq!(parsed.to_move, Color::White);
+        assert_eq!(parsed.to_string(), white_to_move);
+        assert_eq!(parsed.disc(27), Some(Color::White));
+        assert!(matches!(
+            format!("{} X O", start.squares_string()).parse::<Position>(),
+            Err(PositionError::Side(_))
+        ));
     }
 
     #[test]

@@ -124,14 +124,20 @@ impl fmt::Display for Move {
     }
 }
 
+/// Spellings of a pass, lowercase, longest first where one starts another: `pass` (ours),
+/// `pa` and `ps` (other programs' transcripts), `--` and `@@` (GUIs).
+pub(crate) const PASS_WORDS: [&str; 5] = ["pass", "pa", "ps", "--", "@@"];
+
 impl FromStr for Move {
     type Err = SquareError;
 
-    /// Accepts squares in either case and `pass`, `PA`, `ps` or `--` for a pass.
+    /// Accepts squares in either case and `pass`, `pa`, `ps`, `--` or `@@` (any case) for a
+    /// pass.
     fn from_str(s: &str) -> Result<Move, SquareError> {
-        match s.to_ascii_lowercase().as_str() {
-            "pass" | "pa" | "ps" | "--" | "@@" => Ok(Move::Pass),
-            _ => s.parse().map(Move::Play),
+        if PASS_WORDS.contains(&s.to_ascii_lowercase().as_str()) {
+            Ok(Move::Pass)
+        } else {
+            s.parse().map(Move::Play)
         }
     }
 }
@@ -175,7 +181,7 @@ mod tests {
 
     #[test]
     fn moves_parse_passes_in_all_spellings() {
-        for pass in ["pass", "PASS", "PA", "pa", "ps", "--"] {
+        for pass in ["pass", "PASS", "PA", "pa", "ps", "PS", "--", "@@"] {
             assert_eq!(pass.parse::<Move>().unwrap(), Move::Pass);
         }
         assert_eq!(Move::Pass.to_string(), "pass");
