@@ -11,3 +11,4 @@ pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod perft;
+pub mod train;

@@ -87,7 +87,8 @@ fn bench_eval() -> Result<()> {
         for board in &boards {
             let indices = match previous {
                 Some((before, mut indices)) => {
-                    let placed = (board.player | board.opponent) & !(before.player | before.opponent);
+                    let placed =
+                        (board.player | board.opponent) & !(before.player | before.opponent);
                     if placed.count_ones() == 1 {
                         let index = placed.trailing_zeros() as usize;
                         indices.play(index, before.flips(index));

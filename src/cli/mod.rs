@@ -4,6 +4,7 @@
 mod args;
 mod bench;
 mod perft;
+mod train;
 
 pub use args::Args;
 
@@ -14,6 +15,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    (
+        "train",
+        "fit the pattern evaluation to game records, write a weights file",
+    ),
 ];
 
 fn usage() -> String {
@@ -47,6 +52,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "train" => train::run(rest),
         "" => {
             eprintln!("{}", usage());
             Ok(())

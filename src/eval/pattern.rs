@@ -16,8 +16,7 @@ use anyhow::Result;
 
 pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
 pub use layout::{
-    full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES,
-    STAGE_WIDTH,
+    full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
 };
 
 use super::weights::{Weights, WeightsError};

@@ -101,6 +101,9 @@ pub struct Layout {
     pub full_to_dense: Vec<u32>,
     /// Dense weights per stage.
     pub dense_len: usize,
+    /// For each feature slot (see [`full_features`]), the dense weight of its table's first
+    /// entry. Every table's dense weights are contiguous and fewer than 2^16.
+    pub slot_base: [u32; FEATURE_COUNT],
 }
 
 impl Layout {
@@ -122,9 +125,20 @@ impl Layout {
             *slot = next;
             next += 1;
         }
+        let mut slot_base = [0u32; FEATURE_COUNT];
+        for (j, base) in slot_base.iter_mut().enumerate() {
+            let first = match j.checked_sub(INSTANCE_COUNT) {
+                None => INSTANCE_OFFSETS[j] as usize,
+                Some(0) => PLAYER_MOBILITY,
+                Some(1) => OPPONENT_MOBILITY,
+                Some(_) => PARITY,
+            };
+            *base = full_to_dense[first];
+        }
         Layout {
             full_to_dense,
             dense_len: next as usize,
+            slot_base,
         }
     }
 
@@ -168,6 +182,17 @@ impl Layout {
         out
     }
 
+    /// The features of `board` as offsets from [`Layout::slot_base`].
+    #[inline]
+    pub fn slot_features(&self, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
+        let dense = self.dense_features(board, indices);
+        let mut out = [0u16; FEATURE_COUNT];
+        for j in 0..FEATURE_COUNT {
+            out[j] = (dense[j] - self.slot_base[j]) as u16;
+        }
+        out
+    }
+
     /// Full tables of one stage from its dense weights.
     pub fn expand(&self, dense: &[i16]) -> Vec<i16> {
         self.full_to_dense
@@ -187,6 +212,22 @@ mod tests {
         // Mirror-symmetric shapes roughly halve; corner 2x5 keeps all 3^10 entries.
         assert_eq!(layout.dense_len, 113_877 + 2 * MOBILITY_ENTRIES + 2);
         assert_eq!(FULL_LEN, 167_265 + 2 * MOBILITY_ENTRIES + 2);
-        assert!(layout.full_to_dense.iter().all(|&d| (d as usize) < layout.dense_len));
+        assert!(layout
+            .full_to_dense
+            .iter()
+            .all(|&d| (d as usize) < layout.dense_len));
+        // Each slot's table is contiguous from its base and fits 16-bit offsets.
+        let board = Board8::START;
+        let idx = super::super::indices(&board);
+        let dense = layout.dense_features(&board, &idx);
+        let slots = layout.slot_features(&board, &idx);
+        for j in 0..FEATURE_COUNT {
+            assert_eq!(layout.slot_base[j] + slots[j] as u32, dense[j]);
+        }
+        for s in 0..SHAPES.len() {
+            let first = layout.full_to_dense[SHAPE_OFFSETS[s]];
+            let table = &layout.full_to_dense[SHAPE_OFFSETS[s]..SHAPE_OFFSETS[s + 1]];
+            assert!(table.iter().all(|&d| d >= first && d - first < 1 << 16));
+        }
     }
 }

@@ -274,8 +274,8 @@ mod tests {
             .collect();
         assert_eq!(per_shape, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
         assert_eq!(INSTANCE_COUNT, 46);
-        for s in 0..SHAPES.len() {
-            assert!(SHAPES[s].mask.count_ones() as usize <= MAX_SQUARES);
+        for shape in &SHAPES {
+            assert!(shape.mask.count_ones() as usize <= MAX_SQUARES);
         }
     }
 

@@ -100,7 +100,11 @@ mod tests {
     fn bitboard_images_move_each_square_where_the_square_map_says() {
         for k in 0..COUNT {
             for s in 0..64 {
-                assert_eq!(bits(k, 1 << s), 1 << square(k, s), "symmetry {k} square {s}");
+                assert_eq!(
+                    bits(k, 1 << s),
+                    1 << square(k, s),
+                    "symmetry {k} square {s}"
+                );
                 assert_eq!(all_bits(1 << s)[k], 1 << square(k, s));
                 assert_eq!(square(inverse(k), square(k, s)), s);
             }
