@@ -25,6 +25,9 @@ Options:
   --iterations N      conjugate-gradient iterations (default 100)
   --l2 X              ridge penalty (default 2)
   --smooth X          penalty on differences between neighbouring stages (default 10)
+  --measure FILE      measure an existing weights file on the held-out games, no training
+  --exact FILE        also report the error on a file of positions with exact values,
+                      '<squares> <Black|White> <best> <score>' a line (repeatable)
 ";
 
 /// Runs `emilia train`.
@@ -41,6 +44,8 @@ pub fn run(args: &[String]) -> Result<()> {
             ("iterations", 1),
             ("l2", 1),
             ("smooth", 1),
+            ("exact", 1),
+            ("measure", 1),
         ],
     )?;
     if args.flag("help") {
@@ -67,6 +72,8 @@ pub fn run(args: &[String]) -> Result<()> {
             l2: args.get("l2", defaults.penalties.l2)?,
             smooth: args.get("smooth", defaults.penalties.smooth)?,
         },
+        exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
+        measure_only: args.value("measure").map(PathBuf::from),
     };
     if config.games.is_empty() {
         bail!("no games given: use --games <file or directory>\n\n{HELP}");
@@ -76,8 +83,17 @@ pub fn run(args: &[String]) -> Result<()> {
         eprintln!("[{:7.1}s] {line}", start.elapsed().as_secs_f64())
     })?;
     println!(
-        "wrote {} ({} bytes) in {:.0} s: {} games, {} held out, {} trained on ({} positions)",
-        config.out.display(),
+        "{} {} ({} bytes) in {:.0} s: {} games, {} held out, {} trained on ({} positions)",
+        if config.measure_only.is_some() {
+            "measured"
+        } else {
+            "wrote"
+        },
+        config
+            .measure_only
+            .as_ref()
+            .unwrap_or(&config.out)
+            .display(),
         summary.file_bytes,
         start.elapsed().as_secs_f64(),
         summary.games.0,
@@ -99,6 +115,16 @@ pub fn run(args: &[String]) -> Result<()> {
         println!(
             "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2}",
             e.count, e.pattern, e.zero, e.discs
+        );
+    }
+    for (file, e) in &summary.exact_files {
+        println!(
+            "{} ({} positions, exact): pattern {:.2}, zero {:.2}, discs {:.2}",
+            file.display(),
+            e.count,
+            e.pattern,
+            e.zero,
+            e.discs
         );
     }
     Ok(())

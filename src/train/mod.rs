@@ -6,6 +6,7 @@
 //! never trained on. Every position of a training game becomes a sample labelled by
 //! [`labels`]; [`fit`] fits all stages' weights at once.
 
+pub mod exact;
 pub mod fit;
 pub mod games;
 pub mod labels;
@@ -40,6 +41,10 @@ pub struct Config {
     pub iterations: usize,
     /// Regularisation.
     pub penalties: Penalties,
+    /// Files of positions with exact values (see [`exact`]) to measure the result on.
+    pub exact_files: Vec<PathBuf>,
+    /// Measure this weights file instead of training (`None`: train).
+    pub measure_only: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -56,6 +61,8 @@ impl Default for Config {
                 l2: 2.0,
                 smooth: 10.0,
             },
+            exact_files: Vec::new(),
+            measure_only: None,
         }
     }
 }
@@ -104,6 +111,8 @@ pub struct Summary {
     /// Errors on held-out positions by range of empties `(lo, hi, errors)`, against the
     /// backed-up labels.
     pub by_empties: Vec<(u32, u32, Errors)>,
+    /// Errors on each exact-positions file: `(file, errors)`.
+    pub exact_files: Vec<(PathBuf, Errors)>,
     /// Bytes of the weights file written.
     pub file_bytes: usize,
 }
@@ -152,7 +161,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
                 continue;
             }
             trained += 1;
-            if !(trained - 1).is_multiple_of(config.subsample) {
+            if !(trained - 1).is_multiple_of(config.subsample) || config.measure_only.is_some() {
                 continue;
             }
             let Some(labels) = labels::game_labels(&game) else {
@@ -187,6 +196,12 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
         summary.games.2,
         summary.samples
     ));
+    if let Some(path) = &config.measure_only {
+        let eval = PatternEval::from_weights(&Weights::read(path)?)?;
+        summary.file_bytes = std::fs::metadata(path).map_or(0, |m| m.len() as usize);
+        measure_all(config, &eval, &held_out, &mut summary)?;
+        return Ok(summary);
+    }
     if samples.is_empty() {
         bail!("no labelled training positions in the given games");
     }
@@ -220,8 +235,38 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
         .map_err(|e| anyhow::anyhow!("cannot write weights file {}: {e}", config.out.display()))?;
     // Measure what was written, exactly as the engine will load it.
     let eval = PatternEval::from_bytes(&bytes)?;
-    measure(&eval, &held_out, &mut summary);
+    measure_all(config, &eval, &held_out, &mut summary)?;
     Ok(summary)
+}
+
+/// Measures `eval` on the held-out games and the exact-positions files.
+fn measure_all(
+    config: &Config,
+    eval: &PatternEval,
+    held_out: &[Game],
+    summary: &mut Summary,
+) -> Result<()> {
+    measure(eval, held_out, summary);
+    for file in &config.exact_files {
+        summary
+            .exact_files
+            .push((file.clone(), measure_exact(eval, &exact::read(file)?)));
+    }
+    Ok(())
+}
+
+/// Errors of `eval` on positions with exact values.
+pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
+    let mut errors = Errors::default();
+    for p in positions {
+        let discs = p.board.player.count_ones() as f64 - p.board.opponent.count_ones() as f64;
+        errors.add(
+            p.value as f64,
+            eval.evaluate(&p.board) as f64 / 100.0,
+            discs,
+        );
+    }
+    errors.mean()
 }
 
 /// Fills the summary's errors from the held-out games.
