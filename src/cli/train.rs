@@ -23,8 +23,8 @@ Options:
   --exclude R         also leave games with residue R out of training (for tuning)
   --subsample K       train on one game in K of the rest (default 1: all)
   --iterations N      conjugate-gradient iterations (default 100)
-  --l2 X              ridge penalty (default 2)
-  --smooth X          penalty on differences between neighbouring stages (default 10)
+  --l2 X              ridge penalty (default 1)
+  --smooth X          penalty on differences between neighbouring stages (default 100)
   --measure FILE      measure an existing weights file on the held-out games, no training
   --exact FILE        also report the error on a file of positions with exact values,
                       '<squares> <Black|White> <best> <score>' a line (repeatable)

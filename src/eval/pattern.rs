@@ -25,8 +25,9 @@ use crate::board::Board8;
 /// The weights file built into the program.
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/emilia.weights");
 
-/// Largest score the evaluation returns: a whole-board win.
-pub const MAX_SCORE: i32 = 6400;
+/// Largest score the evaluation returns: just short of a whole-board win, so that no
+/// estimate looks like a proven result.
+pub const MAX_SCORE: i32 = 6399;
 
 /// A loaded pattern evaluation.
 pub struct PatternEval {
