@@ -3,11 +3,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{Board, Move, Position, Square};
+use crate::board::{Move, Position};
+use crate::eval::{Classic, EvalKind, Squares, Weights};
+use crate::search::{self, tt::TranspositionTable};
+use crate::timeman;
 use crate::with_board;
 
 /// The mover's game clock.
@@ -78,8 +81,13 @@ pub struct OptionInfo {
 
 /// The persistent engine.
 pub struct Engine {
-    hash_mib: usize,
     threads: usize,
+    eval: EvalKind,
+    /// Deepest iteration allowed by the `depth` option (0 = no cap).
+    depth_cap: u32,
+    tt: TranspositionTable,
+    classic: Classic,
+    squares: Squares,
     stop: Arc<AtomicBool>,
 }
 
@@ -93,11 +101,23 @@ impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
+    /// Default transposition table size, MiB.
+    pub const DEFAULT_HASH_MIB: usize = 64;
+
     /// An engine with default options.
     pub fn new() -> Engine {
+        Engine::with_hash(Engine::DEFAULT_HASH_MIB)
+    }
+
+    /// An engine with default options and a transposition table of `mib` MiB.
+    pub fn with_hash(mib: usize) -> Engine {
         Engine {
-            hash_mib: 64,
             threads: 1,
+            eval: EvalKind::default(),
+            depth_cap: 0,
+            tt: TranspositionTable::new(mib.clamp(1, 65536)),
+            classic: Classic::default(),
+            squares: Squares::default(),
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -111,18 +131,39 @@ impl Engine {
     /// Tells the engine a new game begins. What it has learned is kept.
     pub fn new_game(&mut self) {}
 
+    /// Replaces the weights of the classic evaluation (for tuning experiments).
+    pub fn set_classic_weights(&mut self, weights: &Weights) {
+        self.classic = Classic::new(weights);
+    }
+
+    /// Forgets what earlier searches learned (empties the transposition table).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
     /// The options and their current values.
     pub fn options(&self) -> Vec<OptionInfo> {
         vec![
             OptionInfo {
                 name: "hash",
-                value: self.hash_mib.to_string(),
+                value: self.tt.mib().to_string(),
                 help: "transposition table size in MiB (1 to 65536)",
             },
             OptionInfo {
                 name: "threads",
                 value: self.threads.to_string(),
                 help: "search threads (1 to 64)",
+            },
+            OptionInfo {
+                name: "eval",
+                value: self.eval.to_string(),
+                help:
+                    "evaluation: classic (stage-weighted features) or squares (square table only)",
+            },
+            OptionInfo {
+                name: "depth",
+                value: self.depth_cap.to_string(),
+                help: "deepest midgame iteration in plies, 0 for no cap (0 to 200)",
             },
         ]
     }
@@ -140,7 +181,9 @@ impl Engine {
                 if !(1..=65536).contains(&mib) {
                     bail!("option hash: {mib} MiB is out of range 1 to 65536");
                 }
-                self.hash_mib = mib;
+                if mib != self.tt.mib() {
+                    self.tt = TranspositionTable::new(mib);
+                }
             }
             "threads" => {
                 let threads = number()?;
@@ -148,6 +191,18 @@ impl Engine {
                     bail!("option threads: {threads} is out of range 1 to 64");
                 }
                 self.threads = threads;
+            }
+            "eval" => {
+                self.eval = value
+                    .parse()
+                    .map_err(|e: String| anyhow!("option eval: {e}"))?;
+            }
+            "depth" => {
+                let depth = number()?;
+                if depth > 200 {
+                    bail!("option depth: {depth} is out of range 0 to 200");
+                }
+                self.depth_cap = depth as u32;
             }
             _ => {
                 let known: Vec<&str> = self.options().iter().map(|o| o.name).collect();
@@ -168,172 +223,70 @@ impl Engine {
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
-        self.stop.store(false, Ordering::Relaxed);
-        let deadline = Instant::now().checked_add(self.budget(position, limits));
-        let mut search = SimpleSearch {
-            nodes: 0,
-            deadline,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            stop: &self.stop,
-            aborted: false,
-            start: Instant::now(),
-        };
-        let size = position.size();
-        with_board!(&position.board, board => search.iterate(board, size, limits.depth, progress))
+        self.run(position, limits, false, progress).report
     }
 
-    /// The best `count` moves of `position` with their scores, best first.
+    /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
+    /// nodes, or the stop flag) cut it short; `exact` in the report says which.
+    pub fn solve(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let (_, _, empties) = position.board.counts();
+        let limits = Limits {
+            depth: Some(empties.max(1)),
+            ..limits.clone()
+        };
+        self.run(position, &limits, false, progress).report
+    }
+
+    /// The best `count` moves of `position` with their scores, best first: every move is
+    /// searched with a full window within one shared set of `limits`.
     pub fn hint(&mut self, position: &Position, count: usize, limits: &Limits) -> Vec<MoveScore> {
-        let mut scores = Vec::new();
-        for mv in position.legal_moves() {
-            let Ok(after) = position.play(mv) else {
-                continue;
-            };
-            let report = self.search(&after, limits, &mut |_| {});
-            scores.push(MoveScore {
-                mv,
-                score: -report.score,
-                exact: report.exact,
-                depth: report.depth + 1,
-            });
-        }
-        scores.sort_by_key(|s| -s.score);
+        let mut scores = self.run(position, limits, true, &mut |_| {}).root_scores;
         scores.truncate(count);
         scores
     }
 
-    /// Time to spend on this move.
-    fn budget(&self, position: &Position, limits: &Limits) -> Duration {
-        let mut budget = Duration::MAX;
-        if let Some(t) = limits.move_time {
-            budget = budget.min(t);
-        }
-        if let Some(clock) = limits.clock {
-            let (_, _, empties) = position.board.counts();
-            let moves_left = (empties / 2).max(1) + 2;
-            budget = budget.min(clock.remaining / moves_left + clock.increment / 2);
-        }
-        if budget == Duration::MAX && limits.depth.is_none() && limits.nodes.is_none() {
-            budget = Engine::DEFAULT_MOVE_TIME;
-        }
-        budget
-    }
-}
-
-/// A plain iterative-deepening alpha-beta on disc count and mobility: the engine's first
-/// search, enough to drive the front-ends.
-struct SimpleSearch<'a> {
-    nodes: u64,
-    deadline: Option<Instant>,
-    node_limit: u64,
-    stop: &'a AtomicBool,
-    aborted: bool,
-    start: Instant,
-}
-
-const WIN: i32 = 1_000_000;
-
-impl SimpleSearch<'_> {
-    fn iterate<B: Board>(
+    fn run(
         &mut self,
-        board: &B,
-        size: usize,
-        max_depth: Option<u32>,
+        position: &Position,
+        limits: &Limits,
+        score_all_moves: bool,
         progress: &mut dyn FnMut(&SearchReport),
-    ) -> SearchReport {
-        let moves: Vec<usize> = board.moves().collect();
-        let mut report = SearchReport {
-            best: moves
-                .first()
-                .map_or(Move::Pass, |&m| Move::Play(Square::from_index(m, size))),
-            score: 0,
-            exact: false,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            pv: Vec::new(),
+    ) -> search::Outcome {
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let size = position.size();
+        let (_, _, empties) = position.board.counts();
+        let plan = timeman::plan(
+            limits,
+            empties,
+            timeman::solve_empties(size),
+            Engine::DEFAULT_MOVE_TIME,
+        );
+        let mut max_depth = limits.depth.unwrap_or(u32::MAX);
+        if self.depth_cap > 0 {
+            max_depth = max_depth.min(self.depth_cap);
+        }
+        let control = search::Control {
+            max_depth,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            plan,
+            stop: &self.stop,
+            score_all_moves,
         };
-        if moves.is_empty() {
-            report.exact = board.is_game_over();
-            report.score = if report.exact {
-                board.final_score() * 100
-            } else {
-                0
-            };
-            return report;
+        let tt = &mut self.tt;
+        match self.eval {
+            EvalKind::Classic => with_board!(&position.board, b => {
+                search::search(b, &self.classic, tt, &control, progress)
+            }),
+            EvalKind::Squares => with_board!(&position.board, b => {
+                search::search(b, &self.squares, tt, &control, progress)
+            }),
         }
-        let max_depth = max_depth
-            .unwrap_or(board.empties())
-            .min(board.empties())
-            .max(1);
-        for depth in 1..=max_depth {
-            let mut best = None;
-            let mut alpha = -WIN - 1;
-            for &m in &moves {
-                let score = -self.negamax(&board.play(m), depth - 1, -WIN - 1, -alpha);
-                if self.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    best = Some(m);
-                }
-            }
-            if self.aborted && depth > 1 {
-                break;
-            }
-            if let Some(m) = best {
-                report.best = Move::Play(Square::from_index(m, size));
-                report.score = alpha;
-            }
-            report.depth = depth;
-            report.exact = depth >= board.empties();
-            report.nodes = self.nodes;
-            report.elapsed = self.start.elapsed();
-            report.pv = vec![report.best];
-            progress(&report);
-            if self.aborted || report.exact {
-                break;
-            }
-        }
-        report.nodes = self.nodes;
-        report.elapsed = self.start.elapsed();
-        report
-    }
-
-    fn negamax<B: Board>(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.nodes >= self.node_limit
-                || self.stop.load(Ordering::Relaxed))
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return 0;
-        }
-        if !board.has_moves() {
-            let passed = board.pass();
-            if !passed.has_moves() {
-                return board.final_score() * 100;
-            }
-            return -self.negamax(&passed, depth, -beta, -alpha);
-        }
-        if depth == 0 {
-            let mobility = board.move_count() as i32 - board.pass().move_count() as i32;
-            return 100 * mobility + board.player_discs() as i32 - board.opponent_discs() as i32;
-        }
-        for m in board.moves() {
-            let score = -self.negamax(&board.play(m), depth - 1, -beta, -alpha);
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
     }
 }
 

@@ -118,7 +118,10 @@ fn incremental_indices_equal_recomputation_on_random_games() {
 #[test]
 fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
     // Solved positions from outside the training games (independent data).
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/endgames/eg_21_22.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/endgames/eg_21_22.txt"
+    );
     let positions = exact::read(std::path::Path::new(path)).unwrap();
     assert!(positions.len() > 400);
     let eval = PatternEval::load_embedded().unwrap();

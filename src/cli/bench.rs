@@ -3,20 +3,46 @@
 use anyhow::{bail, Result};
 use std::time::Instant;
 
-use super::Args;
+use super::{bench_search, Args};
 use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [eval] [--depth N]
+Usage: emilia bench [perft] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
-  perft   perft from the 8x8 start position (Edax convention), default depth 12
-  eval    pattern evaluation speed on positions of random games
+  perft     perft from the 8x8 start position (Edax convention), default depth 12
+  midgame   depth and nodes per second on ten positions in --seconds S (default 1),
+            or node counts at a fixed --depth N; --eval classic|squares
+  time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
+  strength  not run by default: classic eval vs a random player (--games N, default 200,
+            at --random-depth D, default 4, --size S) and vs the squares eval from XOT
+            openings (--games N at --ms T a move, default 100); --against random|squares|both
+  clock     not run by default: self-play games between two emilia processes on game
+            clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
+            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
+            reports time used, margins, overshoots and losses on time
+  eval      pattern evaluation speed on positions of random games, from scratch and with
+            incrementally kept indices
 ";
 
 /// Runs `emilia bench`.
 pub fn run(args: &[String]) -> Result<()> {
-    let args = Args::parse(args, &[("depth", 1)])?;
+    let args = Args::parse(
+        args,
+        &[
+            ("depth", 1),
+            ("seconds", 1),
+            ("eval", 1),
+            ("count", 1),
+            ("games", 1),
+            ("random-depth", 1),
+            ("ms", 1),
+            ("size", 1),
+            ("against", 1),
+            ("clocks", 1),
+            ("engine", 1),
+        ],
+    )?;
     if args.flag("help") {
         print!("{HELP}");
         return Ok(());
@@ -24,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft", "eval"].contains(name) {
+        if !["perft", "midgame", "time", "strength", "clock", "eval"].contains(name) {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
     }
@@ -38,77 +64,20 @@ pub fn run(args: &[String]) -> Result<()> {
             leaves as f64 / seconds
         );
     }
+    if all || which.contains(&"midgame") {
+        bench_search::midgame(&args)?;
+    }
+    if all || which.contains(&"time") {
+        bench_search::time(&args)?;
+    }
+    if which.contains(&"strength") {
+        bench_search::strength(&args)?;
+    }
+    if which.contains(&"clock") {
+        super::bench_clock::run(&args)?;
+    }
     if all || which.contains(&"eval") {
-        bench_eval()?;
+        super::bench_eval::run()?;
     }
-    Ok(())
-}
-
-/// Times the pattern evaluation, from scratch and with incrementally kept indices.
-fn bench_eval() -> Result<()> {
-    use crate::eval::pattern::{IncrementalIndices, PatternEval};
-    let eval = PatternEval::load_embedded()?;
-    let mut boards = Vec::new();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    while boards.len() < 100_000 {
-        let mut board = Board8::START;
-        loop {
-            let moves = board.move_mask();
-            if moves == 0 {
-                break;
-            }
-            boards.push(board);
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let pick = (state % moves.count_ones() as u64) as usize;
-            let index = crate::board::bitboard::Bits(moves).nth(pick).unwrap_or(0);
-            board = board.after(index, board.flips(index));
-        }
-    }
-    let rounds = 10;
-    // A search evaluates many positions of one stage in a row: so does the first timing.
-    let mut by_stage = boards.clone();
-    by_stage.sort_by_key(|b| b.empty_mask().count_ones());
-    let start = Instant::now();
-    let mut sum = 0i64;
-    for _ in 0..rounds {
-        for board in &by_stage {
-            sum += eval.evaluate(std::hint::black_box(board)) as i64;
-        }
-    }
-    let full = start.elapsed().as_secs_f64() / (rounds * boards.len()) as f64;
-    // Incremental: replay each game's moves (stages change every other move, so the
-    // weight tables are colder than in a search), updating indices, evaluating every position.
-    let start = Instant::now();
-    let mut evaluated = 0u64;
-    for _ in 0..rounds {
-        let mut previous: Option<(Board8, IncrementalIndices)> = None;
-        for board in &boards {
-            let indices = match previous {
-                Some((before, mut indices)) => {
-                    let placed =
-                        (board.player | board.opponent) & !(before.player | before.opponent);
-                    if placed.count_ones() == 1 {
-                        let index = placed.trailing_zeros() as usize;
-                        indices.play(index, before.flips(index));
-                        indices
-                    } else {
-                        IncrementalIndices::new(board)
-                    }
-                }
-                None => IncrementalIndices::new(board),
-            };
-            sum += eval.evaluate_with(std::hint::black_box(board), indices.indices()) as i64;
-            evaluated += 1;
-            previous = Some((*board, indices));
-        }
-    }
-    let incremental = start.elapsed().as_secs_f64() / evaluated as f64;
-    println!(
-        "eval: {:.1} ns from scratch, {:.1} ns with incremental indices (update included; checksum {sum})",
-        full * 1e9,
-        incremental * 1e9
-    );
     Ok(())
 }

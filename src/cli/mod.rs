@@ -3,8 +3,14 @@
 
 mod args;
 mod bench;
+mod bench_clock;
+mod bench_eval;
+mod bench_search;
+mod move_file;
 mod perft;
+mod play;
 mod train;
+mod tune;
 
 pub use args::Args;
 
@@ -15,6 +21,12 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("play", "play a game against Emilia at the terminal"),
+    (
+        "move",
+        "play one move on a board file, writing the next file (for referees)",
+    ),
+    ("tune", "fit the evaluation weights to self-play games"),
     (
         "train",
         "fit the pattern evaluation to game records, write a weights file",
@@ -35,6 +47,17 @@ fn usage() -> String {
     text
 }
 
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio() {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    crate::protocol::serve(
+        crate::engine::Engine::new(),
+        std::io::stdin(),
+        std::io::stdout().lock(),
+    );
+}
+
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let (command, rest) = match args.split_first() {
@@ -52,9 +75,12 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "play" => play::run(rest),
+        "move" => move_file::run(rest),
+        "tune" => tune::run(rest),
         "train" => train::run(rest),
         "" => {
-            eprintln!("{}", usage());
+            serve_stdio();
             Ok(())
         }
         other => Err(anyhow::anyhow!(

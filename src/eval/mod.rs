@@ -1,4 +1,67 @@
-//! Static evaluation of positions.
+//! Static evaluation: how good a position is for the side to move, in hundredths of a disc.
+//! [`Classic`] weighs measured features by game stage; [`Squares`] only sums a table of
+//! square values and serves as the comparison opponent.
 
+mod classic;
+pub mod features;
 pub mod pattern;
+mod squares;
+pub mod tune;
 pub mod weights;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::Board;
+
+pub use classic::{Classic, Weights, CLASSIC_WEIGHTS, STAGES};
+pub use squares::Squares;
+
+/// A static evaluation. Searches are generic over it, so each evaluator gets its own
+/// compiled search.
+pub trait Evaluator: Send + Sync {
+    /// Score of `board` for the side to move, hundredths of a disc. Must be deterministic
+    /// and stay strictly inside ±(squares × 100), the range of exact final scores.
+    fn evaluate<B: Board>(&self, board: &B) -> i32;
+}
+
+/// The evaluations an engine can be set to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalKind {
+    /// Stage-weighted features ([`Classic`]).
+    #[default]
+    Classic,
+    /// The square table alone ([`Squares`]).
+    Squares,
+}
+
+impl fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EvalKind::Classic => "classic",
+            EvalKind::Squares => "squares",
+        })
+    }
+}
+
+impl FromStr for EvalKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EvalKind, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "classic" => Ok(EvalKind::Classic),
+            "squares" => Ok(EvalKind::Squares),
+            _ => Err(format!(
+                "'{s}' is no evaluation: expected classic or squares"
+            )),
+        }
+    }
+}
+
+/// Keeps a heuristic score strictly inside the range of exact final scores, so that no
+/// estimate looks like a proven result.
+#[inline(always)]
+pub(crate) fn clamp_heuristic<B: Board>(board: &B, score: i32) -> i32 {
+    let bound = (board.size() * board.size()) as i32 * 100 - 1;
+    score.clamp(-bound, bound)
+}

@@ -1,0 +1,432 @@
+//! The measured features of a position that the classic evaluation weighs: each one a number
+//! from the side to move's point of view (its own count minus the opponent's, unless said
+//! otherwise). Written once square by square for every board size, and again on bitboards
+//! for 8x8; tests check that both agree.
+
+use std::any::Any;
+use std::sync::OnceLock;
+
+use crate::board::bitboard::{legal_moves, neighbours};
+use crate::board::{Board, Board8, Cell, MAX_SIZE};
+
+/// Number of features.
+pub const NUM_FEATURES: usize = 19;
+
+/// What each feature measures, in the order of a feature vector.
+pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
+    "discs",
+    "mobility",
+    "potential_mobility",
+    "frontier",
+    "corners",
+    "x_danger",
+    "c_danger",
+    "stable",
+    "parity",
+    "region_parity",
+    "sq_c",
+    "sq_x",
+    "sq_a",
+    "sq_b",
+    "sq_12",
+    "sq_13",
+    "sq_22",
+    "sq_23",
+    "sq_33",
+];
+
+/// Index of each feature in a feature vector.
+pub mod f {
+    /// Disc difference.
+    pub const DISCS: usize = 0;
+    /// Legal moves of the mover minus the opponent's.
+    pub const MOBILITY: usize = 1;
+    /// Empty squares next to an opponent disc (where the mover may later move) minus the
+    /// same for the opponent.
+    pub const POTENTIAL_MOBILITY: usize = 2;
+    /// Own discs next to an empty square, minus the opponent's.
+    pub const FRONTIER: usize = 3;
+    /// Corners held.
+    pub const CORNERS: usize = 4;
+    /// Discs on an X-square (diagonally next to a corner) whose corner is empty.
+    pub const X_DANGER: usize = 5;
+    /// Discs on a C-square (next to a corner along an edge) whose corner is empty.
+    pub const C_DANGER: usize = 6;
+    /// Edge-anchored stable discs: on an edge, in a run of one colour from a corner, or on
+    /// a full edge. Such discs can never be flipped.
+    pub const STABLE: usize = 7;
+    /// +1 when the mover is due the last move (odd number of empties), -1 otherwise.
+    pub const PARITY: usize = 8;
+    /// Quadrants with an odd number of empties (not a difference: a property of the board
+    /// that favours the side to move, who can play into them first).
+    pub const REGION_PARITY: usize = 9;
+    /// First square-class feature; classes follow [`super::SQUARE_CLASSES`].
+    pub const SQUARE_CLASS_BASE: usize = 10;
+}
+
+/// The square classes of the square-weight table, by (distance to the nearer edge, distance
+/// to the farther edge), both capped at 3: `(0, 1)` is a C-square, `(1, 1)` an X-square,
+/// `(0, 2)` an A-square, `(0, 3)` a B-square. Corners `(0, 0)` are the `corners` feature.
+pub const SQUARE_CLASSES: [(u8, u8); 9] = [
+    (0, 1),
+    (1, 1),
+    (0, 2),
+    (0, 3),
+    (1, 2),
+    (1, 3),
+    (2, 2),
+    (2, 3),
+    (3, 3),
+];
+
+/// A feature vector.
+pub type Features = [i32; NUM_FEATURES];
+
+/// The edge distances of square `index` on a board of side `size`: (nearer, farther),
+/// each the distance to the closest edge row or column, capped at 3.
+pub fn edge_distances(index: usize, size: usize) -> (u8, u8) {
+    let (row, col) = (index / size, index % size);
+    let dr = row.min(size - 1 - row).min(3) as u8;
+    let dc = col.min(size - 1 - col).min(3) as u8;
+    (dr.min(dc), dr.max(dc))
+}
+
+/// The square-class feature index of `index`, or `None` for a corner.
+fn square_class(index: usize, size: usize) -> Option<usize> {
+    let distances = edge_distances(index, size);
+    SQUARE_CLASSES
+        .iter()
+        .position(|&c| c == distances)
+        .map(|k| f::SQUARE_CLASS_BASE + k)
+}
+
+/// Computes the features of `board`, on bitboards when it is a [`Board8`].
+#[inline]
+pub fn features<B: Board>(board: &B) -> Features {
+    // The type test is resolved at compile time after monomorphisation.
+    if let Some(board8) = (board as &dyn Any).downcast_ref::<Board8>() {
+        return features8(board8);
+    }
+    features_generic(board)
+}
+
+/// The corners of a board of side `size` with, for each, its X-square and two C-squares.
+fn corner_groups(size: usize) -> [(usize, usize, [usize; 2]); 4] {
+    let n = size;
+    let at = |row: usize, col: usize| row * n + col;
+    [
+        (at(0, 0), at(1, 1), [at(0, 1), at(1, 0)]),
+        (at(0, n - 1), at(1, n - 2), [at(0, n - 2), at(1, n - 1)]),
+        (at(n - 1, 0), at(n - 2, 1), [at(n - 1, 1), at(n - 2, 0)]),
+        (
+            at(n - 1, n - 1),
+            at(n - 2, n - 2),
+            [at(n - 1, n - 2), at(n - 2, n - 1)],
+        ),
+    ]
+}
+
+/// The four edges of a board of side `size`, each as its squares in order along the edge.
+fn edges(size: usize) -> [[usize; MAX_SIZE]; 4] {
+    let mut lines = [[0; MAX_SIZE]; 4];
+    let starts_and_steps = [(0, 1), ((size - 1) * size, 1), (0, size), (size - 1, size)];
+    for (line, (start, step)) in lines.iter_mut().zip(starts_and_steps) {
+        for (i, square) in line.iter_mut().take(size).enumerate() {
+            *square = start + i * step;
+        }
+    }
+    lines
+}
+
+/// Stable discs on one edge line, as bits (bit `i` = square `i` of the line) for the
+/// player and the opponent: runs of one colour from either end, or the whole line if full.
+fn edge_line_stable(cells: &[Cell]) -> (u32, u32) {
+    let n = cells.len();
+    let mut stable = (0u32, 0u32);
+    let mark = |i: usize, cell: Cell, stable: &mut (u32, u32)| match cell {
+        Cell::Player => stable.0 |= 1 << i,
+        Cell::Opponent => stable.1 |= 1 << i,
+        Cell::Empty => {}
+    };
+    if cells.iter().all(|&c| c != Cell::Empty) {
+        for (i, &c) in cells.iter().enumerate() {
+            mark(i, c, &mut stable);
+        }
+        return stable;
+    }
+    for ends in [(0..n).collect::<Vec<_>>(), (0..n).rev().collect()] {
+        let first = cells[ends[0]];
+        if first == Cell::Empty {
+            continue;
+        }
+        for &i in &ends {
+            if cells[i] != first {
+                break;
+            }
+            mark(i, first, &mut stable);
+        }
+    }
+    stable
+}
+
+/// Features square by square through [`Board::cell`]: every board size.
+pub fn features_generic<B: Board>(board: &B) -> Features {
+    let size = board.size();
+    let squares = size * size;
+    let mut cells = [Cell::Empty; MAX_SIZE * MAX_SIZE];
+    for (index, cell) in cells.iter_mut().enumerate().take(squares) {
+        *cell = board.cell(index);
+    }
+    let cells = &cells[..squares];
+    let side = |cell: Cell| -> i32 {
+        match cell {
+            Cell::Player => 1,
+            Cell::Opponent => -1,
+            Cell::Empty => 0,
+        }
+    };
+
+    let mut x = [0i32; NUM_FEATURES];
+    x[f::MOBILITY] = board.move_count() as i32 - board.pass().move_count() as i32;
+    let mut quadrant_empties = [0u32; 4];
+    for (index, &cell) in cells.iter().enumerate() {
+        let (row, col) = ((index / size) as i32, (index % size) as i32);
+        let (mut next_to_player, mut next_to_opponent, mut next_to_empty) = (false, false, false);
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                let (r, c) = (row + dr, col + dc);
+                if (dr, dc) == (0, 0) || r < 0 || c < 0 || r >= size as i32 || c >= size as i32 {
+                    continue;
+                }
+                match cells[r as usize * size + c as usize] {
+                    Cell::Player => next_to_player = true,
+                    Cell::Opponent => next_to_opponent = true,
+                    Cell::Empty => next_to_empty = true,
+                }
+            }
+        }
+        if cell == Cell::Empty {
+            x[f::POTENTIAL_MOBILITY] += next_to_opponent as i32 - next_to_player as i32;
+            let half = size as i32 / 2;
+            quadrant_empties[((row >= half) as usize) * 2 + (col >= half) as usize] += 1;
+            continue;
+        }
+        x[f::DISCS] += side(cell);
+        if next_to_empty {
+            x[f::FRONTIER] += side(cell);
+        }
+        if let Some(class) = square_class(index, size) {
+            x[class] += side(cell);
+        }
+    }
+    for (corner, x_square, c_squares) in corner_groups(size) {
+        x[f::CORNERS] += side(cells[corner]);
+        if cells[corner] == Cell::Empty {
+            x[f::X_DANGER] += side(cells[x_square]);
+            x[f::C_DANGER] += side(cells[c_squares[0]]) + side(cells[c_squares[1]]);
+        }
+    }
+    let mut line = [Cell::Empty; MAX_SIZE];
+    for edge in edges(size) {
+        for i in 0..size {
+            line[i] = cells[edge[i]];
+        }
+        let (p, o) = edge_line_stable(&line[..size]);
+        x[f::STABLE] += p.count_ones() as i32 - o.count_ones() as i32;
+    }
+    // Corners lie on two edges each: count their (always stable) discs once.
+    for (corner, _, _) in corner_groups(size) {
+        x[f::STABLE] -= side(cells[corner]);
+    }
+    let empties: u32 = quadrant_empties.iter().sum();
+    x[f::PARITY] = if empties % 2 == 1 { 1 } else { -1 };
+    x[f::REGION_PARITY] = quadrant_empties.iter().filter(|&&e| e % 2 == 1).count() as i32;
+    x
+}
+
+/// Bitboard masks for the 8x8 fast path.
+mod masks8 {
+    /// The four corners.
+    pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+    /// Column a.
+    pub const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+    /// The quadrants: rows 1-4 / 5-8 times columns a-d / e-h.
+    pub const QUADRANTS: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    /// Per corner: the corner, its X-square, its two C-squares.
+    pub const CORNER_GROUPS: [(u64, u64, u64); 4] = [
+        (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
+        (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
+        (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
+        (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
+    ];
+}
+
+/// The square-class masks on 8x8, in [`SQUARE_CLASSES`] order.
+fn square_class_masks8() -> &'static [u64; 9] {
+    static MASKS: OnceLock<[u64; 9]> = OnceLock::new();
+    MASKS.get_or_init(|| {
+        let mut masks = [0u64; 9];
+        for index in 0..64 {
+            if let Some(class) = square_class(index, 8) {
+                masks[class - f::SQUARE_CLASS_BASE] |= 1 << index;
+            }
+        }
+        masks
+    })
+}
+
+/// Stable-disc counts of every 8-square edge: index `player | opponent << 8`, value the
+/// number of the player's stable discs minus the opponent's on that edge line.
+fn edge_stability8() -> &'static [i8] {
+    static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![0i8; 1 << 16];
+        let mut line = [Cell::Empty; 8];
+        for p in 0..256usize {
+            for o in 0..256usize {
+                if p & o != 0 {
+                    continue;
+                }
+                for (i, cell) in line.iter_mut().enumerate() {
+                    *cell = if p >> i & 1 != 0 {
+                        Cell::Player
+                    } else if o >> i & 1 != 0 {
+                        Cell::Opponent
+                    } else {
+                        Cell::Empty
+                    };
+                }
+                let (sp, so) = edge_line_stable(&line);
+                table[p | o << 8] = sp.count_ones() as i8 - so.count_ones() as i8;
+            }
+        }
+        table
+    })
+}
+
+/// Gathers column a of `bits` into a byte (a1 lowest).
+#[inline(always)]
+fn column_a_byte(bits: u64) -> usize {
+    ((bits & masks8::COLUMN_A).wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize
+}
+
+/// Features of an 8x8 board on bitboards; equal to [`features_generic`].
+pub fn features8(board: &Board8) -> Features {
+    use masks8::*;
+    let (p, o) = (board.player, board.opponent);
+    let empty = !(p | o);
+    let count = |bits: u64| bits.count_ones() as i32;
+    let diff = |mask: u64| count(p & mask) - count(o & mask);
+
+    let mut x = [0i32; NUM_FEATURES];
+    x[f::DISCS] = count(p) - count(o);
+    x[f::MOBILITY] = count(legal_moves(p, o)) - count(legal_moves(o, p));
+    x[f::POTENTIAL_MOBILITY] = count(neighbours(o) & empty) - count(neighbours(p) & empty);
+    x[f::FRONTIER] = diff(neighbours(empty));
+    x[f::CORNERS] = diff(CORNERS);
+    let (mut x_mask, mut c_mask) = (0, 0);
+    for (corner, x_square, c_squares) in CORNER_GROUPS {
+        if empty & corner != 0 {
+            x_mask |= x_square;
+            c_mask |= c_squares;
+        }
+    }
+    x[f::X_DANGER] = diff(x_mask);
+    x[f::C_DANGER] = diff(c_mask);
+
+    let table = edge_stability8();
+    let row1 = |bits: u64| (bits & 0xFF) as usize;
+    let row8 = |bits: u64| (bits >> 56) as usize;
+    let col_a = column_a_byte;
+    let col_h = |bits: u64| column_a_byte(bits >> 7);
+    let stable = table[row1(p) | row1(o) << 8] as i32
+        + table[row8(p) | row8(o) << 8] as i32
+        + table[col_a(p) | col_a(o) << 8] as i32
+        + table[col_h(p) | col_h(o) << 8] as i32;
+    x[f::STABLE] = stable - diff(CORNERS);
+
+    x[f::PARITY] = if count(empty) % 2 == 1 { 1 } else { -1 };
+    x[f::REGION_PARITY] = QUADRANTS
+        .iter()
+        .filter(|&&q| count(empty & q) % 2 == 1)
+        .count() as i32;
+    for (k, &mask) in square_class_masks8().iter().enumerate() {
+        x[f::SQUARE_CLASS_BASE + k] = diff(mask);
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{BoardN, SquareSet};
+
+    fn to_n(board: &Board8) -> BoardN {
+        let (mut p, mut o) = (SquareSet::default(), SquareSet::default());
+        p.0[0] = board.player;
+        o.0[0] = board.opponent;
+        BoardN::from_sets(8, p, o)
+    }
+
+    #[test]
+    fn bitboard_features_equal_square_by_square_features() {
+        let mut seed = 7u64;
+        for _ in 0..200 {
+            let mut board = Board8::START;
+            loop {
+                assert_eq!(
+                    features8(&board),
+                    features_generic(&to_n(&board)),
+                    "{board:?}"
+                );
+                let moves: Vec<usize> = board.moves().collect();
+                if moves.is_empty() {
+                    if board.is_game_over() {
+                        break;
+                    }
+                    board = board.pass();
+                    continue;
+                }
+                seed = crate::board::mix64(seed + 1);
+                board = board.play(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn start_position_features_are_balanced() {
+        for size in crate::board::SIZES {
+            let x = features(&BoardN::start(size));
+            assert_eq!(x[f::DISCS], 0);
+            assert_eq!(x[f::MOBILITY], 0);
+            assert_eq!(x[f::CORNERS], 0);
+            assert_eq!(x[f::PARITY], -1, "{size}: even empties at the start");
+        }
+    }
+
+    #[test]
+    fn edge_stability_counts_corner_runs_and_full_edges() {
+        use Cell::{Empty as E, Opponent as O, Player as P};
+        assert_eq!(edge_line_stable(&[P, P, O, E, E, E, E, O]), (0b11, 1 << 7));
+        assert_eq!(edge_line_stable(&[E, P, P, E, E, E, E, E]), (0, 0));
+        assert_eq!(
+            edge_line_stable(&[P, O, P, O, O, P, O, P]),
+            (0b1010_0101, 0b0101_1010)
+        );
+        // Mover on a1 b1, opponent on h1 and g7 (the X-square of the empty h8).
+        let board = Board8 {
+            player: (1 << 0) | (1 << 1),
+            opponent: (1 << 7) | (1 << 54),
+        };
+        let x = features8(&board);
+        assert_eq!(x[f::STABLE], 1, "a1 b1 against h1");
+        assert_eq!(x[f::X_DANGER], -1);
+        assert_eq!(x[f::C_DANGER], 0);
+        assert_eq!(x[f::CORNERS], 0);
+    }
+}

@@ -1,0 +1,502 @@
+//! The midgame search: iterative deepening over a principal-variation (null-window)
+//! alpha-beta negamax with aspiration windows, a transposition table and move ordering.
+//! Written once over [`Board`] and [`Evaluator`] and monomorphised per board type and
+//! evaluation, so 8x8 runs on bitboards and every size shares the code.
+//!
+//! Depth counts moves; a pass costs no depth. Below a node whose depth reaches its number
+//! of empty squares every line is played to the end, so such results are exact final
+//! disc differences (× 100): the same search solves small endgames exactly.
+//!
+//! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
+//! fresh engine gives the same move, score and node count on every run. With a warm
+//! transposition table the move and score may still vary slightly and node counts do.
+
+pub mod ordering;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use crate::board::{Board, Move, Square};
+use crate::engine::{MoveScore, SearchReport};
+use crate::eval::Evaluator;
+use crate::timeman::TimePlan;
+use ordering::{Ordering, MAX_PLY};
+use tt::{Bound, TranspositionTable};
+
+/// Bigger than any score.
+const INFINITY: i32 = 30_000;
+
+/// Sentinel index of a pass in principal variations.
+const PASS: usize = usize::MAX;
+
+/// First aspiration half-window, hundredths of a disc.
+const ASPIRATION_WINDOW: i32 = 150;
+
+/// Iterations from which aspiration windows are used.
+const ASPIRATION_FROM_DEPTH: u32 = 4;
+
+/// Shallowest depth whose results go through the transposition table: below it a
+/// search is cheaper than the memory traffic.
+const MIN_TT_DEPTH: u32 = 3;
+
+/// What bounds a search.
+pub struct Control<'a> {
+    /// Deepest iteration.
+    pub max_depth: u32,
+    /// Node budget.
+    pub node_limit: u64,
+    /// Time limits.
+    pub plan: TimePlan,
+    /// Set from outside to stop the search.
+    pub stop: &'a AtomicBool,
+    /// Search every root move with a full window so each has an exact score (for hints).
+    pub score_all_moves: bool,
+}
+
+/// The result of a search: the report, and per root move the latest score (exact for
+/// every move when [`Control::score_all_moves`] is set, otherwise only for the best).
+pub struct Outcome {
+    /// The report of the search.
+    pub report: SearchReport,
+    /// Root moves with their scores, best first.
+    pub root_scores: Vec<MoveScore>,
+}
+
+struct RootMove<B> {
+    index: usize,
+    child: B,
+    score: i32,
+    depth: u32,
+}
+
+/// One search in progress.
+struct Searcher<'a, B: Board, E: Evaluator> {
+    eval: &'a E,
+    tt: &'a mut TranspositionTable,
+    control: &'a Control<'a>,
+    size: usize,
+    ordering: Ordering,
+    start: Instant,
+    hard_deadline: Option<Instant>,
+    nodes: u64,
+    /// Node count at which to look at the clock next, and the distance between looks.
+    next_check: u64,
+    check_interval: u64,
+    aborted: bool,
+    /// Triangular principal-variation table: `pv[ply]` is the line from `ply` on.
+    pv: Vec<Vec<usize>>,
+    /// Reusable move lists, one per ply: (ordering key, move, position after it).
+    lists: Vec<Vec<(i32, usize, B)>>,
+    /// Best root move and score of the iteration under way, once known.
+    iteration_best: Option<(usize, i32)>,
+}
+
+/// Searches `board` and returns the move to play with the search's statistics.
+pub fn search<B: Board, E: Evaluator>(
+    board: &B,
+    eval: &E,
+    tt: &mut TranspositionTable,
+    control: &Control,
+    progress: &mut dyn FnMut(&SearchReport),
+) -> Outcome {
+    let start = Instant::now();
+    let mut searcher = Searcher {
+        eval,
+        tt,
+        control,
+        size: board.size(),
+        ordering: Ordering::new(board.size()),
+        start,
+        hard_deadline: control.plan.hard.and_then(|h| start.checked_add(h)),
+        nodes: 0,
+        // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
+        // 8x8, every 16 on the square-by-square boards.
+        next_check: 0,
+        check_interval: if board.size() == 8 { 1024 } else { 16 },
+        aborted: false,
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+        iteration_best: None,
+    };
+    searcher.iterate(board, progress)
+}
+
+fn to_move(index: usize, size: usize) -> Move {
+    if index == PASS {
+        Move::Pass
+    } else {
+        Move::Play(Square::from_index(index, size))
+    }
+}
+
+impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
+    fn report(&self, score: i32, depth: u32, exact: bool, pv: &[usize]) -> SearchReport {
+        SearchReport {
+            best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
+            score,
+            exact,
+            depth,
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            pv: pv.iter().map(|&m| to_move(m, self.size)).collect(),
+        }
+    }
+
+    /// Looks at the stop flag, node budget and clock; sets `aborted` when one is reached.
+    #[cold]
+    fn check_limits(&mut self) {
+        if self.control.stop.load(AtomicOrdering::Relaxed)
+            || self.nodes >= self.control.node_limit
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Iterative deepening at the root.
+    fn iterate(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
+        let tt_move = self.tt.probe(Board::hash(board)).and_then(|p| p.best);
+        let mut root: Vec<(i32, RootMove<B>)> = board
+            .moves()
+            .map(|index| {
+                let child = board.play(index);
+                let key = self.ordering.key(board, &child, index, 2, 0, tt_move);
+                let root_move = RootMove {
+                    index,
+                    child,
+                    score: -INFINITY,
+                    depth: 0,
+                };
+                (key, root_move)
+            })
+            .collect();
+        if root.is_empty() {
+            return self.pass_or_end(board, progress);
+        }
+        // First iteration in the order of any node; later ones best-first from the last.
+        root.sort_by_key(|(key, _)| std::cmp::Reverse(*key));
+        let mut root: Vec<RootMove<B>> = root.into_iter().map(|(_, r)| r).collect();
+
+        let empties = board.empties();
+        let max_depth = self.control.max_depth.clamp(1, empties);
+        let mut best_pv = vec![root[0].index];
+        let mut report = self.report(0, 0, false, &best_pv);
+        let mut previous_score = 0;
+        for depth in 1..=max_depth {
+            self.iteration_best = None;
+            let (score, pv) = self.aspiration(&mut root, depth, previous_score);
+            if self.aborted {
+                // The unfinished iteration's best counts once its first move is searched.
+                if let Some((best, best_score)) = self.iteration_best {
+                    if best != best_pv[0] {
+                        best_pv = vec![best];
+                    }
+                    report = self.report(best_score, report.depth, false, &best_pv);
+                }
+                break;
+            }
+            previous_score = score;
+            best_pv = pv;
+            let exact = depth >= empties;
+            report = self.report(score, depth, exact, &best_pv);
+            progress(&report);
+            if exact || !self.control.plan.may_start_iteration(self.start.elapsed()) {
+                break;
+            }
+        }
+        report.nodes = self.nodes;
+        report.elapsed = self.start.elapsed();
+        let mut root_scores: Vec<MoveScore> = root
+            .iter()
+            .filter(|r| r.depth > 0)
+            .map(|r| MoveScore {
+                mv: to_move(r.index, self.size),
+                score: r.score,
+                exact: r.depth >= empties,
+                depth: r.depth,
+            })
+            .collect();
+        root_scores.sort_by_key(|m| std::cmp::Reverse(m.score));
+        Outcome {
+            report,
+            root_scores,
+        }
+    }
+
+    /// The root when the mover has no move: the game is over, or it must pass and the
+    /// search continues from the opponent's side.
+    fn pass_or_end(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            let report = self.report(board.final_score() * 100, 0, true, &[]);
+            return Outcome {
+                report,
+                root_scores: Vec::new(),
+            };
+        }
+        let negate = |r: &SearchReport| {
+            let mut pv = vec![Move::Pass];
+            pv.extend_from_slice(&r.pv);
+            SearchReport {
+                best: Move::Pass,
+                score: -r.score,
+                pv,
+                ..r.clone()
+            }
+        };
+        let inner = self.iterate(&passed, &mut |r| progress(&negate(r)));
+        Outcome {
+            report: negate(&inner.report),
+            root_scores: vec![MoveScore {
+                mv: Move::Pass,
+                score: -inner.report.score,
+                exact: inner.report.exact,
+                depth: inner.report.depth,
+            }],
+        }
+    }
+
+    /// One iteration inside a window around the last score, widened until the score falls
+    /// inside it. Returns the score and principal variation.
+    fn aspiration(
+        &mut self,
+        root: &mut [RootMove<B>],
+        depth: u32,
+        previous: i32,
+    ) -> (i32, Vec<usize>) {
+        if depth < ASPIRATION_FROM_DEPTH || self.control.score_all_moves {
+            return self.search_root(root, depth, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let (score, pv) = self.search_root(root, depth, alpha, beta);
+            if self.aborted {
+                return (score, pv);
+            }
+            delta *= 4;
+            if score <= alpha {
+                alpha = score - delta;
+            } else if score >= beta {
+                beta = score + delta;
+            } else {
+                return (score, pv);
+            }
+            if delta > 2_000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// Searches every root move at `depth`, the first with the full window and the others
+    /// with null windows (re-searched when they prove better). Leaves the moves sorted best
+    /// first for the next iteration.
+    fn search_root(
+        &mut self,
+        root: &mut [RootMove<B>],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<usize>) {
+        let mut best_score = -INFINITY;
+        let mut best_pv = vec![root[0].index];
+        let mut best_at = 0;
+        let all = self.control.score_all_moves;
+        for (i, root_move) in root.iter_mut().enumerate() {
+            let child = root_move.child;
+            let score = if i == 0 || all {
+                -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && probe < beta && !self.aborted {
+                    // Proven better than the best so far, even if the re-search is cut.
+                    self.iteration_best = Some((root_move.index, probe));
+                    -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            root_move.score = score;
+            root_move.depth = depth;
+            if score > best_score {
+                best_score = score;
+                best_at = i;
+                best_pv = vec![root_move.index];
+                best_pv.extend_from_slice(&self.pv[1]);
+                self.iteration_best = Some((root_move.index, score));
+                if score > alpha && !all {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted {
+            let best_index = root[best_at].index;
+            root.sort_by_key(|r| (r.index != best_index, std::cmp::Reverse(r.score)));
+        }
+        (best_score, best_pv)
+    }
+
+    /// Sets the principal variation at `ply` to `m` followed by the one below.
+    fn set_pv(&mut self, ply: usize, m: usize) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The static value of `board` as a leaf: its evaluation, or the exact result when the
+    /// game is over (a forced pass costs no depth, so it evaluates the opponent's side).
+    #[inline]
+    fn leaf(&mut self, board: &B) -> i32 {
+        if board.has_moves() {
+            return self.eval.evaluate(board);
+        }
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return board.final_score() * 100;
+        }
+        -self.eval.evaluate(&passed)
+    }
+
+    /// A null-window node one move above the leaves: every child is scored statically in
+    /// board order, with no ordering or table work, which would cost more than it saves.
+    fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        for m in moves {
+            self.nodes += 1;
+            let score = -self.leaf(&board.play(m));
+            if score > best {
+                best = score;
+                if score > alpha && score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Negamax principal-variation search of `board` to `depth` plies within
+    /// (`alpha`, `beta`); fail-soft. Returns 0 after an abort (the caller discards it).
+    fn pvs(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        if pv_node {
+            self.pv[ply].clear();
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + self.check_interval;
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 || ply >= MAX_PLY {
+            return self.leaf(board);
+        }
+        let moves = board.moves();
+        if moves.clone().next().is_none() {
+            let passed = board.pass();
+            if !passed.has_moves() {
+                return board.final_score() * 100;
+            }
+            let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
+            if pv_node {
+                self.set_pv(ply, PASS);
+            }
+            return score;
+        }
+        // Beyond the empties every line ends the game: the result is exact at any depth.
+        let depth = depth.min(board.empties());
+        if depth == 1 && !pv_node {
+            return self.depth_one(board, moves, alpha, beta);
+        }
+        let hash = Board::hash(board);
+        let use_tt = depth >= MIN_TT_DEPTH;
+        let mut tt_move = None;
+        if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
+            tt_move = entry.best.filter(|&m| board.is_legal(m));
+            if !pv_node && entry.depth >= depth {
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if usable {
+                    return entry.score;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        for m in moves {
+            let child = board.play(m);
+            let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
+            list.push((key, m, child));
+        }
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            // Selection sort, one step at a time: a cutoff often comes before the end.
+            let mut top = i;
+            for j in i + 1..list.len() {
+                if list[j].0 > list[top].0 {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let (_, m, child) = list[i];
+            let score = if i == 0 {
+                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta {
+                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.set_pv(ply, m);
+                    }
+                    if alpha >= beta {
+                        self.ordering.on_cutoff(m, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if use_tt {
+            self.tt.store(hash, best_score, best_move, depth, bound);
+        }
+        best_score
+    }
+}

@@ -1,0 +1,160 @@
+//! Move ordering: which move to try first. Alpha-beta prunes most when the best move comes
+//! first, so each node orders its moves by, in decreasing weight: the transposition-table
+//! move; few replies left to the opponent (mobility and, on 8x8, potential mobility after
+//! the move); corners first and X-/C-squares next to an empty corner last; killer moves
+//! (cutoffs at the same ply) and a history of moves that caused cutoffs anywhere.
+
+use std::any::Any;
+
+use crate::board::bitboard::neighbours;
+use crate::board::{Board, Board8, Cell, MAX_SIZE};
+
+/// Deepest ply a search may reach (passes included).
+pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
+
+/// Ordering bonus of the transposition-table move: before everything else.
+const TT_MOVE: i32 = 1 << 30;
+/// Weight of one opponent reply left after the move.
+const PER_REPLY: i32 = 1 << 10;
+/// Weight of one square where the opponent may later reply (8x8 only).
+const PER_POTENTIAL_REPLY: i32 = PER_REPLY / 2;
+/// A corner move.
+const CORNER: i32 = 1 << 12;
+/// An X-square next to an empty corner.
+const X_SQUARE: i32 = -(1 << 11);
+/// A C-square next to an empty corner.
+const C_SQUARE: i32 = -(1 << 9);
+/// A killer move of this ply.
+const KILLER: i32 = 1 << 9;
+/// History contributes at most this much.
+const HISTORY_CAP: i32 = (1 << 9) - 1;
+
+/// Where a square stands next to the corners, for the static part of the ordering.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SquareRole {
+    Corner,
+    /// X- or C-square of the corner with this index; bool: whether it is the X-square.
+    NextToCorner(usize, bool),
+    Other,
+}
+
+fn square_roles(size: usize) -> Vec<SquareRole> {
+    let mut roles = vec![SquareRole::Other; size * size];
+    let last = size - 1;
+    for (row, col) in [(0, 0), (0, last), (last, 0), (last, last)] {
+        let corner = row * size + col;
+        roles[corner] = SquareRole::Corner;
+        let step_r = if row == 0 { 1 } else { -1i32 };
+        let step_c = if col == 0 { 1 } else { -1i32 };
+        let at = |dr: i32, dc: i32| {
+            ((row as i32 + dr * step_r) as usize) * size + (col as i32 + dc * step_c) as usize
+        };
+        roles[at(1, 1)] = SquareRole::NextToCorner(corner, true);
+        roles[at(0, 1)] = SquareRole::NextToCorner(corner, false);
+        roles[at(1, 0)] = SquareRole::NextToCorner(corner, false);
+    }
+    roles
+}
+
+/// Empty squares next to the discs of the side that just moved in `child`: where its
+/// opponent may later find moves. Counted on 8x8 only, where bitboards make it cheap
+/// (the type test is resolved at compile time).
+#[inline(always)]
+fn potential_replies<B: Board>(child: &B) -> u32 {
+    match (child as &dyn Any).downcast_ref::<Board8>() {
+        Some(c) => (neighbours(c.opponent) & c.empty_mask()).count_ones(),
+        None => 0,
+    }
+}
+
+/// Killer moves and history, reset for each search so that a search from a fresh engine
+/// is reproducible.
+pub struct Ordering {
+    roles: Vec<SquareRole>,
+    killers: Vec<[usize; 2]>,
+    history: Vec<i32>,
+}
+
+impl Ordering {
+    /// Ordering state for boards of side `size`.
+    pub fn new(size: usize) -> Ordering {
+        Ordering {
+            roles: square_roles(size),
+            killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
+            history: vec![0; size * size],
+        }
+    }
+
+    /// Ordering key of move `m` from `board`, leading to `child`, at `depth` plies to go
+    /// (higher is tried first).
+    #[inline]
+    pub fn key<B: Board>(
+        &self,
+        board: &B,
+        child: &B,
+        m: usize,
+        depth: u32,
+        ply: usize,
+        tt_move: Option<usize>,
+    ) -> i32 {
+        if tt_move == Some(m) {
+            return TT_MOVE;
+        }
+        let mut key = match self.roles[m] {
+            SquareRole::Corner => CORNER,
+            SquareRole::NextToCorner(corner, x) if board.cell(corner) == Cell::Empty => {
+                if x {
+                    X_SQUARE
+                } else {
+                    C_SQUARE
+                }
+            }
+            _ => 0,
+        };
+        if depth >= 2 {
+            // The child has the opponent to move: its moves are the replies.
+            key -= PER_REPLY * child.move_count() as i32;
+            key -= PER_POTENTIAL_REPLY * potential_replies(child) as i32;
+        }
+        if self.killers[ply].contains(&m) {
+            key += KILLER;
+        }
+        key + (self.history[m] >> 4).min(HISTORY_CAP)
+    }
+
+    /// Records that `m` caused a cutoff at `ply` with `depth` plies to go.
+    #[inline]
+    pub fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        let bonus = (depth * depth) as i32;
+        self.history[m] = self.history[m].saturating_add(bonus);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board8;
+
+    #[test]
+    fn corners_come_first_and_x_squares_last() {
+        // Mover (X) can take a1 or play elsewhere; see the square roles on 8x8.
+        let roles = square_roles(8);
+        assert!(roles[0] == SquareRole::Corner && roles[63] == SquareRole::Corner);
+        assert!(roles[9] == SquareRole::NextToCorner(0, true));
+        assert!(roles[54] == SquareRole::NextToCorner(63, true));
+        assert!(roles[6] == SquareRole::NextToCorner(7, false));
+        let ordering = Ordering::new(8);
+        let board = Board8::START;
+        let child = board.play(19);
+        let corner_key = ordering.key(&board, &child, 0, 1, 0, None);
+        let x_key = ordering.key(&board, &child, 9, 1, 0, None);
+        let plain_key = ordering.key(&board, &child, 19, 1, 0, None);
+        assert!(corner_key > plain_key && plain_key > x_key);
+        assert_eq!(ordering.key(&board, &child, 19, 5, 0, Some(19)), TT_MOVE);
+    }
+}

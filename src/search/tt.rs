@@ -1,0 +1,255 @@
+//! The transposition table: what earlier searches learned about positions, kept between
+//! moves and games so that each search starts warm.
+//!
+//! Layout: one flat array of 64-byte buckets (one cache line), each holding four 16-byte
+//! entries. A position's bucket is chosen from its 64-bit hash by multiply-shift, so any
+//! size works, not only powers of two. An entry is the full hash (to recognise the
+//! position) and one packed word:
+//!
+//! | bits  | field                                             |
+//! |-------|---------------------------------------------------|
+//! | 0-15  | score, hundredths of a disc (i16)                 |
+//! | 16-23 | best move, square index; 255 = none              |
+//! | 24-31 | depth searched (plies; exact results store empties) |
+//! | 32-33 | bound: 1 lower, 2 upper, 3 exact (0 = empty slot) |
+//! | 34-39 | search generation (age), modulo 64                |
+//!
+//! Replacement, within the bucket: the position's own entry is overwritten unless it holds
+//! a deeper result from the current search and the new one is not exact (a shallower
+//! store must not erase a deeper one); otherwise an empty slot is taken; otherwise the
+//! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
+//! leave first and, among equals, the shallowest.
+
+/// Which side of the true score a stored score lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at least the stored one (the search failed high).
+    Lower = 1,
+    /// The true score is at most the stored one (failed low).
+    Upper = 2,
+    /// The stored score is the true score at that depth.
+    Exact = 3,
+}
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// Stored score.
+    pub score: i32,
+    /// Best move found, square index.
+    pub best: Option<usize>,
+    /// Depth of the stored search.
+    pub depth: u32,
+    /// Kind of bound.
+    pub bound: Bound,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    data: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 4]);
+
+const NO_MOVE: u64 = 255;
+
+impl Entry {
+    fn pack(score: i32, best: Option<usize>, depth: u32, bound: Bound, generation: u8) -> u64 {
+        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        let best = best.map_or(NO_MOVE, |m| m as u64 & 0xFF);
+        score
+            | best << 16
+            | (depth.min(255) as u64) << 24
+            | (bound as u64) << 32
+            | ((generation & 63) as u64) << 34
+    }
+
+    fn is_empty(&self) -> bool {
+        self.bound_bits() == 0
+    }
+
+    fn bound_bits(&self) -> u64 {
+        self.data >> 32 & 3
+    }
+
+    fn depth(&self) -> u32 {
+        (self.data >> 24 & 0xFF) as u32
+    }
+
+    fn generation(&self) -> u8 {
+        (self.data >> 34 & 63) as u8
+    }
+
+    fn best(&self) -> Option<usize> {
+        let m = self.data >> 16 & 0xFF;
+        (m != NO_MOVE).then_some(m as usize)
+    }
+
+    fn probe(&self) -> Probe {
+        Probe {
+            score: self.data as u16 as i16 as i32,
+            best: self.best(),
+            depth: self.depth(),
+            bound: match self.bound_bits() {
+                1 => Bound::Lower,
+                2 => Bound::Upper,
+                _ => Bound::Exact,
+            },
+        }
+    }
+}
+
+/// A fixed-size transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib << 20) / std::mem::size_of::<Bucket>();
+        TranspositionTable {
+            buckets: vec![Bucket::default(); count.max(1)],
+            generation: 0,
+        }
+    }
+
+    /// Size in mebibytes.
+    pub fn mib(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search: older entries age and are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn bucket_index(&self, hash: u64) -> usize {
+        ((hash as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Brings the bucket of `hash` towards the cache ahead of use.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint that never faults; the pointer is in bounds.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = self.buckets.as_ptr().add(self.bucket_index(hash));
+            _mm_prefetch(bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    /// What is stored about the position with `hash`, if anything.
+    #[inline]
+    pub fn probe(&self, hash: u64) -> Option<Probe> {
+        let bucket = &self.buckets[self.bucket_index(hash)];
+        bucket
+            .0
+            .iter()
+            .find(|e| e.key == hash && !e.is_empty())
+            .map(Entry::probe)
+    }
+
+    /// Stores a search result for the position with `hash`.
+    #[inline]
+    pub fn store(&mut self, hash: u64, score: i32, best: Option<usize>, depth: u32, bound: Bound) {
+        let generation = self.generation;
+        let index = self.bucket_index(hash);
+        let bucket = &mut self.buckets[index];
+        let age = |e: &Entry| (generation.wrapping_sub(e.generation()) & 63) as i32;
+        if let Some(own) = bucket.0.iter_mut().find(|e| e.key == hash && !e.is_empty()) {
+            if own.depth() > depth && own.generation() == generation && bound != Bound::Exact {
+                return;
+            }
+            // Keep the old best move when this search found none (an all-node).
+            let best = best.or_else(|| own.best());
+            own.data = Entry::pack(score, best, depth, bound, generation);
+            return;
+        }
+        let victim = match bucket.0.iter().position(Entry::is_empty) {
+            Some(empty) => empty,
+            None => (0..4)
+                .min_by_key(|&i| bucket.0[i].depth() as i32 - 8 * age(&bucket.0[i]))
+                .unwrap_or(0),
+        };
+        bucket.0[victim] = Entry {
+            key: hash,
+            data: Entry::pack(score, best, depth, bound, generation),
+        };
+    }
+
+    /// Permille of the first thousand buckets' entries in use, a fill gauge for reports.
+    pub fn usage_permille(&self) -> usize {
+        let sample = &self.buckets[..self.buckets.len().min(250)];
+        let used: usize = sample
+            .iter()
+            .map(|b| b.0.iter().filter(|e| !e.is_empty()).count())
+            .sum();
+        used * 1000 / (sample.len() * 4).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_negative_scores_survive_packing() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(42, -1234, Some(143), 17, Bound::Lower);
+        let p = tt.probe(42).expect("stored");
+        assert_eq!(
+            p,
+            Probe {
+                score: -1234,
+                best: Some(143),
+                depth: 17,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(43).is_none());
+    }
+
+    #[test]
+    fn a_shallower_store_keeps_the_deeper_entry_and_the_move() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(7, 100, Some(3), 10, Bound::Exact);
+        tt.store(7, 50, None, 4, Bound::Upper);
+        assert_eq!(tt.probe(7).map(|p| p.depth), Some(10));
+        tt.new_search();
+        tt.store(7, 50, None, 4, Bound::Upper);
+        let p = tt.probe(7).expect("stored");
+        assert_eq!((p.depth, p.best), (4, Some(3)));
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_old_shallow_entries_first() {
+        let mut tt = TranspositionTable::new(1);
+        // Small hashes all land in bucket 0 (the index is the hash's top bits).
+        let same_bucket: Vec<u64> = (1..=5).collect();
+        assert!(same_bucket.iter().all(|&h| tt.bucket_index(h) == 0));
+        for (i, &h) in same_bucket[..4].iter().enumerate() {
+            tt.store(h, 0, None, 10 + i as u32, Bound::Exact);
+        }
+        tt.store(same_bucket[4], 0, None, 1, Bound::Exact);
+        assert!(tt.probe(same_bucket[0]).is_none(), "shallowest went");
+        assert!(tt.probe(same_bucket[4]).is_some());
+        for &h in &same_bucket[1..4] {
+            assert!(tt.probe(h).is_some());
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! In-process games between players (engine settings or a random mover): the strength
+//! measurements and the tuner's training games, without pipes or processes.
+
+use crate::board::{Color, Move, Position};
+use crate::engine::{Engine, Limits};
+
+/// Who chooses the moves for one side.
+pub enum Player {
+    /// The engine with its options, searching within `limits` each move.
+    Engine {
+        /// The engine (its transposition table persists over the match).
+        engine: Box<Engine>,
+        /// Limits of every search.
+        limits: Limits,
+    },
+    /// Uniformly random legal moves from a reproducible generator.
+    Random {
+        /// Generator state (any non-zero value).
+        state: u64,
+    },
+}
+
+impl Player {
+    /// An engine player with `options` (name, value pairs) and a `hash_mib` table.
+    pub fn engine(options: &[(&str, &str)], limits: Limits, hash_mib: usize) -> Player {
+        let mut engine = Box::new(Engine::with_hash(hash_mib));
+        for (name, value) in options {
+            if let Err(e) = engine.set_option(name, value) {
+                log::warn!("{e:#}");
+            }
+        }
+        Player::Engine { engine, limits }
+    }
+
+    /// Chooses a move in `position`, which must not be over.
+    pub fn choose(&mut self, position: &Position) -> Move {
+        match self {
+            Player::Engine { engine, limits } => engine.search(position, limits, &mut |_| {}).best,
+            Player::Random { state } => {
+                let moves = position.legal_moves();
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                moves[(*state % moves.len() as u64) as usize]
+            }
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Player::Engine { engine, .. } = self {
+            engine.new_game();
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Every position where a side had to choose (passes included), with the move chosen.
+    pub record: Vec<(Position, Move)>,
+    /// The final position.
+    pub end: Position,
+}
+
+impl Game {
+    /// Final disc difference for `color`, empties to the winner.
+    pub fn score_for(&self, color: Color) -> i32 {
+        self.end.final_score_for(color)
+    }
+}
+
+/// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
+/// game stops and is scored as a wipe-out against the offender.
+pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Game {
+    black.new_game();
+    white.new_game();
+    let mut position = *start;
+    let mut record = Vec::new();
+    while !position.is_game_over() {
+        let player = match position.to_move {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        let mv = player.choose(&position);
+        match position.play(mv) {
+            Ok(next) => {
+                record.push((position, mv));
+                position = next;
+            }
+            Err(e) => {
+                log::error!("illegal move {mv} in {position}: {e}");
+                return Game {
+                    record,
+                    end: forfeit(&position),
+                };
+            }
+        }
+    }
+    Game {
+        record,
+        end: position,
+    }
+}
+
+/// A finished board where the side to move has no discs: the forfeit result.
+fn forfeit(position: &Position) -> Position {
+    let size = position.size();
+    let loser = position.to_move;
+    let squares: String = (0..size * size)
+        .map(|i| {
+            if i == 0 {
+                loser.opponent().disc_char()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    Position::from_parts(&squares, &loser.disc_char().to_string()).unwrap_or(*position)
+}
+
+/// Wins, draws and losses of one player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchScore {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Sum of final disc differences.
+    pub discs: i64,
+}
+
+impl MatchScore {
+    /// Adds a game that ended with disc difference `discs` for this player.
+    pub fn add(&mut self, discs: i32) {
+        match discs.signum() {
+            1 => self.wins += 1,
+            0 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+        self.discs += discs as i64;
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game: 1 a win, 1/2 a draw.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    /// The 95 % confidence interval of [`MatchScore::score`] (Wilson's interval, which
+    /// stays sensible at 0 % and 100 %; draws count as half a win).
+    pub fn interval(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let (p, z) = (self.score(), 1.96);
+        let denominator = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denominator;
+        let half = z / denominator * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// The Elo difference that `score` corresponds to (±inf at 0 and 1).
+    pub fn elo(score: f64) -> f64 {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+impl std::fmt::Display for MatchScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.score();
+        let (low, high) = self.interval();
+        write!(
+            f,
+            "+{} ={} -{} of {}: score {:.1} % (95 %: {:.1} to {:.1} %), Elo {:+.0} ({:+.0} to \
+             {:+.0}), mean discs {:+.1}",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.games(),
+            100.0 * s,
+            100.0 * low,
+            100.0 * high,
+            MatchScore::elo(s),
+            MatchScore::elo(low),
+            MatchScore::elo(high),
+            self.discs as f64 / self.games().max(1) as f64
+        )
+    }
+}
+
+/// Plays each opening twice, `a` taking Black then White; `after_game` sees each game
+/// with the disc difference for `a`. Returns `a`'s score.
+pub fn play_match(
+    openings: &[Position],
+    a: &mut Player,
+    b: &mut Player,
+    after_game: &mut dyn FnMut(&Game, i32),
+) -> MatchScore {
+    let mut score = MatchScore::default();
+    for opening in openings {
+        for a_colour in [Color::Black, Color::White] {
+            let game = match a_colour {
+                Color::Black => play_game(opening, a, b),
+                Color::White => play_game(opening, b, a),
+            };
+            let discs = game.score_for(a_colour);
+            score.add(discs);
+            after_game(&game, discs);
+        }
+    }
+    score
+}
+
+/// The XOT openings shipped with Emilia: balanced eight-move starts, one transcript a line.
+pub const XOT_OPENINGS: &str = include_str!("../data/xot-openings.txt");
+
+/// The first `count` shipped XOT openings as positions.
+pub fn xot_openings(count: usize) -> Vec<Position> {
+    let start = Position::start(8).expect("8x8 start");
+    XOT_OPENINGS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|line| start.play_transcript(line.trim()).ok().map(|(p, _)| p))
+        .take(count)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_openings_are_legal_eight_move_starts() {
+        let openings = xot_openings(usize::MAX);
+        assert!(openings.len() >= 200);
+        for p in &openings {
+            let (b, w, e) = p.board.counts();
+            assert_eq!((b + w, e), (12, 52));
+        }
+    }
+
+    #[test]
+    fn match_score_and_error_bar() {
+        let mut s = MatchScore::default();
+        for d in [10, -4, 0, 2] {
+            s.add(d);
+        }
+        assert_eq!((s.wins, s.draws, s.losses, s.discs), (2, 1, 1, 8));
+        assert!((s.score() - 0.625).abs() < 1e-12);
+        let (low, high) = s.interval();
+        assert!(
+            low > 0.2 && low < 0.4 && high > 0.8 && high < 0.95,
+            "{low} {high}"
+        );
+        // All won: the interval still has width.
+        let mut all = MatchScore::default();
+        for _ in 0..200 {
+            all.add(1);
+        }
+        let (low, high) = all.interval();
+        assert!(low > 0.97 && low < 0.99 && high == 1.0, "{low}");
+        assert!(MatchScore::elo(0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn random_games_end_with_a_result() {
+        let start = Position::start(6).unwrap();
+        let mut a = Player::Random { state: 1 };
+        let mut b = Player::Random { state: 2 };
+        let game = play_game(&start, &mut a, &mut b);
+        assert!(game.end.is_game_over());
+        assert!(game.record.len() >= 28);
+    }
+}

@@ -1,0 +1,327 @@
+//! The midgame search through the engine's public interface: legal moves on every size,
+//! passes and ended games, reproducibility, exactness against brute force and published
+//! endgame values, the warm transposition table, limits and hints.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use emilia::board::{Color, Move, Position, SIZES};
+use emilia::engine::{Engine, Limits};
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// A small engine: tests do not need the default 64 MiB table.
+fn engine() -> Engine {
+    Engine::with_hash(4)
+}
+
+/// Reproducible random playouts on every size; `keep` picks positions along the way.
+fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
+    let mut state = seed | 1;
+    let mut found = Vec::new();
+    for game in 0..games {
+        let size = SIZES[game % SIZES.len()];
+        let mut position = Position::start(size).unwrap();
+        loop {
+            if keep(&position) {
+                found.push(position);
+            }
+            if position.is_game_over() {
+                break;
+            }
+            let moves = position.legal_moves();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            position = position
+                .play(moves[(state % moves.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+    found
+}
+
+/// Exact final disc difference for the side to move by plain minimax over every line.
+fn brute_force(position: &Position) -> i32 {
+    if position.is_game_over() {
+        return position.final_score_for(position.to_move);
+    }
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| -brute_force(&position.play(mv).unwrap()))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn fixed_depth_search_plays_legal_moves_on_every_size() {
+    let mut engine = engine();
+    let positions = random_positions(11, 8, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties % 9 == 0
+    });
+    assert!(positions.iter().any(|p| p.size() == 12));
+    for position in positions.iter().filter(|p| !p.is_game_over()) {
+        let report = engine.search(position, &depth(3), &mut |_| {});
+        assert!(
+            position.play(report.best).is_ok(),
+            "{position}: {}",
+            report.best
+        );
+        assert_eq!(report.pv.first(), Some(&report.best));
+        assert!(report.depth >= 1);
+    }
+}
+
+#[test]
+fn a_forced_pass_is_answered_with_pass_and_a_search_from_the_other_side() {
+    let passes = random_positions(5, 40, |p| !p.board.has_moves() && !p.is_game_over());
+    assert!(passes.len() >= 3, "found {} pass positions", passes.len());
+    let mut engine = engine();
+    for position in passes.iter().take(6) {
+        let mut reports = 0;
+        let report = engine.search(position, &depth(4), &mut |r| {
+            reports += 1;
+            assert_eq!(r.best, Move::Pass);
+        });
+        assert_eq!(report.best, Move::Pass, "{position}");
+        assert_eq!(report.pv.first(), Some(&Move::Pass));
+        assert!(reports >= 1);
+        // The pv goes on with a legal move of the opponent.
+        let after = position.play(Move::Pass).unwrap();
+        if let Some(&next) = report.pv.get(1) {
+            assert!(after.play(next).is_ok(), "{position}: {next}");
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_reports_its_exact_result() {
+    let ended = random_positions(3, 4, Position::is_game_over);
+    assert_eq!(ended.len(), 4);
+    let mut engine = engine();
+    for position in ended {
+        let report = engine.search(&position, &depth(5), &mut |_| {});
+        assert_eq!(report.best, Move::Pass);
+        assert!(report.exact);
+        assert_eq!(
+            report.score,
+            100 * position.final_score_for(position.to_move)
+        );
+    }
+}
+
+#[test]
+fn fixed_depth_search_is_reproducible_from_a_fresh_engine() {
+    let start = Position::start(8).unwrap();
+    let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
+    let runs: Vec<_> = (0..2)
+        .map(|_| engine().search(&position, &depth(7), &mut |_| {}))
+        .collect();
+    assert_eq!(runs[0].best, runs[1].best);
+    assert_eq!(runs[0].score, runs[1].score);
+    assert_eq!(runs[0].nodes, runs[1].nodes);
+    assert_eq!(runs[0].pv, runs[1].pv);
+    assert_eq!(runs[0].depth, 7);
+    assert_eq!(runs[0].pv.len(), 7, "{:?}", runs[0].pv);
+    // Replaying the principal variation is legal all along.
+    let mut p = position;
+    for &mv in &runs[0].pv {
+        p = p.play(mv).unwrap();
+    }
+}
+
+#[test]
+fn node_limited_search_is_reproducible_too() {
+    let position = Position::start(10).unwrap();
+    let limits = Limits {
+        nodes: Some(3_000),
+        ..Limits::default()
+    };
+    let a = engine().search(&position, &limits, &mut |_| {});
+    let b = engine().search(&position, &limits, &mut |_| {});
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    assert!(a.nodes >= 3_000 && a.nodes < 3_100, "{}", a.nodes);
+}
+
+#[test]
+fn small_endgames_are_solved_exactly_as_brute_force_says() {
+    let positions = random_positions(17, 12, |p| {
+        let (_, _, empties) = p.board.counts();
+        (6..=8).contains(&empties) && p.size() <= 8 && !p.is_game_over()
+    });
+    assert!(positions.len() >= 10);
+    let mut engine = engine();
+    for position in positions.iter().step_by(2) {
+        let truth = brute_force(position);
+        let report = engine.solve(position, &Limits::default(), &mut |_| {});
+        assert!(report.exact, "{position}");
+        assert_eq!(report.score, 100 * truth, "{position}");
+        // The chosen move keeps the value.
+        let after = position.play(report.best).unwrap();
+        assert_eq!(-brute_force(&after), truth, "{position}: {}", report.best);
+        // And a midgame search deep enough is exact as well.
+        let midgame = engine.search(position, &depth(60), &mut |_| {});
+        assert!(midgame.exact);
+        assert_eq!(midgame.score, 100 * truth);
+    }
+}
+
+#[test]
+fn published_endgame_values_are_reproduced() {
+    // Positions with 13 and 14 empties and their perfect-play scores (Black's view).
+    let text = include_str!("data/endgames/eg_13_14_sample.txt");
+    let mut engine = Engine::with_hash(16);
+    for line in text.lines().take(6) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let side = if fields[1] == "Black" { "X" } else { "O" };
+        let position = Position::from_parts(fields[0], side).unwrap();
+        let black_score: i32 = fields[3].parse().unwrap();
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        let expected = if position.to_move == Color::Black {
+            black_score
+        } else {
+            -black_score
+        };
+        assert!(report.exact);
+        assert_eq!(report.score, 100 * expected, "{line}");
+    }
+}
+
+#[test]
+fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
+    let suite = include_str!("data/ffo/fforum-1-19.obf");
+    let mut engine = Engine::with_hash(16);
+    for line in suite.lines().take(3) {
+        let position: Position = line.parse().unwrap();
+        // `MOVE:SCORE` pairs, best first.
+        let scored: Vec<(Move, i32)> = line
+            .split(';')
+            .skip(1)
+            .filter_map(|part| part.trim().split_once(':'))
+            .map(|(mv, score)| (mv.parse().unwrap(), score.parse().unwrap()))
+            .collect();
+        let best_score = scored[0].1;
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert!(report.exact);
+        assert_eq!(report.score, 100 * best_score, "{line}");
+        let chosen = scored.iter().find(|(mv, _)| *mv == report.best);
+        assert_eq!(
+            chosen.map(|c| c.1),
+            Some(best_score),
+            "{line}: {}",
+            report.best
+        );
+    }
+}
+
+#[test]
+fn the_table_survives_between_searches() {
+    let start = Position::start(8).unwrap();
+    let (position, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
+    let mut engine = engine();
+    let cold = engine.search(&position, &depth(8), &mut |_| {});
+    let warm = engine.search(&position, &depth(8), &mut |_| {});
+    assert!(
+        warm.nodes * 2 < cold.nodes,
+        "cold {} warm {}",
+        cold.nodes,
+        warm.nodes
+    );
+    engine.new_game();
+    let after_new_game = engine.search(&position, &depth(8), &mut |_| {});
+    assert!(after_new_game.nodes * 2 < cold.nodes);
+    engine.clear_hash();
+    let cleared = engine.search(&position, &depth(8), &mut |_| {});
+    assert_eq!(cleared.nodes, cold.nodes);
+}
+
+#[test]
+fn iterations_are_reported_in_order() {
+    let position = Position::start(6).unwrap();
+    let mut depths = Vec::new();
+    engine().search(&position, &depth(6), &mut |r| depths.push(r.depth));
+    assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn a_short_move_time_is_kept_on_every_size() {
+    let mut engine = engine();
+    for size in SIZES {
+        let position = Position::start(size).unwrap();
+        let limits = Limits {
+            move_time: Some(Duration::from_millis(30)),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let report = engine.search(&position, &limits, &mut |_| {});
+        // Generous bound: the test machine may be busy.
+        assert!(started.elapsed() < Duration::from_millis(300), "{size}");
+        assert!(position.play(report.best).is_ok());
+    }
+}
+
+#[test]
+fn the_stop_flag_ends_a_long_search() {
+    let mut engine = engine();
+    let stop = engine.stop_flag();
+    let position = Position::start(8).unwrap();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let report = engine.search(&position, &Limits::default(), &mut |_| {});
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_millis(800));
+    assert!(position.play(report.best).is_ok());
+}
+
+#[test]
+fn hints_score_every_move_exactly_in_small_endgames() {
+    let positions = random_positions(23, 4, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 7 && p.size() <= 8 && p.legal_moves().len() >= 2
+    });
+    let position = positions.first().expect("a position with 7 empties");
+    let hints = engine().hint(position, 10, &depth(20));
+    assert_eq!(hints.len(), position.legal_moves().len().min(10));
+    for pair in hints.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+    }
+    for hint in &hints {
+        assert!(hint.exact);
+        let after = position.play(hint.mv).unwrap();
+        assert_eq!(
+            hint.score,
+            -100 * brute_force(&after),
+            "{position}: {}",
+            hint.mv
+        );
+    }
+}
+
+#[test]
+fn options_choose_the_evaluation_and_cap_the_depth() {
+    let mut engine = engine();
+    engine.set_option("eval", "squares").unwrap();
+    engine.set_option("depth", "3").unwrap();
+    assert!(engine.set_option("eval", "neural").is_err());
+    let options = engine.options();
+    let value = |name: &str| {
+        options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| o.value.clone())
+    };
+    assert_eq!(value("eval").as_deref(), Some("squares"));
+    assert_eq!(value("hash").as_deref(), Some("4"));
+    let report = engine.search(&Position::start(8).unwrap(), &depth(9), &mut |_| {});
+    assert_eq!(report.depth, 3);
+}
