@@ -6,6 +6,7 @@ mod bench;
 mod bench_clock;
 mod bench_eval;
 mod bench_search;
+mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
@@ -28,6 +29,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     ),
     ("tune", "fit the evaluation weights to self-play games"),
     (
+        "match",
+        "play two engines against each other and report the score",
+    ),
+    (
         "train",
         "fit the pattern evaluation to game records, write a weights file",
     ),
@@ -44,22 +49,60 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str(
+        "  --player NAME  play as a baseline player instead of the real search: emilia \
+         (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
+    );
+    text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text
+}
+
+/// Engine options as `(name, value)` pairs for `Engine::set_option`.
+type EngineOptions = Vec<(String, String)>;
+
+/// Engine options given before the subcommand (`emilia --player greedy`), and the
+/// arguments after them.
+fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])> {
+    let mut options = Vec::new();
+    let mut rest = args;
+    while let [flag, tail @ ..] = rest {
+        let name = match flag.as_str() {
+            "--player" => "player",
+            "--seed" => "seed",
+            _ => break,
+        };
+        let [value, tail @ ..] = tail else {
+            anyhow::bail!("{flag} needs a value");
+        };
+        // Checked now so that a typo fails before any protocol session starts.
+        crate::engine::Engine::with_hash(1).set_option(name, value)?;
+        options.push((name.to_string(), value.clone()));
+        rest = tail;
+    }
+    Ok((options, rest))
 }
 
 /// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
 /// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
-fn serve_stdio() {
+fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
     std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
-    crate::protocol::serve(
-        crate::engine::Engine::new(),
-        std::io::stdin(),
-        std::io::stdout().lock(),
-    );
+    let mut engine = crate::engine::Engine::new();
+    for (name, value) in options {
+        engine.set_option(name, value)?;
+    }
+    crate::protocol::serve(engine, std::io::stdin(), std::io::stdout().lock());
+    Ok(())
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
+    let (engine_options, args) = match global_options(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("emilia: {e:#}");
+            return 2;
+        }
+    };
     let (command, rest) = match args.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
@@ -78,11 +121,9 @@ pub fn run(args: &[String]) -> i32 {
         "play" => play::run(rest),
         "move" => move_file::run(rest),
         "tune" => tune::run(rest),
+        "match" => match_cmd::run(rest),
         "train" => train::run(rest),
-        "" => {
-            serve_stdio();
-            Ok(())
-        }
+        "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
         )),

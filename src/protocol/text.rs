@@ -43,6 +43,7 @@ pub const COMMANDS: &[&str] = &[
     "perft",
     "setoption",
     "history",
+    "last_search",
     "loadgame",
 ];
 
@@ -153,6 +154,8 @@ pub struct TextSession {
     game: Game,
     fixed: FixedLimits,
     clocks: GtpClocks,
+    /// What the last `genmove` search found, for `last_search` (referees average depths).
+    last_search: Option<SearchReport>,
     quit: bool,
 }
 
@@ -164,6 +167,7 @@ impl TextSession {
             game: Game::standard(8).expect("8x8 is supported"),
             fixed: FixedLimits::default(),
             clocks: GtpClocks::default(),
+            last_search: None,
             quit: false,
         }
     }
@@ -273,6 +277,7 @@ impl TextSession {
             "boardsize" => match args.as_slice() {
                 [size] => {
                     let size = parse_size(size)?;
+                    self.engine.check_size(size).map_err(|e| e.to_string())?;
                     self.new_game(size);
                     Ok(String::new())
                 }
@@ -309,6 +314,7 @@ impl TextSession {
                 }
                 [size] => {
                     let size = parse_size(size)?;
+                    self.engine.check_size(size).map_err(|e| e.to_string())?;
                     self.new_game(size);
                     Ok(String::new())
                 }
@@ -325,6 +331,7 @@ impl TextSession {
                 _ => Err("usage: history [ggf]".to_string()),
             },
             "loadgame" => self.loadgame(arguments),
+            "last_search" => no_args(Ok(self.last_search_text())),
             _ => Err(unknown_command(name)),
         }
     }
@@ -369,12 +376,15 @@ impl TextSession {
         let position = *game.position();
         let start = Instant::now();
         let (mv, eval) = if game.must_pass() {
+            self.last_search = None;
             (Move::Pass, None)
         } else {
             let limits = self.limits(&search, color, &position);
             log::info!("genmove {color} with {limits:?}");
             let report = search_within(&mut self.engine, &position, &limits, &mut log_progress);
-            (report.best, Some(report.score as f64 / 100.0))
+            let chosen = (report.best, Some(report.score as f64 / 100.0));
+            self.last_search = Some(report);
+            chosen
         };
         let used = start.elapsed();
         game.play_annotated(mv, eval, Some(used.as_secs_f64()))
@@ -382,6 +392,21 @@ impl TextSession {
         self.game = game;
         self.clocks.spend(color, used);
         Ok(mv.to_string())
+    }
+
+    /// `last_search`: depth, score, exactness, nodes and time of the last `genmove`
+    /// search, empty when it searched nothing (a pass, or none yet).
+    fn last_search_text(&self) -> String {
+        self.last_search.as_ref().map_or(String::new(), |r| {
+            format!(
+                "depth {} score {} exact {} nodes {} time {:.3}",
+                r.depth,
+                discs(r.score),
+                r.exact,
+                r.nodes,
+                r.elapsed.as_secs_f64()
+            )
+        })
     }
 
     /// Limits for a search by `color`: the command's own, then the GTP clock, then the
@@ -918,6 +943,16 @@ mod tests {
         assert_eq!(ask(&mut s, "undo"), "=\n\n");
         assert!(ask(&mut s, "undo").starts_with("? cannot undo"));
         assert_eq!(ask(&mut s, "final_score"), "= 0\n\n");
+    }
+
+    #[test]
+    fn last_search_reports_the_last_genmove() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "last_search"), "=\n\n");
+        ask(&mut s, "genmove black depth 3");
+        let answer = ask(&mut s, "last_search");
+        assert!(answer.starts_with("= depth 3 score "), "{answer}");
+        assert!(answer.contains(" exact false nodes "), "{answer}");
     }
 
     #[test]
