@@ -20,7 +20,8 @@ pub use layout::{
 };
 
 use super::weights::{Weights, WeightsError};
-use crate::board::Board8;
+use super::{Classic, Evaluator};
+use crate::board::{Board, Board8};
 
 /// The weights file built into the program.
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/emilia.weights");
@@ -102,6 +103,35 @@ impl PatternEval {
         let features = full_features(board, indices);
         let sum: i32 = features.iter().map(|&f| table[f as usize] as i32).sum();
         sum.clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}
+
+/// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
+/// other sizes (which have no trained weights) by the classic evaluation.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    eval: &'static PatternEval,
+    other_sizes: Classic,
+}
+
+impl Pattern {
+    /// The evaluator with the built-in weights, loaded once per process.
+    pub fn embedded() -> Result<Pattern> {
+        Ok(Pattern {
+            eval: PatternEval::embedded()?,
+            other_sizes: Classic::default(),
+        })
+    }
+}
+
+impl Evaluator for Pattern {
+    #[inline]
+    fn evaluate<B: Board>(&self, board: &B) -> i32 {
+        // The type test is resolved at compile time: each board type gets its own search.
+        match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
+            Some(board) => self.eval.evaluate(board),
+            None => self.other_sizes.evaluate(board),
+        }
     }
 }
 
