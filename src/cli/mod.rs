@@ -54,6 +54,7 @@ fn usage() -> String {
          (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
     );
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
+    text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
     text
 }
 
@@ -69,6 +70,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
         let name = match flag.as_str() {
             "--player" => "player",
             "--seed" => "seed",
+            "--eval" => "eval",
             _ => break,
         };
         let [value, tail @ ..] = tail else {
