@@ -21,3 +21,4 @@ pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod timeman;
+pub mod train;

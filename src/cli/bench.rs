@@ -8,7 +8,7 @@ use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [OPTIONS]
+Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
   perft     perft from the 8x8 start position (Edax convention), default depth 12
   ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
@@ -23,6 +23,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [OPTIONS]
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
             100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
             reports time used, margins, overshoots and losses on time
+  eval      pattern evaluation speed on positions of random games, from scratch and with
+            incrementally kept indices
 ";
 
 /// Runs `emilia bench`.
@@ -50,7 +52,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft", "ffo", "midgame", "time", "strength", "clock"].contains(name) {
+        if ![
+            "perft", "ffo", "midgame", "time", "strength", "clock", "eval",
+        ]
+        .contains(name)
+        {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
     }
@@ -78,6 +84,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if which.contains(&"clock") {
         super::bench_clock::run(&args)?;
+    }
+    if all || which.contains(&"eval") {
+        super::bench_eval::run()?;
     }
     Ok(())
 }

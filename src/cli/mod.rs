@@ -4,12 +4,14 @@
 mod args;
 mod bench;
 mod bench_clock;
+mod bench_eval;
 mod bench_search;
 mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
 mod solve;
+mod train;
 mod tune;
 
 pub use args::Args;
@@ -32,6 +34,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "match",
         "play two engines against each other and report the score",
     ),
+    (
+        "train",
+        "fit the pattern evaluation to game records, write a weights file",
+    ),
 ];
 
 fn usage() -> String {
@@ -50,6 +56,7 @@ fn usage() -> String {
          (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
     );
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
+    text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
     text
 }
 
@@ -65,6 +72,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
         let name = match flag.as_str() {
             "--player" => "player",
             "--seed" => "seed",
+            "--eval" => "eval",
             _ => break,
         };
         let [value, tail @ ..] = tail else {
@@ -119,6 +127,7 @@ pub fn run(args: &[String]) -> i32 {
         "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
+        "train" => train::run(rest),
         "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
