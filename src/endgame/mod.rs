@@ -35,7 +35,7 @@ use crate::board::Board8;
 use solver::Search;
 use table::{Table, NO_MOVE};
 
-pub use stability::{stable_discs, stable_edges};
+pub use stability::stable_discs;
 
 /// How far below a fail-low's bound [`Solver::solve_within`] looks next.
 const FAIL_LOW_DROP: i32 = 12;
