@@ -53,16 +53,44 @@ fn extract(bits: u64, mask: u64) -> usize {
     }
 }
 
+const fn instance_symmetries() -> [u8; INSTANCE_COUNT] {
+    let mut out = [0; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        out[i] = INSTANCES[i].symmetry as u8;
+        i += 1;
+    }
+    out
+}
+
+const fn instance_masks() -> [u64; INSTANCE_COUNT] {
+    let mut out = [0; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        out[i] = INSTANCES[i].mask;
+        i += 1;
+    }
+    out
+}
+
+/// Each instance's symmetry and mask in flat tables: the loop below reads them as
+/// constants.
+const SYMMETRIES: [u8; INSTANCE_COUNT] = instance_symmetries();
+const MASKS: [u64; INSTANCE_COUNT] = instance_masks();
+
 /// Every instance's contents, computed from the discs alone.
 #[inline]
 pub fn indices(board: &Board8) -> Indices {
     let player = symmetry::all_bits(board.player);
     let opponent = symmetry::all_bits(board.opponent);
     let mut out = [0u16; INSTANCE_COUNT];
-    for (slot, instance) in out.iter_mut().zip(INSTANCES.iter()) {
-        let k = instance.symmetry;
-        *slot = TERNARY[extract(player[k], instance.mask)]
-            + 2 * TERNARY[extract(opponent[k], instance.mask)];
+    for i in 0..INSTANCE_COUNT {
+        let (k, mask) = (SYMMETRIES[i] as usize & 7, MASKS[i]);
+        // Masks have at most MAX_SQUARES bits, so the extracted bits index TERNARY; the
+        // explicit mask lets the compiler drop the bounds check.
+        let own = extract(player[k], mask) & ((1 << MAX_SQUARES) - 1);
+        let other = extract(opponent[k], mask) & ((1 << MAX_SQUARES) - 1);
+        out[i] = TERNARY[own] + 2 * TERNARY[other];
     }
     out
 }
