@@ -85,6 +85,8 @@ pub struct Engine {
     eval: EvalKind,
     /// Deepest iteration allowed by the `depth` option (0 = no cap).
     depth_cap: u32,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
+    probcut: u32,
     tt: TranspositionTable,
     classic: Classic,
     squares: Squares,
@@ -101,6 +103,9 @@ impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
+    /// Default ProbCut margin, tenths of a standard deviation.
+    pub const DEFAULT_PROBCUT: u32 = 10;
+
     /// Default transposition table size, MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
@@ -115,6 +120,7 @@ impl Engine {
             threads: 1,
             eval: EvalKind::default(),
             depth_cap: 0,
+            probcut: Engine::DEFAULT_PROBCUT,
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
             classic: Classic::default(),
             squares: Squares::default(),
@@ -161,6 +167,13 @@ impl Engine {
                     "evaluation: classic (stage-weighted features) or squares (square table only)",
             },
             OptionInfo {
+                name: "probcut",
+                value: self.probcut.to_string(),
+                help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
+                       search puts this far outside the window are pruned; 0 turns it off \
+                       (0 to 100)",
+            },
+            OptionInfo {
                 name: "depth",
                 value: self.depth_cap.to_string(),
                 help: "deepest midgame iteration in plies, 0 for no cap (0 to 200)",
@@ -196,6 +209,13 @@ impl Engine {
                 self.eval = value
                     .parse()
                     .map_err(|e: String| anyhow!("option eval: {e}"))?;
+            }
+            "probcut" => {
+                let tenths = number()?;
+                if tenths > 100 {
+                    bail!("option probcut: {tenths} is out of range 0 to 100");
+                }
+                self.probcut = tenths as u32;
             }
             "depth" => {
                 let depth = number()?;
@@ -277,6 +297,7 @@ impl Engine {
             plan,
             stop: &self.stop,
             score_all_moves,
+            probcut: self.probcut,
         };
         let tt = &mut self.tt;
         match self.eval {

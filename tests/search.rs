@@ -243,6 +243,30 @@ fn the_table_survives_between_searches() {
 }
 
 #[test]
+fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
+    let start = Position::start(8).unwrap();
+    let (midgame, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
+    let mut plain = engine();
+    plain.set_option("probcut", "0").unwrap();
+    let full = plain.search(&midgame, &depth(10), &mut |_| {});
+    let pruned = engine().search(&midgame, &depth(10), &mut |_| {});
+    assert!(
+        pruned.nodes * 3 < full.nodes * 2,
+        "{} {}",
+        pruned.nodes,
+        full.nodes
+    );
+    let endgames = random_positions(29, 8, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 9 && p.size() == 8 && !p.is_game_over()
+    });
+    for position in endgames.iter().take(3) {
+        let report = engine().solve(position, &Limits::default(), &mut |_| {});
+        assert_eq!(report.score, 100 * brute_force(position), "{position}");
+    }
+}
+
+#[test]
 fn iterations_are_reported_in_order() {
     let position = Position::start(6).unwrap();
     let mut depths = Vec::new();
@@ -313,6 +337,8 @@ fn options_choose_the_evaluation_and_cap_the_depth() {
     engine.set_option("eval", "squares").unwrap();
     engine.set_option("depth", "3").unwrap();
     assert!(engine.set_option("eval", "neural").is_err());
+    assert!(engine.set_option("probcut", "0").is_ok());
+    assert!(engine.set_option("probcut", "500").is_err());
     let options = engine.options();
     let value = |name: &str| {
         options
