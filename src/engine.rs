@@ -9,6 +9,7 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::board::{Move, Position};
 use crate::eval::{Classic, EvalKind, Squares, Weights};
+use crate::players::{self, BaselinePlayer};
 use crate::search::{self, tt::TranspositionTable};
 use crate::timeman;
 use crate::with_board;
@@ -91,6 +92,9 @@ pub struct Engine {
     classic: Classic,
     squares: Squares,
     stop: Arc<AtomicBool>,
+    /// A baseline player that answers searches instead of the real search (option `player`).
+    player: Option<Box<dyn BaselinePlayer>>,
+    seed: u64,
 }
 
 impl Default for Engine {
@@ -125,6 +129,8 @@ impl Engine {
             classic: Classic::default(),
             squares: Squares::default(),
             stop: Arc::new(AtomicBool::new(false)),
+            player: None,
+            seed: 0,
         }
     }
 
@@ -178,6 +184,21 @@ impl Engine {
                 value: self.depth_cap.to_string(),
                 help: "deepest midgame iteration in plies, 0 for no cap (0 to 200)",
             },
+            OptionInfo {
+                name: "player",
+                value: self
+                    .player
+                    .as_ref()
+                    .map_or("emilia", |p| p.name())
+                    .to_string(),
+                help: "emilia (the real search) or a baseline player: random, greedy, \
+                       squares, quadrant, kukreja, phased",
+            },
+            OptionInfo {
+                name: "seed",
+                value: self.seed.to_string(),
+                help: "seed of the baseline players' random choices (0 to 2^64-1)",
+            },
         ]
     }
 
@@ -224,6 +245,18 @@ impl Engine {
                 }
                 self.depth_cap = depth as u32;
             }
+            "player" if value.eq_ignore_ascii_case("emilia") => self.player = None,
+            "player" => {
+                self.player = Some(players::create(value, self.seed).map_err(|e| anyhow!(e))?)
+            }
+            "seed" => {
+                self.seed = value
+                    .parse()
+                    .map_err(|_| anyhow!("option seed: '{value}' is not a number"))?;
+                if let Some(name) = self.player.as_ref().map(|p| p.name()) {
+                    self.player = Some(players::create(name, self.seed).map_err(|e| anyhow!(e))?);
+                }
+            }
             _ => {
                 let known: Vec<&str> = self.options().iter().map(|o| o.name).collect();
                 bail!(
@@ -235,14 +268,41 @@ impl Engine {
         Ok(())
     }
 
+    /// Fails when the engine cannot play on a board of side `size`: the baseline players
+    /// `squares` and `quadrant` have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<()> {
+        match &self.player {
+            Some(player) if !player.supports(size) => {
+                bail!("player {} plays 8x8 only", player.name())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Searches `position` within `limits` and returns the move to play. `progress` is
-    /// called after every finished iteration.
+    /// called after every finished iteration. With option `player` set, the baseline
+    /// player chooses instead.
     pub fn search(
         &mut self,
         position: &Position,
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
+        if let Some(player) = self.player.as_mut() {
+            let start = std::time::Instant::now();
+            let choice = player.choose(position, limits);
+            let report = SearchReport {
+                best: choice.mv,
+                score: choice.score,
+                exact: false,
+                depth: choice.depth,
+                nodes: choice.nodes,
+                elapsed: start.elapsed(),
+                pv: vec![choice.mv],
+            };
+            progress(&report);
+            return report;
+        }
         self.run(position, limits, false, progress).report
     }
 
@@ -335,5 +395,38 @@ mod tests {
         assert!(engine.set_option("hash", "128").is_ok());
         assert!(engine.set_option("hash", "zero").is_err());
         assert!(engine.set_option("colour", "1").is_err());
+    }
+
+    #[test]
+    fn the_player_option_hands_searches_to_a_baseline_player() {
+        let mut engine = Engine::with_hash(1);
+        assert!(engine.set_option("player", "nobody").is_err());
+        engine.set_option("player", "greedy").unwrap();
+        engine.set_option("seed", "9").unwrap();
+        let player = engine.options().into_iter().find(|o| o.name == "player");
+        assert_eq!(player.unwrap().value, "greedy");
+        // After f5 d6 c3 d3 c4, greedy takes a move flipping the most discs.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let report = engine.search(&position, &Limits::default(), &mut |_| {});
+        let Move::Play(sq) = report.best else {
+            panic!("greedy passed")
+        };
+        let most = position
+            .board
+            .moves()
+            .into_iter()
+            .map(|m| position.board.flip_count(m));
+        assert_eq!(
+            position.board.flip_count(sq.index(8).unwrap()),
+            most.max().unwrap()
+        );
+        assert!(engine.check_size(10).is_ok());
+        engine.set_option("player", "squares").unwrap();
+        assert!(engine.check_size(8).is_ok());
+        assert!(engine.check_size(10).is_err());
+        engine.set_option("player", "emilia").unwrap();
+        let player = engine.options().into_iter().find(|o| o.name == "player");
+        assert_eq!(player.unwrap().value, "emilia");
     }
 }

@@ -4,14 +4,19 @@
 //! [`board`] holds the rules and notation; [`formats`] reads files of positions and games;
 //! [`perft`] counts game trees; [`eval`] scores positions; [`search`] looks ahead within
 //! the budget of [`timeman`]; [`engine`] is the persistent engine front-ends drive;
-//! [`selfplay`] plays in-process games; [`cli`] is the command line.
+//! [`selfplay`] plays in-process games; [`game`] records games; [`protocol`] serves the
+//! text and NBoard protocols; [`cli`] is the command line.
 
 pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod game;
 pub mod perft;
+pub mod players;
+pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod timeman;

@@ -8,7 +8,7 @@ use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [midgame] [time] [strength] [OPTIONS]
+Usage: emilia bench [perft] [midgame] [time] [strength] [clock] [OPTIONS]
 
   perft     perft from the 8x8 start position (Edax convention), default depth 12
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
@@ -18,6 +18,10 @@ Usage: emilia bench [perft] [midgame] [time] [strength] [OPTIONS]
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
             openings (--games N at --ms T a move, default 100); --against random|squares|both;
             --against options --a name=value,... --b name=value,...: two engine settings
+  clock     not run by default: self-play games between two emilia processes on game
+            clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
+            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
+            reports time used, margins, overshoots and losses on time
 ";
 
 /// Runs `emilia bench`.
@@ -36,6 +40,8 @@ pub fn run(args: &[String]) -> Result<()> {
             ("against", 1),
             ("a", 1),
             ("b", 1),
+            ("clocks", 1),
+            ("engine", 1),
         ],
     )?;
     if args.flag("help") {
@@ -45,7 +51,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft", "midgame", "time", "strength"].contains(name) {
+        if !["perft", "midgame", "time", "strength", "clock"].contains(name) {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
     }
@@ -67,6 +73,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if which.contains(&"strength") {
         bench_search::strength(&args)?;
+    }
+    if which.contains(&"clock") {
+        super::bench_clock::run(&args)?;
     }
     Ok(())
 }

@@ -3,8 +3,12 @@
 
 mod args;
 mod bench;
+mod bench_clock;
 mod bench_search;
+mod match_cmd;
+mod move_file;
 mod perft;
+mod play;
 mod tune;
 
 pub use args::Args;
@@ -16,7 +20,16 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("play", "play a game against Emilia at the terminal"),
+    (
+        "move",
+        "play one move on a board file, writing the next file (for referees)",
+    ),
     ("tune", "fit the evaluation weights to self-play games"),
+    (
+        "match",
+        "play two engines against each other and report the score",
+    ),
 ];
 
 fn usage() -> String {
@@ -30,11 +43,60 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str(
+        "  --player NAME  play as a baseline player instead of the real search: emilia \
+         (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
+    );
+    text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text
+}
+
+/// Engine options as `(name, value)` pairs for `Engine::set_option`.
+type EngineOptions = Vec<(String, String)>;
+
+/// Engine options given before the subcommand (`emilia --player greedy`), and the
+/// arguments after them.
+fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])> {
+    let mut options = Vec::new();
+    let mut rest = args;
+    while let [flag, tail @ ..] = rest {
+        let name = match flag.as_str() {
+            "--player" => "player",
+            "--seed" => "seed",
+            _ => break,
+        };
+        let [value, tail @ ..] = tail else {
+            anyhow::bail!("{flag} needs a value");
+        };
+        // Checked now so that a typo fails before any protocol session starts.
+        crate::engine::Engine::with_hash(1).set_option(name, value)?;
+        options.push((name.to_string(), value.clone()));
+        rest = tail;
+    }
+    Ok((options, rest))
+}
+
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    let mut engine = crate::engine::Engine::new();
+    for (name, value) in options {
+        engine.set_option(name, value)?;
+    }
+    crate::protocol::serve(engine, std::io::stdin(), std::io::stdout().lock());
+    Ok(())
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
+    let (engine_options, args) = match global_options(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("emilia: {e:#}");
+            return 2;
+        }
+    };
     let (command, rest) = match args.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
@@ -50,11 +112,11 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "play" => play::run(rest),
+        "move" => move_file::run(rest),
         "tune" => tune::run(rest),
-        "" => {
-            eprintln!("{}", usage());
-            Ok(())
-        }
+        "match" => match_cmd::run(rest),
+        "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
         )),

@@ -81,6 +81,8 @@ struct RootMove<B> {
     child: B,
     score: i32,
     depth: u32,
+    /// Whether `score` is the exact final result (every line below ended the game).
+    exact: bool,
 }
 
 /// One search in progress.
@@ -97,6 +99,9 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     next_check: u64,
     check_interval: u64,
     aborted: bool,
+    /// Leaves scored by the evaluation (or by a table entry that was not exact) in the
+    /// iteration under way: none means every line reached the end of the game.
+    heuristic_leaves: u64,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply` on.
     pv: Vec<Vec<usize>>,
     /// Reusable move lists, one per ply: (ordering key, move, position after it).
@@ -128,6 +133,7 @@ pub fn search<B: Board, E: Evaluator>(
         next_check: 0,
         check_interval: if board.size() == 8 { 1024 } else { 16 },
         aborted: false,
+        heuristic_leaves: 0,
         pv: vec![Vec::new(); MAX_PLY + 2],
         lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
         iteration_best: None,
@@ -180,6 +186,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                     child,
                     score: -INFINITY,
                     depth: 0,
+                    exact: false,
                 };
                 (key, root_move)
             })
@@ -198,6 +205,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut previous_score = 0;
         for depth in 1..=max_depth {
             self.iteration_best = None;
+            self.heuristic_leaves = 0;
             let (score, pv) = self.aspiration(&mut root, depth, previous_score);
             if self.aborted {
                 // The unfinished iteration's best counts once its first move is searched.
@@ -211,7 +219,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             }
             previous_score = score;
             best_pv = pv;
-            let exact = depth >= empties;
+            // Exact once the depth covers the empties, or when every line ended the game.
+            let exact = depth >= empties || self.heuristic_leaves == 0;
             report = self.report(score, depth, exact, &best_pv);
             progress(&report);
             if exact || !self.control.plan.may_start_iteration(self.start.elapsed()) {
@@ -226,7 +235,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             .map(|r| MoveScore {
                 mv: to_move(r.index, self.size),
                 score: r.score,
-                exact: r.depth >= empties,
+                exact: r.exact,
                 depth: r.depth,
             })
             .collect();
@@ -318,7 +327,9 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let all = self.control.score_all_moves;
         for (i, root_move) in root.iter_mut().enumerate() {
             let child = root_move.child;
-            let score = if i == 0 || all {
+            let leaves_before = self.heuristic_leaves;
+            let full_window = i == 0 || all;
+            let score = if full_window {
                 -self.pvs(&child, depth - 1, -beta, -alpha, 1)
             } else {
                 let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1);
@@ -335,6 +346,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             }
             root_move.score = score;
             root_move.depth = depth;
+            root_move.exact =
+                depth > child.empties() || (full_window && self.heuristic_leaves == leaves_before);
             if score > best_score {
                 best_score = score;
                 best_at = i;
@@ -370,12 +383,14 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     #[inline]
     fn leaf(&mut self, board: &B) -> i32 {
         if board.has_moves() {
+            self.heuristic_leaves += 1;
             return self.eval.evaluate(board);
         }
         let passed = board.pass();
         if !passed.has_moves() {
             return board.final_score() * 100;
         }
+        self.heuristic_leaves += 1;
         -self.eval.evaluate(&passed)
     }
 
@@ -480,6 +495,10 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                     Bound::Upper => entry.score <= alpha,
                 };
                 if usable {
+                    // Exact results are stored with the empties as their depth.
+                    if entry.depth < board.empties() {
+                        self.heuristic_leaves += 1;
+                    }
                     return entry.score;
                 }
             }

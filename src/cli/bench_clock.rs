@@ -1,0 +1,253 @@
+//! `emilia bench clock`: whole self-play games between two `emilia` processes driven as a
+//! referee would, each side on a game clock given with `genmove <color> <ms>`. Reports the
+//! time each side used, the smallest margin left, and the largest overshoot of a move over
+//! a fair share of its clock. Losing on time is the failure this benchmark looks for.
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::Args;
+use crate::board::{Color, Move};
+use crate::game::Game;
+use crate::protocol::timing::own_moves_left;
+
+/// Openings the games start from, so that repeated games differ.
+const OPENINGS: &[&str] = &[
+    "",
+    "f5d6c3",
+    "f5f6e6f4",
+    "f5d6c5f4e3",
+    "f5f4e3f6d3",
+    "f5d6c4",
+];
+
+/// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`).
+pub fn run(args: &Args) -> Result<()> {
+    let clocks: Vec<u64> = args
+        .value("clocks")
+        .unwrap_or("100,1000,10000")
+        .split(',')
+        .map(|c| {
+            c.trim()
+                .parse()
+                .map_err(|_| anyhow!("--clocks: '{c}' is not milliseconds"))
+        })
+        .collect::<Result<_>>()?;
+    let games: usize = args.get("games", 1usize)?;
+    let engine = match args.value("engine") {
+        Some(path) => path.into(),
+        None => std::env::current_exe().context("finding the emilia binary")?,
+    };
+    println!(
+        "clock benchmark: {games} game(s) per clock, engine {}",
+        engine.display()
+    );
+    println!(
+        "{:>8} {:>5} {:>8} {:>10} {:>10} {:>12} {:>13} {:>8}",
+        "clock ms",
+        "game",
+        "result",
+        "black ms",
+        "white ms",
+        "min left ms",
+        "overshoot ms",
+        "on time"
+    );
+    let mut losses = 0;
+    let mut worst_overshoot = f64::NEG_INFINITY;
+    for &clock in &clocks {
+        for game in 0..games {
+            let opening = OPENINGS[game % OPENINGS.len()];
+            let record = play_game(&engine, Duration::from_millis(clock), opening)?;
+            let on_time = record.lost_on_time.is_none();
+            if !on_time {
+                losses += 1;
+            }
+            worst_overshoot = worst_overshoot.max(record.overshoot_ms);
+            println!(
+                "{clock:>8} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>8}",
+                game + 1,
+                record.result,
+                record.used_ms[0],
+                record.used_ms[1],
+                record.min_left_ms,
+                record.overshoot_ms,
+                match record.lost_on_time {
+                    None => "yes".to_string(),
+                    Some(c) => format!("{c} lost"),
+                }
+            );
+        }
+    }
+    println!(
+        "lost on time: {losses} of {} games; largest overshoot over a fair share: {worst_overshoot:.1} ms",
+        clocks.len() * games
+    );
+    println!(
+        "(fair share: the mover's remaining time divided by the moves it still has to play; \
+         a move may exceed it, a clock may not run out)"
+    );
+    if losses > 0 {
+        bail!("{losses} game(s) lost on time");
+    }
+    Ok(())
+}
+
+/// What one game showed.
+struct GameRecord {
+    result: String,
+    used_ms: [f64; 2],
+    min_left_ms: f64,
+    overshoot_ms: f64,
+    lost_on_time: Option<Color>,
+}
+
+/// An engine process spoken to in the text protocol.
+struct Player {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Player {
+    fn start(engine: &std::path::Path) -> Result<Player> {
+        let mut child = Command::new(engine)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", engine.display()))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Player {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends `command` and waits up to `timeout` for its reply's text.
+    fn ask(&mut self, command: &str, timeout: Duration) -> Result<String> {
+        writeln!(self.stdin, "{command}")?;
+        self.stdin.flush()?;
+        let deadline = Instant::now() + timeout;
+        let mut reply: Vec<String> = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| anyhow!("no reply to '{command}' within {timeout:?}"))?;
+            if line.is_empty() {
+                if reply.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            reply.push(line);
+        }
+        let text = reply.join("\n");
+        match text.strip_prefix('=') {
+            Some(answer) => Ok(answer.trim().to_string()),
+            None => bail!("'{command}' failed: {text}"),
+        }
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // Give it half a second to leave by itself, then end it.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Plays one game from `opening` with `clock` for each side.
+fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result<GameRecord> {
+    let setup_timeout = Duration::from_secs(10);
+    let mut players = [Player::start(engine)?, Player::start(engine)?];
+    let mut game = Game::standard(8).expect("8x8");
+    for player in &mut players {
+        // A referee greets its engines first; process start-up is not a move's time.
+        player.ask("name", setup_timeout)?;
+        if !opening.is_empty() {
+            player.ask(&format!("loadgame {opening}"), setup_timeout)?;
+        }
+    }
+    if !opening.is_empty() {
+        let (_, moves) = game.position().play_transcript(opening)?;
+        for mv in moves {
+            game.play(mv)?;
+        }
+    }
+    let mut left = [clock, clock];
+    let mut used = [Duration::ZERO; 2];
+    let mut min_left = clock;
+    let mut overshoot = f64::NEG_INFINITY;
+    let mut lost_on_time = None;
+    while !game.is_over() {
+        let position = *game.position();
+        let color = position.to_move;
+        let me = color_index(color);
+        let remaining = left[me];
+        let fair_share = remaining / own_moves_left(&position);
+        let command = format!("genmove {color} {}", remaining.as_millis());
+        let start = Instant::now();
+        let answer = players[me].ask(&command, remaining + Duration::from_secs(5))?;
+        let elapsed = start.elapsed();
+        used[me] += elapsed;
+        overshoot = overshoot.max((elapsed.as_secs_f64() - fair_share.as_secs_f64()) * 1000.0);
+        if elapsed > remaining {
+            lost_on_time.get_or_insert(color);
+            left[me] = Duration::ZERO;
+        } else {
+            left[me] = remaining - elapsed;
+        }
+        min_left = min_left.min(left[me]);
+        let mv: Move = answer
+            .parse()
+            .map_err(|e| anyhow!("{color} answered '{answer}': {e}"))?;
+        game.play(mv)
+            .map_err(|e| anyhow!("{color} answered {mv}: {e}"))?;
+        players[1 - me].ask(&format!("play {color} {mv}"), setup_timeout)?;
+    }
+    Ok(GameRecord {
+        result: game.result(),
+        used_ms: [
+            used[0].as_secs_f64() * 1000.0,
+            used[1].as_secs_f64() * 1000.0,
+        ],
+        min_left_ms: min_left.as_secs_f64() * 1000.0,
+        overshoot_ms: overshoot,
+        lost_on_time,
+    })
+}

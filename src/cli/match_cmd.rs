@@ -1,0 +1,201 @@
+//! `emilia match`: plays two engines against each other and reports the score.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::referee::{self, openings, EngineSpec, MatchConfig, Protocol, TimeControl};
+
+const HELP: &str = "\
+Usage: emilia match --engine CMD [ENGINE OPTIONS] --engine CMD [ENGINE OPTIONS] [OPTIONS]
+
+Plays games between two engines started as child processes and reports the score from the
+first engine's point of view. The referee keeps its own board and clocks: an engine that
+plays an illegal move, answers garbage, overruns its time, hangs or exits loses that game
+(the reason goes to the results) and is restarted for the next one.
+
+  --engine CMD        an engine's command line, e.g. \"emilia --player greedy\" or
+                      \"edax -gtp\"; words split as a shell would
+Engine options (after its --engine):
+  proto=gtp|nboard    its protocol (default gtp; NTest and Edax -nboard speak nboard)
+  name=NAME           its name in reports (default: the command)
+  dir=DIR             its working directory
+  depth=N             its search depth (NBoard engines, which have no time commands)
+  stderr=show         show its stderr (discarded by default)
+
+Options:
+  --games N           games to play (default 2)
+  --openings FILE     openings, one transcript a line (XOT format); each is played twice
+                      with colours swapped, in file order (default: the start position,
+                      colours alternating)
+  --tc S[+I]          game clock: S seconds per side, plus I after each move (default 10)
+  --st S              fixed time: S seconds a move
+  --depth N           fixed depth a move (engines must take a depth)
+  --size N            board side: 6, 8, 10 or 12 (default 8)
+  --concurrency N     games played at the same time (default 1)
+  --margin MS         grace beyond an engine's time before it forfeits (default 200)
+  --timeout S         time to answer other commands, or a move at fixed depth (default 30)
+  --results FILE      write every game (players, result, reason, transcript), tab-separated
+  --ggf FILE          write every game as a GGF record
+";
+
+/// Parses a number of seconds (`1.5`) into a duration.
+fn seconds(text: &str, what: &str) -> Result<Duration> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| anyhow!("{what}: '{text}' is not a number of seconds"))?;
+    Duration::try_from_secs_f64(value).map_err(|_| anyhow!("{what}: {text} s is out of range"))
+}
+
+fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
+    text.parse()
+        .map_err(|_| anyhow!("{what}: '{text}' is not a valid number"))
+}
+
+/// Applies an engine option word (`proto=nboard`) to `spec`.
+fn engine_option(spec: &mut EngineSpec, word: &str) -> Result<()> {
+    let (key, value) = word
+        .split_once('=')
+        .ok_or_else(|| anyhow!("'{word}': engine options look like key=value"))?;
+    match key {
+        "proto" | "protocol" => {
+            spec.protocol = match value.to_ascii_lowercase().as_str() {
+                "gtp" => Protocol::Gtp,
+                "nboard" => Protocol::Nboard,
+                _ => bail!("proto={value}: expected gtp or nboard"),
+            }
+        }
+        "name" => spec.name = Some(value.to_string()),
+        "dir" => spec.dir = Some(PathBuf::from(value)),
+        "depth" => spec.depth = Some(number(value, "depth")?),
+        "stderr" => spec.stderr = matches!(value, "show" | "yes" | "1" | "true"),
+        _ => bail!("unknown engine option '{key}': use proto, name, dir, depth or stderr"),
+    }
+    Ok(())
+}
+
+/// Reads the command line into a match configuration.
+pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
+    let mut engines: Vec<EngineSpec> = Vec::new();
+    let mut games = 2usize;
+    let mut openings_file: Option<String> = None;
+    let mut time = None;
+    let mut size = 8usize;
+    let mut concurrency = 1usize;
+    let mut margin = Duration::from_millis(200);
+    let mut timeout = Duration::from_secs(30);
+    let mut results = None;
+    let mut ggf = None;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let mut value = |name: &str| {
+            words
+                .next()
+                .cloned()
+                .ok_or_else(|| anyhow!("{name} needs a value"))
+        };
+        match word.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--engine" => engines.push(EngineSpec::gtp(&value("--engine")?)),
+            "--games" => games = number(&value("--games")?, "--games")?,
+            "--openings" => openings_file = Some(value("--openings")?),
+            "--tc" => {
+                let text = value("--tc")?;
+                let (base, increment) = text.split_once('+').unwrap_or((&text, "0"));
+                time = Some(TimeControl::Clock {
+                    base: seconds(base, "--tc")?,
+                    increment: seconds(increment, "--tc increment")?,
+                });
+            }
+            "--st" => time = Some(TimeControl::MoveTime(seconds(&value("--st")?, "--st")?)),
+            "--depth" => time = Some(TimeControl::Depth(number(&value("--depth")?, "--depth")?)),
+            "--size" => size = number(&value("--size")?, "--size")?,
+            "--concurrency" => concurrency = number(&value("--concurrency")?, "--concurrency")?,
+            "--margin" => margin = Duration::from_millis(number(&value("--margin")?, "--margin")?),
+            "--timeout" => timeout = seconds(&value("--timeout")?, "--timeout")?,
+            "--results" => results = Some(PathBuf::from(value("--results")?)),
+            "--ggf" => ggf = Some(PathBuf::from(value("--ggf")?)),
+            option if option.contains('=') && !option.starts_with('-') => {
+                let spec = engines
+                    .last_mut()
+                    .ok_or_else(|| anyhow!("engine option '{option}' before any --engine"))?;
+                engine_option(spec, option)?;
+            }
+            other => bail!("unknown argument '{other}'; `emilia match --help` lists them"),
+        }
+    }
+    let [first, second]: [EngineSpec; 2] = engines
+        .try_into()
+        .map_err(|_| anyhow!("a match needs exactly two --engine options"))?;
+    let mut config = MatchConfig::new(first, second, games);
+    if let Some(time) = time {
+        config.time = time;
+    }
+    config.size = size;
+    config.concurrency = concurrency;
+    config.margin = margin;
+    config.timeout = timeout;
+    config.results = results;
+    config.ggf = ggf;
+    if let Some(file) = openings_file {
+        let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {file}"))?;
+        config.openings = openings::parse(&text, size, &file)?;
+        config.openings_source = Some(file);
+    }
+    Ok(Some(config))
+}
+
+/// Runs `emilia match`.
+pub fn run(args: &[String]) -> Result<()> {
+    let Some(config) = parse(args)? else {
+        print!("{HELP}");
+        return Ok(());
+    };
+    let outcome = referee::run(&config, &mut |line| eprintln!("{line}"))?;
+    print!("{}", outcome.report);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        crate::referee::engine_process::split_command_line(text).unwrap()
+    }
+
+    #[test]
+    fn engines_take_their_own_options() {
+        let config = parse(&args(
+            "--engine 'emilia --player greedy' name=greedy --engine ./ntest proto=nboard \
+             depth=12 dir=/tmp --games 10 --tc 5+0.1 --size 8 --concurrency 2",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(config.engines[0].command, "emilia --player greedy");
+        assert_eq!(config.engines[0].name.as_deref(), Some("greedy"));
+        assert_eq!(config.engines[1].protocol, Protocol::Nboard);
+        assert_eq!(config.engines[1].depth, Some(12));
+        assert_eq!(config.games, 10);
+        assert_eq!(
+            config.time,
+            TimeControl::Clock {
+                base: Duration::from_secs(5),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(config.concurrency, 2);
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        let error = |text: &str| parse(&args(text)).err().unwrap().to_string();
+        assert!(error("--engine a").contains("exactly two"));
+        assert!(error("proto=gtp --engine a --engine b").contains("before any --engine"));
+        assert!(error("--engine a proto=uci --engine b").contains("gtp or nboard"));
+        assert!(error("--engine a --engine b --st fast").contains("--st"));
+        assert!(error("--engine a --engine b --bogus").contains("--bogus"));
+        assert!(parse(&args("--help")).unwrap().is_none());
+    }
+}

@@ -1,0 +1,244 @@
+//! `emilia play`: a person against the engine at the terminal.
+
+use anyhow::{anyhow, bail, Result};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use super::Args;
+use crate::board::{Color, Move};
+use crate::engine::{Engine, Limits};
+use crate::game::Game;
+use crate::protocol::diagram::diagram;
+use crate::protocol::timing::{discs, search_within};
+
+const HELP: &str = "\
+Usage: emilia play [--size N] [--color black|white] [--time S]
+
+Plays a game against Emilia. The board is drawn with legal moves marked '*'.
+Type a move like f5, or:
+  hint   Emilia's view of your best moves
+  undo   take back your last move (and Emilia's reply)
+  quit   leave the game
+A side with no legal move passes by itself.
+
+  --size N         board side: 6, 8, 10 or 12 (default 8)
+  --color C        your colour: black (moves first) or white (default black)
+  --time S         Emilia's time per move in seconds (default 1)
+";
+
+/// What a game at the terminal is played with.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Board side.
+    pub size: usize,
+    /// The person's colour.
+    pub human: Color,
+    /// The engine's time per move.
+    pub move_time: Duration,
+}
+
+/// Runs `emilia play`.
+pub fn run(args: &[String]) -> Result<()> {
+    let args = Args::parse(
+        args,
+        &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
+    )?;
+    if args.flag("help") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    args.reject_unknown_flags(&[])?;
+    if let Some(extra) = args.positional.first() {
+        bail!("unexpected argument '{extra}'\n\n{HELP}");
+    }
+    let size = args.get("size", 8usize)?;
+    let human: Color = args
+        .value("color")
+        .or(args.value("colour"))
+        .unwrap_or("black")
+        .parse()
+        .map_err(|e| anyhow!("--color: {e}"))?;
+    let seconds = args.get("time", 1.0f64)?;
+    if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
+        bail!("--time {seconds}: expected a positive number of seconds");
+    }
+    let settings = Settings {
+        size,
+        human,
+        move_time: Duration::from_secs_f64(seconds),
+    };
+    let mut engine = Engine::new();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    play_game(&mut engine, settings, stdin.lock(), stdout.lock())
+}
+
+/// Plays one game, reading the person's commands from `input` and drawing on `out`. Ends at
+/// the end of the game, at `quit`, or at the end of the input.
+pub fn play_game<R: BufRead, W: Write>(
+    engine: &mut Engine,
+    settings: Settings,
+    mut input: R,
+    mut out: W,
+) -> Result<()> {
+    let mut game = Game::standard(settings.size).ok_or_else(|| {
+        anyhow!(
+            "unsupported board size {}: use 6, 8, 10 or 12",
+            settings.size
+        )
+    })?;
+    engine.new_game();
+    let human = settings.human;
+    writeln!(
+        out,
+        "You play {human} ({}), Emilia plays {}. Type help for the commands.",
+        human.disc_char(),
+        human.opponent()
+    )?;
+    loop {
+        let position = *game.position();
+        if game.is_over() {
+            writeln!(out, "{}", diagram(&position, false))?;
+            let score = game.score_for_black();
+            let mine = if human == Color::Black { score } else { -score };
+            let verdict = match mine.signum() {
+                1 => "You win",
+                -1 => "Emilia wins",
+                _ => "A draw",
+            };
+            writeln!(out, "Game over: {}. {verdict}.", game.result())?;
+            return Ok(());
+        }
+        if position.to_move != human {
+            if game.must_pass() {
+                writeln!(out, "Emilia has no legal move and passes.")?;
+                game.play(Move::Pass)?;
+                continue;
+            }
+            let limits = Limits {
+                move_time: Some(settings.move_time),
+                ..Limits::default()
+            };
+            let report = search_within(engine, &position, &limits, &mut |_| {});
+            game.play(report.best)?;
+            writeln!(
+                out,
+                "Emilia plays {} ({} for Emilia).",
+                report.best,
+                discs(report.score)
+            )?;
+            continue;
+        }
+        writeln!(out, "{}", diagram(&position, true))?;
+        if game.must_pass() {
+            writeln!(out, "You have no legal move and pass.")?;
+            game.play(Move::Pass)?;
+            continue;
+        }
+        let legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
+        writeln!(out, "Legal moves: {}", legal.join(" "))?;
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out, "\nGoodbye.")?;
+            return Ok(());
+        }
+        let command = line.trim().to_ascii_lowercase();
+        match command.as_str() {
+            "" => {}
+            "quit" | "exit" | "q" => {
+                writeln!(out, "Goodbye. The game so far: {}", game.transcript())?;
+                return Ok(());
+            }
+            "help" | "?" => write!(out, "{HELP}")?,
+            "undo" => undo(&mut game, human, &mut out)?,
+            "hint" => {
+                let per_move = settings.move_time / legal.len().max(1) as u32;
+                let limits = Limits {
+                    move_time: Some(per_move.max(Duration::from_millis(10))),
+                    ..Limits::default()
+                };
+                for score in engine.hint(&position, 3, &limits) {
+                    let value = if score.exact {
+                        format!("{:+} exact", score.score / 100)
+                    } else {
+                        discs(score.score)
+                    };
+                    writeln!(out, "  {} {value}", score.mv)?;
+                }
+            }
+            text => match text.parse::<Move>() {
+                Ok(mv) => {
+                    if let Err(e) = game.play(mv) {
+                        writeln!(out, "{e}. Legal moves: {}", legal.join(" "))?;
+                    }
+                }
+                Err(e) => writeln!(
+                    out,
+                    "{e}. Type a move like {}, or help.",
+                    legal.first().map_or("f5", String::as_str)
+                )?,
+            },
+        }
+    }
+}
+
+/// Takes back plies until one of the person's moves is gone.
+fn undo<W: Write>(game: &mut Game, human: Color, out: &mut W) -> Result<()> {
+    let has_human_move = game
+        .plies()
+        .iter()
+        .any(|p| p.color == human && p.mv != Move::Pass);
+    if !has_human_move {
+        writeln!(out, "Nothing to undo.")?;
+        return Ok(());
+    }
+    while let Some(last) = game.plies().iter().rev().find(|p| !p.implicit).cloned() {
+        game.undo();
+        if last.color == human && last.mv != Move::Pass {
+            writeln!(out, "Took back your move {}.", last.mv)?;
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(input: &str, human: Color) -> String {
+        let mut engine = Engine::new();
+        let mut out = Vec::new();
+        let settings = Settings {
+            size: 8,
+            human,
+            move_time: Duration::from_millis(20),
+        };
+        play_game(&mut engine, settings, input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn explains_bad_input_and_undoes() {
+        let text = play("e3\nzz\nhint\nf5\nundo\nundo\nquit\n", Color::Black);
+        assert!(
+            text.contains("illegal move e3: no discs to flip. Legal moves: d3 c4 f5 e6"),
+            "{text}"
+        );
+        assert!(text.contains("'zz' is not a square"), "{text}");
+        assert!(text.contains("Emilia plays"), "{text}");
+        assert!(text.contains("Took back your move"), "{text}");
+        assert!(text.contains("Nothing to undo."), "{text}");
+        assert!(text.ends_with("Goodbye. The game so far: \n"), "{text}");
+    }
+
+    #[test]
+    fn engine_opens_when_the_person_plays_white_and_eof_ends() {
+        let text = play("", Color::White);
+        assert!(text.starts_with("You play white (O)"), "{text}");
+        assert!(text.contains("Emilia plays"), "{text}");
+        assert!(text.ends_with("Goodbye.\n"), "{text}");
+    }
+}

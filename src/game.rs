@@ -1,0 +1,521 @@
+//! A game record: the position it started from and every ply since, passes included, with
+//! what front-ends derive from it: the current position, undo, the result, the transcript,
+//! clocks and GGF output.
+
+use std::fmt;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::board::{Color, Move, MoveError, Position};
+
+/// One ply of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ply {
+    /// Who played it.
+    pub color: Color,
+    /// The move, or `Move::Pass`.
+    pub mv: Move,
+    /// A pass nobody asked for: the record inserted it because the other side moved while
+    /// this side had no move. `undo` removes it together with the move that caused it.
+    pub implicit: bool,
+    /// The evaluation given with the move (discs, mover's view), if any.
+    pub eval: Option<f64>,
+    /// Seconds the player used for it, if known.
+    pub seconds: Option<f64>,
+}
+
+/// A game clock: time for the whole game and time added after each move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time for the whole game.
+    pub main: Duration,
+    /// Time added after each of the player's moves.
+    pub increment: Duration,
+}
+
+/// Why a move cannot be recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The move is illegal in the current position.
+    Illegal(MoveError),
+    /// A move for the side not to move, while the side to move has moves of its own.
+    WrongSide {
+        /// The colour that asked to move.
+        asked: Color,
+        /// The side to move.
+        to_move: Color,
+        /// Its legal moves.
+        moves: Vec<Move>,
+    },
+    /// Neither side can move any more; `result` is the final score (`B+12`).
+    GameOver {
+        /// The final result.
+        result: String,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Illegal(e) => e.fmt(f),
+            PlayError::WrongSide {
+                asked,
+                to_move,
+                moves,
+            } => {
+                let list: Vec<String> = moves.iter().map(Move::to_string).collect();
+                write!(
+                    f,
+                    "wrong side to move: {asked} asked to move but {to_move} is to move \
+                     and has legal moves ({})",
+                    list.join(" ")
+                )
+            }
+            PlayError::GameOver { result } => {
+                write!(f, "game over: {result} (neither side can move)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// A game from a start position, with every ply played since.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Positions before each ply, then the current one: always one more than `plies`.
+    positions: Vec<Position>,
+    plies: Vec<Ply>,
+    /// Black's name, for records.
+    pub black: String,
+    /// White's name, for records.
+    pub white: String,
+    /// Black's and White's clocks (index 0 is Black), if the game is timed.
+    pub clocks: [Option<TimeControl>; 2],
+}
+
+/// Index of `color` in per-colour arrays.
+fn slot(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl Game {
+    /// A game starting at `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            plies: Vec::new(),
+            black: String::new(),
+            white: String::new(),
+            clocks: [None, None],
+        }
+    }
+
+    /// A game from the start position of a `size`x`size` board, or `None` for an
+    /// unsupported size.
+    pub fn standard(size: usize) -> Option<Game> {
+        Position::start(size).map(Game::new)
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions
+            .last()
+            .expect("a game has a current position")
+    }
+
+    /// Every position of the game, the start first and the current last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The plies played, passes included.
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// Whether neither side can move.
+    pub fn is_over(&self) -> bool {
+        self.position().is_game_over()
+    }
+
+    /// Whether the side to move has no move but the game goes on.
+    pub fn must_pass(&self) -> bool {
+        self.position().legal_moves() == [Move::Pass]
+    }
+
+    /// Plays `mv` for the side to move.
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.play_annotated(mv, None, None)
+    }
+
+    /// Plays `mv` for the side to move, recording an evaluation and the time used.
+    pub fn play_annotated(
+        &mut self,
+        mv: Move,
+        eval: Option<f64>,
+        seconds: Option<f64>,
+    ) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(self.over_error());
+        }
+        let position = *self.position();
+        let next = position.play(mv).map_err(PlayError::Illegal)?;
+        self.push(position.to_move, mv, false, eval, seconds, next);
+        Ok(())
+    }
+
+    /// Makes it `color`'s turn: nothing when it already is; a recorded implicit pass when
+    /// the side to move has no move (clients that never send passes move the same colour
+    /// twice); an error otherwise.
+    pub fn turn_for(&mut self, color: Color) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(self.over_error());
+        }
+        let position = *self.position();
+        if position.to_move == color {
+            return Ok(());
+        }
+        if !self.must_pass() {
+            return Err(PlayError::WrongSide {
+                asked: color,
+                to_move: position.to_move,
+                moves: position.legal_moves(),
+            });
+        }
+        let next = position.play(Move::Pass).map_err(PlayError::Illegal)?;
+        self.push(position.to_move, Move::Pass, true, None, None, next);
+        Ok(())
+    }
+
+    /// Plays `mv` for `color`, passing implicitly for the other side when it has no move.
+    /// On error the game is unchanged.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
+        self.play_as_annotated(color, mv, None, None)
+    }
+
+    /// [`Game::play_as`] with an evaluation and the time used.
+    pub fn play_as_annotated(
+        &mut self,
+        color: Color,
+        mv: Move,
+        eval: Option<f64>,
+        seconds: Option<f64>,
+    ) -> Result<(), PlayError> {
+        let before = self.plies.len();
+        self.turn_for(color)?;
+        if let Err(e) = self.play_annotated(mv, eval, seconds) {
+            self.truncate(before);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Plays a move for whoever it fits: the side to move, or, when the side to move has
+    /// no move, the other side after an implicit pass. This is how transcripts and
+    /// colourless move commands read.
+    pub fn play_implicit(
+        &mut self,
+        mv: Move,
+        eval: Option<f64>,
+        seconds: Option<f64>,
+    ) -> Result<(), PlayError> {
+        if mv != Move::Pass && self.must_pass() {
+            let other = self.position().to_move.opponent();
+            return self.play_as_annotated(other, mv, eval, seconds);
+        }
+        self.play_annotated(mv, eval, seconds)
+    }
+
+    /// Takes back the last move asked for (with any implicit pass it caused) and returns
+    /// it, or `None` at the start of the game.
+    pub fn undo(&mut self) -> Option<Move> {
+        let last = self.plies.iter().rposition(|p| !p.implicit)?;
+        let mv = self.plies[last].mv;
+        let mut keep = last;
+        while keep > 0 && self.plies[keep - 1].implicit {
+            keep -= 1;
+        }
+        self.truncate(keep);
+        Some(mv)
+    }
+
+    /// Black's disc difference: the final score (empty squares to the winner) when the game
+    /// is over, else the current count.
+    pub fn score_for_black(&self) -> i32 {
+        let position = self.position();
+        if position.is_game_over() {
+            position.final_score_for(Color::Black)
+        } else {
+            position.count(Color::Black) as i32 - position.count(Color::White) as i32
+        }
+    }
+
+    /// The score as `B+12`, `W+4` or `0`.
+    pub fn result(&self) -> String {
+        let score = self.score_for_black();
+        match score.signum() {
+            1 => format!("B+{score}"),
+            -1 => format!("W+{}", -score),
+            _ => "0".to_string(),
+        }
+    }
+
+    /// The moves as a transcript (`f5d6c3`), passes left implicit.
+    pub fn transcript(&self) -> String {
+        let moves: Vec<Move> = self.plies.iter().map(|p| p.mv).collect();
+        crate::board::transcript(&moves)
+    }
+
+    /// Time used by `color` so far, from the recorded move times.
+    pub fn time_used(&self, color: Color) -> Duration {
+        let seconds: f64 = self
+            .plies
+            .iter()
+            .filter(|p| p.color == color)
+            .filter_map(|p| p.seconds)
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .sum();
+        Duration::from_secs_f64(seconds.min(1e9))
+    }
+
+    /// Time left on `color`'s clock, with increments earned, if the game is timed.
+    pub fn time_left(&self, color: Color) -> Option<Duration> {
+        let clock = self.clocks[slot(color)]?;
+        let moves = self.plies.iter().filter(|p| p.color == color).count() as u32;
+        let earned = clock.main + clock.increment * moves;
+        Some(earned.saturating_sub(self.time_used(color)))
+    }
+
+    /// The clock of `color`, if the game is timed.
+    pub fn clock(&self, color: Color) -> Option<TimeControl> {
+        self.clocks[slot(color)]
+    }
+
+    /// The game in GGF (Generic Game Format), with passes written as `PA`.
+    pub fn to_ggf(&self) -> String {
+        let mut out = String::from("(;GM[Othello]PC[Emilia]");
+        let date = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        out.push_str(&format!(
+            "DT[{date}]PB[{}]PW[{}]",
+            ggf_text(&self.black),
+            ggf_text(&self.white)
+        ));
+        let result = if self.is_over() {
+            format!("{:+.2}", self.score_for_black())
+        } else {
+            "?".to_string()
+        };
+        out.push_str(&format!("RE[{result}]"));
+        match self.clocks {
+            [Some(b), Some(w)] if b == w => out.push_str(&format!("TI[{}]", ggf_clock(b))),
+            [b, w] => {
+                if let Some(b) = b {
+                    out.push_str(&format!("TB[{}]", ggf_clock(b)));
+                }
+                if let Some(w) = w {
+                    out.push_str(&format!("TW[{}]", ggf_clock(w)));
+                }
+            }
+        }
+        let start = self.start();
+        let squares: String = (0..start.size() * start.size())
+            .map(|i| match start.disc(i) {
+                Some(Color::Black) => '*',
+                Some(Color::White) => 'O',
+                None => '-',
+            })
+            .collect();
+        let side = match start.to_move {
+            Color::Black => '*',
+            Color::White => 'O',
+        };
+        out.push_str(&format!(
+            "TY[{}]BO[{} {squares} {side}]",
+            start.size(),
+            start.size()
+        ));
+        for ply in &self.plies {
+            let mv = match ply.mv {
+                Move::Pass => "PA".to_string(),
+                Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
+            };
+            out.push_str(&format!("{}[{mv}", ply.color.initial()));
+            match (ply.eval, ply.seconds) {
+                (None, None) => {}
+                (eval, seconds) => {
+                    out.push('/');
+                    if let Some(e) = eval {
+                        out.push_str(&format!("{e:.2}"));
+                    }
+                    if let Some(s) = seconds {
+                        out.push_str(&format!("/{s:.2}"));
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out.push_str(";)");
+        out
+    }
+
+    fn push(
+        &mut self,
+        color: Color,
+        mv: Move,
+        implicit: bool,
+        eval: Option<f64>,
+        seconds: Option<f64>,
+        next: Position,
+    ) {
+        self.plies.push(Ply {
+            color,
+            mv,
+            implicit,
+            eval,
+            seconds,
+        });
+        self.positions.push(next);
+    }
+
+    fn truncate(&mut self, plies: usize) {
+        self.plies.truncate(plies);
+        self.positions.truncate(plies + 1);
+    }
+
+    /// The error for any move once the game is over, naming the result.
+    pub fn over_error(&self) -> PlayError {
+        PlayError::GameOver {
+            result: self.result(),
+        }
+    }
+}
+
+/// Text safe inside a GGF property value.
+fn ggf_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, '[' | ']' | '\\') && !c.is_control())
+        .collect()
+}
+
+/// A clock as GGF writes it: `m:ss` main time, then `/m:ss` increment when there is one.
+fn ggf_clock(clock: TimeControl) -> String {
+    let time = |d: Duration| {
+        let s = d.as_secs();
+        format!("{}:{:02}", s / 60, s % 60)
+    };
+    if clock.increment.is_zero() {
+        time(clock.main)
+    } else {
+        format!("{}/{}", time(clock.main), time(clock.increment))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap()
+    }
+
+    /// A position where White (to move) must pass and Black can still move.
+    fn white_must_pass() -> Position {
+        // Black X on a1 b1, White O on c1; Black to move plays d1... build directly:
+        // row 1: X O - ... with White to move: White has no move, Black has c1.
+        let mut squares = vec!['-'; 64];
+        squares[0] = 'X';
+        squares[1] = 'O';
+        let squares: String = squares.into_iter().collect();
+        Position::from_parts(&squares, "O").unwrap()
+    }
+
+    #[test]
+    fn plays_undoes_and_scores() {
+        let mut game = Game::standard(8).unwrap();
+        game.play(mv("f5")).unwrap();
+        game.play_as(Color::White, mv("d6")).unwrap();
+        assert_eq!(game.transcript(), "f5d6");
+        assert_eq!(game.plies().len(), 2);
+        let err = game.play_as(Color::White, mv("c3")).unwrap_err();
+        assert!(
+            matches!(err, PlayError::WrongSide { .. }),
+            "{err}: white moved twice while black has moves"
+        );
+        assert!(err.to_string().starts_with("wrong side to move"), "{err}");
+        assert_eq!(game.transcript(), "f5d6", "errors leave the game unchanged");
+        assert_eq!(game.undo(), Some(mv("d6")));
+        assert_eq!(game.undo(), Some(mv("f5")));
+        assert_eq!(game.undo(), None);
+        assert_eq!(*game.position(), Position::start(8).unwrap());
+        assert_eq!(game.result(), "0");
+    }
+
+    #[test]
+    fn implicit_passes_are_recorded_and_undone_with_their_move() {
+        let mut game = Game::new(white_must_pass());
+        assert!(game.must_pass());
+        game.play_as(Color::Black, mv("c1")).unwrap();
+        assert_eq!(game.plies().len(), 2);
+        assert!(game.plies()[0].implicit);
+        assert_eq!(game.plies()[0].mv, Move::Pass);
+        assert!(game.is_over());
+        assert_eq!(game.result(), "B+64");
+        assert!(matches!(
+            game.play(mv("d1")),
+            Err(PlayError::GameOver { .. })
+        ));
+        assert_eq!(game.undo(), Some(mv("c1")));
+        assert!(
+            game.plies().is_empty(),
+            "the implicit pass goes with its move"
+        );
+        // An explicit pass is undone on its own.
+        game.play(Move::Pass).unwrap();
+        assert!(!game.plies()[0].implicit);
+        assert_eq!(game.undo(), Some(Move::Pass));
+        // A colourless move after a forced pass.
+        game.play_implicit(mv("c1"), None, None).unwrap();
+        assert_eq!(game.plies().len(), 2);
+    }
+
+    #[test]
+    fn failed_moves_after_an_implicit_pass_leave_no_pass() {
+        let mut game = Game::new(white_must_pass());
+        let err = game.play_as(Color::Black, mv("h8")).unwrap_err();
+        assert!(matches!(err, PlayError::Illegal(MoveError::NoFlips(_))));
+        assert!(game.plies().is_empty());
+    }
+
+    #[test]
+    fn clocks_count_down_with_recorded_times() {
+        let mut game = Game::standard(8).unwrap();
+        game.clocks = [Some(TimeControl {
+            main: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        }); 2];
+        game.play_annotated(mv("f5"), Some(0.5), Some(10.0))
+            .unwrap();
+        assert_eq!(game.time_left(Color::Black), Some(Duration::from_secs(51)));
+        assert_eq!(game.time_left(Color::White), Some(Duration::from_secs(60)));
+        let ggf = game.to_ggf();
+        assert!(ggf.contains("TI[1:00/0:01]"), "{ggf}");
+        assert!(ggf.contains("B[F5/0.50/10.00]"), "{ggf}");
+        assert!(
+            ggf.contains(
+                "BO[8 ---------------------------O*------*O--------------------------- *]"
+            ),
+            "{ggf}"
+        );
+        assert!(ggf.ends_with(";)"));
+    }
+}

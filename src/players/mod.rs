@@ -1,0 +1,235 @@
+//! Built-in baseline players: the opponents that measure Emilia without any other program.
+//!
+//! `random` and `greedy` are the floor. The four classic players (`squares`, `quadrant`,
+//! `kukreja`, `phased`) reproduce typical student and hobby programs: each is a minimax or
+//! alpha-beta searcher with the hand-made evaluation and weights of its write-up.
+//!
+//! | player | board sizes | search |
+//! |---|---|---|
+//! | `random` | 6, 8, 10, 12 | uniform over legal moves |
+//! | `greedy` | 6, 8, 10, 12 | most discs flipped, ties at random |
+//! | `squares` | 8 (its square table is 8x8) | alpha-beta, fixed depth (default 5) |
+//! | `quadrant` | 8 (its quadrant table is 4x4) | plain minimax, deepening while time allows |
+//! | `kukreja` | 6, 8, 10, 12 (no per-size weights) | alpha-beta, depth up to 6 |
+//! | `phased` | 6, 8, 10, 12 (weights per size) | alpha-beta, deepening, transposition table |
+//!
+//! On a size a player does not support it plays a random legal move and logs a warning;
+//! front-ends should refuse such a board first (see [`BaselinePlayer::supports`]).
+
+mod features;
+mod greedy;
+mod kukreja;
+mod phased;
+mod quadrant;
+mod random;
+mod search;
+mod squares;
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Move, Position};
+use crate::engine::Limits;
+
+pub use greedy::Greedy;
+pub use kukreja::Kukreja;
+pub use phased::Phased;
+pub use quadrant::Quadrant;
+pub use random::RandomPlayer;
+pub use squares::Squares;
+
+/// Names of the baseline players, as `setoption player NAME` and `--player NAME` take them.
+pub const NAMES: [&str; 6] = [
+    "random", "greedy", "squares", "quadrant", "kukreja", "phased",
+];
+
+/// The move a baseline player chose, with what its search saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move; `Move::Pass` when the mover has no legal move.
+    pub mv: Move,
+    /// The player's own evaluation for the mover, in its own units.
+    pub score: i32,
+    /// Depth of the last finished search iteration, in plies (0 for players that do not
+    /// search).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// A baseline player: picks a move for the side to move within the limits.
+pub trait BaselinePlayer: Send {
+    /// The player's name, one of [`NAMES`].
+    fn name(&self) -> &'static str;
+    /// Whether the player knows how to play on a board of side `size`.
+    fn supports(&self, size: usize) -> bool;
+    /// Picks a move for the side to move of `position`.
+    fn choose(&mut self, position: &Position, limits: &Limits) -> Choice;
+}
+
+/// Creates the baseline player `name`; `seed` makes random choices repeatable.
+pub fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> {
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "random" => Box::new(RandomPlayer::new(seed)),
+        "greedy" => Box::new(Greedy::new(seed)),
+        "squares" => Box::new(Squares::new(seed)),
+        "quadrant" => Box::new(Quadrant::new(seed)),
+        "kukreja" => Box::new(Kukreja::new(seed)),
+        "phased" => Box::new(Phased::new(seed)),
+        _ => {
+            return Err(format!(
+                "unknown player '{name}': choose emilia or one of {}",
+                NAMES.join(", ")
+            ))
+        }
+    })
+}
+
+/// A small, fast, seedable random generator (SplitMix64): baseline players need
+/// repeatability, not cryptographic quality.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator whose sequence depends only on `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_5EED)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        crate::board::mix64(self.0)
+    }
+
+    /// A uniform index below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        // Multiply-shift: unbiased enough for n far below 2^64.
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// When a search must stop: the deadline from the limits, or `default` from now when no
+/// limit bounds the move.
+pub(crate) fn deadline(position: &Position, limits: &Limits, default: Duration) -> Instant {
+    let mut budget = Duration::MAX;
+    if let Some(t) = limits.move_time {
+        budget = budget.min(t);
+    }
+    if let Some(clock) = limits.clock {
+        let (_, _, empties) = position.board.counts();
+        let moves_left = (empties / 2).max(1) + 2;
+        budget = budget.min(clock.remaining / moves_left + clock.increment / 2);
+    }
+    if budget == Duration::MAX {
+        budget = default;
+    }
+    let now = Instant::now();
+    now.checked_add(budget)
+        .unwrap_or(now + Duration::from_secs(86_400))
+}
+
+/// A random legal move, for positions a player cannot evaluate.
+pub(crate) fn random_move(position: &Position, rng: &mut Rng) -> Choice {
+    let moves = position.legal_moves();
+    Choice {
+        mv: if moves.is_empty() {
+            Move::Pass
+        } else {
+            moves[rng.below(moves.len())]
+        },
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::SIZES;
+
+    /// Plays one whole game between two players from the start, checks every move, and
+    /// returns Black's final margin.
+    fn play_game(
+        black: &mut dyn BaselinePlayer,
+        white: &mut dyn BaselinePlayer,
+        size: usize,
+        depth: u32,
+    ) -> i32 {
+        let limits = Limits {
+            depth: Some(depth),
+            move_time: Some(Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        let mut position = Position::start(size).unwrap();
+        while !position.is_game_over() {
+            let player: &mut dyn BaselinePlayer = match position.to_move {
+                crate::board::Color::Black => black,
+                crate::board::Color::White => white,
+            };
+            let choice = player.choose(&position, &limits);
+            position = position
+                .play(choice.mv)
+                .unwrap_or_else(|e| panic!("{} on {size}x{size}: {e}", player.name()));
+        }
+        position.final_score_for(crate::board::Color::Black)
+    }
+
+    #[test]
+    fn every_player_finishes_games_with_legal_moves_on_its_sizes() {
+        for name in NAMES {
+            for size in SIZES {
+                let mut black = create(name, 1).unwrap();
+                if !black.supports(size) {
+                    continue;
+                }
+                let mut white = create("random", 2).unwrap();
+                play_game(black.as_mut(), white.as_mut(), size, 2);
+                play_game(white.as_mut(), black.as_mut(), size, 2);
+            }
+        }
+    }
+
+    #[test]
+    fn classic_players_beat_random_at_depth_three() {
+        // An evaluation with its sign flipped, or a search that minimises for the wrong
+        // side, would lose these games.
+        for name in ["squares", "quadrant", "kukreja", "phased"] {
+            let mut wins = 0;
+            for seed in 0..3 {
+                let mut player = create(name, seed).unwrap();
+                let mut random = create("random", 100 + seed).unwrap();
+                wins += u32::from(play_game(player.as_mut(), random.as_mut(), 8, 3) > 0);
+                wins += u32::from(play_game(random.as_mut(), player.as_mut(), 8, 3) < 0);
+            }
+            assert!(wins >= 5, "{name} won {wins} of 6 against random");
+        }
+    }
+
+    #[test]
+    fn unknown_players_are_named_in_the_error() {
+        let error = create("alphazero", 0).err().unwrap();
+        assert!(
+            error.contains("alphazero") && error.contains("greedy"),
+            "{error}"
+        );
+        assert_eq!(create("GREEDY", 0).unwrap().name(), "greedy");
+    }
+
+    #[test]
+    fn rng_is_repeatable_and_spreads() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        let mut counts = [0u32; 4];
+        for _ in 0..4000 {
+            let x = a.below(4);
+            assert_eq!(x, b.below(4));
+            counts[x] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (800..1200).contains(&c)),
+            "{counts:?}"
+        );
+        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+}

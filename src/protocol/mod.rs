@@ -1,0 +1,74 @@
+//! The protocol front-ends: `emilia` with no arguments reads commands on stdin and answers
+//! on stdout. The first line picks the protocol: `nboard <version>` opens an NBoard
+//! session, anything else is the text protocol (GTP framing, Othello commands). Both drive
+//! the engine only through its public interface.
+
+pub mod diagram;
+pub mod ggf;
+pub mod input;
+pub mod nboard;
+pub mod text;
+pub mod timing;
+
+use std::io::{Read, Write};
+
+use crate::engine::Engine;
+use input::{is_nboard_hello, spawn_reader, Interrupts, Line};
+
+/// Replies on their way out: every write is flushed at once, and a failed write (the
+/// reader went away) closes the output for good, so the session ends quietly.
+pub struct Output<W: Write> {
+    sink: W,
+    open: bool,
+}
+
+impl<W: Write> Output<W> {
+    /// Output to `sink`.
+    pub fn new(sink: W) -> Output<W> {
+        Output { sink, open: true }
+    }
+
+    /// Writes `text` and flushes; `false` once the output is closed.
+    pub fn send(&mut self, text: &str) -> bool {
+        if self.open {
+            let written = self
+                .sink
+                .write_all(text.as_bytes())
+                .and_then(|_| self.sink.flush());
+            self.open = written.is_ok();
+        }
+        self.open
+    }
+
+    /// Writes one line.
+    pub fn line(&mut self, text: &str) -> bool {
+        self.send(&format!("{text}\n"))
+    }
+
+    /// Whether writes still succeed.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// The sink, for tests that write to memory.
+    pub fn into_inner(self) -> W {
+        self.sink
+    }
+}
+
+/// Serves one session on `input` and `output` until `quit`, the end of the input, or a
+/// closed output.
+pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
+    let interrupts = Interrupts::new(engine.stop_flag());
+    let lines = spawn_reader(input, interrupts.clone());
+    let mut out = Output::new(output);
+    let Ok(first) = lines.recv() else {
+        return;
+    };
+    match first {
+        Line::Text(ref hello) if is_nboard_hello(hello) => {
+            nboard::serve(engine, &lines, &mut out, interrupts)
+        }
+        first => text::serve(engine, first, &lines, &mut out),
+    }
+}

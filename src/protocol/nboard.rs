@@ -1,0 +1,442 @@
+//! The NBoard protocol (version 2), as spoken by the NBoard GUI and NTest: the GUI sends the
+//! game (`set game <GGF>`, `move`), asks for a move (`go`) or an analysis (`hint N`,
+//! `analyze`), and synchronises with `ping N` / `pong N`. Unknown lines are ignored, as the
+//! protocol asks; nothing but protocol goes to stdout and nothing at all to stderr.
+
+use std::io::Write;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use crate::board::{Move, Position};
+use crate::engine::{Engine, Limits, SearchReport};
+use crate::game::Game;
+
+use super::ggf;
+use super::input::{Interrupts, Line};
+use super::timing::{engine_clock, search_within};
+use super::Output;
+
+/// Midgame depth used before the GUI sends `set depth`.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// How many more empty squares than the midgame depth are searched to the end: NBoard
+/// leaves endgame depths to the engine, and exact results show as `100%`.
+pub const ENDGAME_EXTRA: u32 = 6;
+
+/// One NBoard session.
+pub struct NboardSession<'a, W: Write> {
+    engine: Engine,
+    game: Game,
+    depth: u32,
+    /// Value of a draw for Black, in discs (`set contempt`); kept for the engine to come.
+    contempt: i32,
+    out: &'a mut Output<W>,
+    interrupts: Interrupts,
+    quit: bool,
+}
+
+/// An evaluation as NBoard reads it: discs for the side to move, two decimals.
+fn eval_text(score: i32) -> String {
+    format!("{:.2}", score as f64 / 100.0)
+}
+
+/// A move as NBoard writes it: `F5`, or `PA` for a pass.
+fn move_text(mv: Move) -> String {
+    match mv {
+        Move::Pass => "PA".to_string(),
+        Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
+    }
+}
+
+impl<'a, W: Write> NboardSession<'a, W> {
+    /// A session writing to `out`; `interrupts` counts `ping`s read but not yet answered.
+    pub fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
+        NboardSession {
+            engine,
+            game: Game::standard(8).expect("8x8 is supported"),
+            depth: DEFAULT_DEPTH,
+            contempt: 0,
+            out,
+            interrupts,
+            quit: false,
+        }
+    }
+
+    /// Whether the session is over: `quit` received or the output closed.
+    pub fn finished(&self) -> bool {
+        self.quit || !self.out.is_open()
+    }
+
+    /// The game as the GUI last described it.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Handles one line from the GUI.
+    pub fn handle(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        let command = words.next().unwrap_or("");
+        let rest = line.trim_start()[command.len()..].trim();
+        match command {
+            "nboard" => {}
+            "set" => self.set(rest),
+            "move" => self.play(rest),
+            "ping" => {
+                self.interrupts.handled();
+                let n = words.next().unwrap_or("");
+                self.out.line(format!("pong {n}").trim_end());
+            }
+            "go" => self.go(),
+            "hint" => {
+                let count = words.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+                self.hint(count);
+            }
+            "learn" => {
+                self.out.line("learned");
+            }
+            "analyze" => self.analyze(),
+            "quit" => {
+                self.interrupts.handled();
+                self.quit = true;
+            }
+            _ => log::debug!("ignored: {line}"),
+        }
+    }
+
+    fn set(&mut self, rest: &str) {
+        let what = rest.split_whitespace().next().unwrap_or("");
+        let value = rest[what.len()..].trim();
+        match what {
+            "depth" => match value.parse::<u32>() {
+                Ok(depth) if (1..=60).contains(&depth) => {
+                    self.depth = depth;
+                    self.out.line(&format!("set myname Emilia{depth}"));
+                }
+                _ => self.status(&format!("depth '{value}' ignored: expected 1 to 60")),
+            },
+            "contempt" => match value.parse::<f64>() {
+                Ok(c) if c.is_finite() => self.contempt = (c * 100.0).round() as i32,
+                _ => self.status(&format!("contempt '{value}' ignored: not a number")),
+            },
+            "game" => match ggf::parse(value) {
+                Ok(game) => {
+                    self.game = game;
+                    self.engine.new_game();
+                }
+                Err(e) => self.status(&format!("game ignored: {e}")),
+            },
+            _ => log::debug!("ignored: set {rest}"),
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        let mut parts = text.split('/');
+        let mv = parts.next().unwrap_or("").trim();
+        let number = |t: Option<&str>| t.and_then(|t| t.trim().parse::<f64>().ok());
+        let eval = number(parts.next());
+        let seconds = number(parts.next());
+        let result = mv
+            .parse::<Move>()
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                self.game
+                    .play_implicit(mv, eval, seconds)
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = result {
+            self.status(&format!("move '{text}' ignored: {e}"));
+        }
+    }
+
+    fn status(&mut self, text: &str) {
+        self.out.line(&format!("status Emilia: {text}"));
+    }
+
+    /// The depth to search `position` to: the midgame depth, or the end of the game when
+    /// few enough squares are empty.
+    fn depth_for(&self, position: &Position) -> u32 {
+        let (_, _, empties) = position.board.counts();
+        if empties <= self.depth + ENDGAME_EXTRA {
+            empties.max(1)
+        } else {
+            self.depth
+        }
+    }
+
+    /// Limits for the side to move: the depth, and the GGF clock when the game has one.
+    /// A pending `ping` makes the search as short as possible: its answer is stale.
+    fn limits(&self, position: &Position) -> Limits {
+        if self.interrupts.pending() {
+            return Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+        }
+        let mover = position.to_move;
+        let clock = self.game.time_left(mover).map(|left| {
+            let increment = self
+                .game
+                .clock(mover)
+                .map_or(Duration::ZERO, |c| c.increment);
+            engine_clock(left, increment, position)
+        });
+        Limits {
+            depth: Some(self.depth_for(position)),
+            clock,
+            ..Limits::default()
+        }
+    }
+
+    fn go(&mut self) {
+        let position = *self.game.position();
+        if self.game.is_over() {
+            self.status("the game is over");
+            self.out.line("=== PA");
+            return;
+        }
+        if self.game.must_pass() {
+            self.out.line("=== PA");
+            return;
+        }
+        self.out.line("status Emilia is thinking");
+        let limits = self.limits(&position);
+        let start = Instant::now();
+        let out = &mut *self.out;
+        let report = search_within(&mut self.engine, &position, &limits, &mut |r| {
+            out.line(&search_line(r));
+        });
+        let seconds = start.elapsed().as_secs_f64();
+        self.out
+            .line(&format!("nodestats {} {seconds:.2}", report.nodes));
+        self.out.line(&format!(
+            "=== {}/{}/{seconds:.2}",
+            move_text(report.best),
+            eval_text(report.score)
+        ));
+    }
+
+    fn hint(&mut self, count: usize) {
+        let position = *self.game.position();
+        if self.game.is_over() {
+            self.status("the game is over");
+            return;
+        }
+        self.out.line("status Emilia is analysing");
+        if self.game.must_pass() {
+            let after = position.play(Move::Pass).expect("a forced pass is legal");
+            let limits = self.limits(&after);
+            let report = search_within(&mut self.engine, &after, &limits, &mut |_| {});
+            let depth = if report.exact {
+                "100%".to_string()
+            } else {
+                report.depth.to_string()
+            };
+            self.out
+                .line(&format!("search PA {} 0 {depth}", eval_text(-report.score)));
+        } else {
+            let count = count.clamp(1, 64);
+            // Each move is searched one ply less deep than the depth reported for it.
+            let deepest = self.depth_for(&position).max(2);
+            for depth in 1..deepest {
+                if self.interrupts.pending() {
+                    break;
+                }
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let scores = self.engine.hint(&position, count, &limits);
+                if self.interrupts.pending() {
+                    break; // this iteration was cut short: its numbers mean nothing
+                }
+                for s in &scores {
+                    let shown = if s.exact {
+                        "100%".to_string()
+                    } else {
+                        s.depth.to_string()
+                    };
+                    self.out.line(&format!(
+                        "search {} {} 0 {shown}",
+                        move_text(s.mv),
+                        eval_text(s.score)
+                    ));
+                }
+                if scores.iter().all(|s| s.exact) {
+                    break;
+                }
+            }
+        }
+        self.out.line("status");
+    }
+
+    /// Retrograde analysis: every position of the game from the last to the first, each
+    /// with its evaluation for the side to move.
+    fn analyze(&mut self) {
+        let positions: Vec<Position> = self.game.positions().to_vec();
+        self.out.line("status Emilia is analysing the game");
+        for (moves_made, position) in positions.iter().enumerate().rev() {
+            if self.interrupts.pending() || !self.out.is_open() {
+                break;
+            }
+            let score = if position.is_game_over() {
+                position.board.final_score() * 100
+            } else if position.legal_moves() == [Move::Pass] {
+                let after = position.play(Move::Pass).expect("a forced pass is legal");
+                let limits = self.limits(&after);
+                -search_within(&mut self.engine, &after, &limits, &mut |_| {}).score
+            } else {
+                let limits = self.limits(position);
+                search_within(&mut self.engine, position, &limits, &mut |_| {}).score
+            };
+            self.out
+                .line(&format!("analysis {moves_made} {}", eval_text(score)));
+        }
+        self.out.line("status");
+    }
+}
+
+/// A progress report as NBoard's `search <pv> <eval> 0 <depth>`.
+fn search_line(report: &SearchReport) -> String {
+    let pv: String = if report.pv.is_empty() {
+        move_text(report.best)
+    } else {
+        report.pv.iter().map(|&m| move_text(m)).collect()
+    };
+    let depth = if report.exact {
+        "100%".to_string()
+    } else {
+        report.depth.to_string()
+    };
+    format!("search {pv} {} 0 {depth}", eval_text(report.score))
+}
+
+/// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the
+/// end of the input, or when the output is closed.
+pub fn serve<W: Write>(
+    engine: Engine,
+    lines: &Receiver<Line>,
+    out: &mut Output<W>,
+    interrupts: Interrupts,
+) {
+    let mut session = NboardSession::new(engine, out, interrupts);
+    while !session.finished() {
+        match lines.recv() {
+            Ok(Line::Text(text)) => {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    session.handle(&text)
+                }));
+                if outcome.is_err() {
+                    log::error!("internal error on '{text}'");
+                }
+            }
+            // Lines that cannot be commands are ignored, like unknown ones.
+            Ok(other) => log::debug!("ignored: {other:?}"),
+            Err(_) => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    fn run(lines: &[&str]) -> String {
+        let mut out = Output::new(Vec::new());
+        {
+            let interrupts = Interrupts::new(Arc::new(AtomicBool::new(false)));
+            let mut session = NboardSession::new(Engine::new(), &mut out, interrupts);
+            for line in lines {
+                session.handle(line);
+            }
+        }
+        String::from_utf8(out.into_inner()).unwrap()
+    }
+
+    const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+
+    #[test]
+    fn answers_go_ping_and_set_depth() {
+        let text = run(&[
+            "nboard 2",
+            &format!("set game {START}"),
+            "set depth 2",
+            "ping 1",
+            "go",
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "set myname Emilia2");
+        assert_eq!(lines[1], "pong 1");
+        let answer = lines.last().unwrap();
+        let mv = answer.trim_start_matches("=== ").split('/').next().unwrap();
+        assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text}");
+        assert!(lines.iter().any(|l| l.starts_with("nodestats ")), "{text}");
+        assert!(lines.iter().any(|l| l.starts_with("search ")), "{text}");
+    }
+
+    #[test]
+    fn moves_update_the_game_and_bad_ones_are_reported() {
+        let text = run(&[
+            &format!("set game {START}"),
+            "move F5/1.00/2.5",
+            "move F5",
+            "move Z9",
+            "learn",
+            "frobnicate",
+        ]);
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("status Emilia: move"))
+                .count(),
+            2,
+            "{text}"
+        );
+        assert!(text.ends_with("learned\n"), "{text}");
+    }
+
+    #[test]
+    fn random_lines_never_panic() {
+        let words = [
+            "nboard", "set", "game", "depth", "contempt", "move", "ping", "go", "hint", "learn",
+            "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
+            "B[F5]", "W[PA]", "TI[0:01]", START,
+        ];
+        let mut seed = 7u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut lines = vec!["set depth 1".to_string()];
+        for _ in 0..2000 {
+            let count = 1 + next(4);
+            let line: Vec<&str> = (0..count).map(|_| words[next(words.len())]).collect();
+            lines.push(line.join(" "));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let text = run(&refs);
+        assert!(text.lines().count() > 100);
+    }
+
+    #[test]
+    fn hint_streams_and_analyze_covers_every_position() {
+        let text = run(&[
+            &format!("set game {START}"),
+            "set depth 2",
+            "move F5",
+            "hint 3",
+            "analyze",
+        ]);
+        let searches = text.lines().filter(|l| l.starts_with("search ")).count();
+        assert_eq!(searches, 3, "3 moves at depth 2: {text}");
+        let analysis: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("analysis "))
+            .collect();
+        assert_eq!(analysis.len(), 2, "{text}");
+        assert!(analysis[0].starts_with("analysis 1 "));
+        assert!(analysis[1].starts_with("analysis 0 "));
+    }
+}

@@ -1,0 +1,1054 @@
+//! The text protocol: GTP version 2 framing (`=[id] answer` or `?[id] message`, then a
+//! blank line) with the standard GTP commands and Othello ones. protocol.md documents each.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use crate::board::{Color, Move, Position, SIZES};
+use crate::engine::{Engine, Limits, SearchReport};
+use crate::game::Game;
+use crate::perft::{perft, perft8, Convention};
+
+use super::diagram::diagram;
+use super::ggf;
+use super::input::Line;
+use super::timing::{discs, engine_clock, search_within};
+use super::Output;
+
+/// Every command, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "list_games",
+    "set_game",
+    "newgame",
+    "setboard",
+    "hint",
+    "solve",
+    "perft",
+    "setoption",
+    "history",
+    "last_search",
+    "loadgame",
+];
+
+/// Deepest `perft` accepted: deeper counts take hours.
+pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// Search limits set with `setoption depth|movetime|nodes`, applied to every search.
+#[derive(Clone, Copy, Debug, Default)]
+struct FixedLimits {
+    depth: Option<u32>,
+    move_time: Option<Duration>,
+    nodes: Option<u64>,
+}
+
+/// GTP time control: `time_settings` and the last `time_left` of each colour.
+#[derive(Clone, Copy, Debug, Default)]
+struct GtpClocks {
+    settings: Option<TimeSettings>,
+    /// Time left and stones of Black and White (index 0 is Black).
+    left: [Option<TimeLeft>; 2],
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TimeSettings {
+    main: Duration,
+    byoyomi: Duration,
+    stones: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TimeLeft {
+    time: Duration,
+    /// Moves to play within `time`; 0 while in main time.
+    stones: u32,
+}
+
+impl GtpClocks {
+    fn slot(color: Color) -> usize {
+        match color {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
+    /// The clock of `color` now, or `None` when the game is untimed.
+    fn current(&self, color: Color) -> Option<TimeLeft> {
+        if let Some(left) = self.left[Self::slot(color)] {
+            return Some(left);
+        }
+        let settings = self.settings?;
+        // GTP: byo-yomi time with no stones means no time limit; all zero likewise.
+        if settings.stones == 0 && !settings.byoyomi.is_zero()
+            || settings.main.is_zero() && settings.byoyomi.is_zero()
+        {
+            return None;
+        }
+        Some(if settings.main.is_zero() {
+            TimeLeft {
+                time: settings.byoyomi,
+                stones: settings.stones,
+            }
+        } else {
+            TimeLeft {
+                time: settings.main,
+                stones: 0,
+            }
+        })
+    }
+
+    /// Counts `used` off `color`'s clock after its move, until the referee says otherwise.
+    fn spend(&mut self, color: Color, used: Duration) {
+        let Some(mut left) = self.current(color) else {
+            return;
+        };
+        let byoyomi = self.settings.filter(|s| s.stones > 0).map(|s| TimeLeft {
+            time: s.byoyomi,
+            stones: s.stones,
+        });
+        left.time = left.time.saturating_sub(used);
+        if left.stones > 0 {
+            // In byo-yomi: once the period's stones are played, a fresh period starts.
+            left.stones -= 1;
+            if left.stones == 0 {
+                left = byoyomi.unwrap_or(left);
+            }
+        } else if left.time.is_zero() {
+            // Main time used up: byo-yomi follows, if there is any.
+            left = byoyomi.unwrap_or(left);
+        }
+        self.left[Self::slot(color)] = Some(left);
+    }
+}
+
+/// The search arguments a command was given.
+#[derive(Clone, Copy, Debug, Default)]
+struct SearchArgs {
+    clock: Option<Duration>,
+    depth: Option<u32>,
+    move_time: Option<Duration>,
+    nodes: Option<u64>,
+}
+
+type Answer = Result<String, String>;
+
+/// One text-protocol session: the engine, the game and the settings.
+pub struct TextSession {
+    engine: Engine,
+    game: Game,
+    fixed: FixedLimits,
+    clocks: GtpClocks,
+    /// What the last `genmove` search found, for `last_search` (referees average depths).
+    last_search: Option<SearchReport>,
+    quit: bool,
+}
+
+impl TextSession {
+    /// A session on the 8x8 start position.
+    pub fn new(engine: Engine) -> TextSession {
+        TextSession {
+            engine,
+            game: Game::standard(8).expect("8x8 is supported"),
+            fixed: FixedLimits::default(),
+            clocks: GtpClocks::default(),
+            last_search: None,
+            quit: false,
+        }
+    }
+
+    /// Whether `quit` was received.
+    pub fn wants_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Answers one input line: the full reply (ending with its blank line), or `None` for
+    /// lines that get none (empty lines and comments).
+    pub fn handle_input(&mut self, line: Line) -> Option<String> {
+        match line {
+            Line::Text(text) => self.handle_line(&text),
+            Line::TooLong(bytes) => Some(reply(
+                None,
+                Err(format!(
+                    "line too long: {bytes} bytes, the limit is {}",
+                    super::input::MAX_LINE
+                )),
+            )),
+            Line::NotUtf8(text) => {
+                let (id, _) = split_id(&clean(&text));
+                Some(reply(
+                    id.ok().flatten(),
+                    Err("invalid UTF-8 in the command line".to_string()),
+                ))
+            }
+            Line::Unterminated(text) => {
+                let cleaned = clean(&text);
+                if cleaned.is_empty() {
+                    return None;
+                }
+                let (id, _) = split_id(&cleaned);
+                Some(reply(
+                    id.ok().flatten(),
+                    Err(format!(
+                        "incomplete command '{cleaned}': the input ended before the end of the line"
+                    )),
+                ))
+            }
+        }
+    }
+
+    /// Answers one command line (see [`TextSession::handle_input`]).
+    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+        let cleaned = clean(line);
+        if cleaned.is_empty() {
+            return None;
+        }
+        let (id, rest) = split_id(&cleaned);
+        let id = match id {
+            Ok(id) => id,
+            Err(message) => return Some(reply(None, Err(message))),
+        };
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Some(reply(id, Err("no command after the id".to_string())));
+        }
+        let (name, arguments) = match rest.split_once(' ') {
+            Some((name, arguments)) => (name, arguments.trim()),
+            None => (rest, ""),
+        };
+        let name = name.to_ascii_lowercase();
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.execute(&name, arguments)));
+        let answer = outcome.unwrap_or_else(|cause| {
+            let what = cause
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| cause.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            log::error!("internal error in '{rest}': {what}");
+            Err(format!("internal error: {what}"))
+        });
+        Some(reply(id, answer))
+    }
+
+    fn execute(&mut self, name: &str, arguments: &str) -> Answer {
+        let args: Vec<&str> = arguments.split_whitespace().collect();
+        let no_args = |answer: Answer| -> Answer {
+            if args.is_empty() {
+                answer
+            } else {
+                Err(format!("{name} takes no arguments"))
+            }
+        };
+        match name {
+            "protocol_version" => no_args(Ok("2".to_string())),
+            "name" => no_args(Ok("Emilia".to_string())),
+            "version" => no_args(Ok(env!("CARGO_PKG_VERSION").to_string())),
+            "known_command" => match args.as_slice() {
+                [command] => Ok(COMMANDS
+                    .contains(&command.to_ascii_lowercase().as_str())
+                    .to_string()),
+                _ => Err("usage: known_command <command>".to_string()),
+            },
+            "list_commands" => no_args(Ok(COMMANDS.join("\n"))),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => match args.as_slice() {
+                [size] => {
+                    let size = parse_size(size)?;
+                    self.engine.check_size(size).map_err(|e| e.to_string())?;
+                    self.new_game(size);
+                    Ok(String::new())
+                }
+                _ => Err("usage: boardsize <6|8|10|12>".to_string()),
+            },
+            "clear_board" => no_args(Ok(String::new())).inspect(|_| {
+                self.new_game(self.game.position().size());
+            }),
+            "komi" => match args.as_slice() {
+                [value] if value.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
+                [value] => Err(format!("komi '{value}' is not a number")),
+                _ => Err("usage: komi <number> (accepted and ignored)".to_string()),
+            },
+            "play" => self.play(&args),
+            "genmove" => self.genmove(&args),
+            "undo" => no_args(Ok(String::new())).and_then(|_| match self.game.undo() {
+                Some(_) => Ok(String::new()),
+                None => Err("cannot undo: no move to take back".to_string()),
+            }),
+            "showboard" => no_args(Ok(format!("\n{}", diagram(self.game.position(), true)))),
+            "final_score" => no_args(Ok(self.game.result())),
+            "time_settings" => self.time_settings(&args),
+            "time_left" => self.time_left(&args),
+            "list_games" => no_args(Ok("Othello".to_string())),
+            "set_game" => match args.as_slice() {
+                [game] if game.eq_ignore_ascii_case("othello") => Ok(String::new()),
+                [game] => Err(format!("unsupported game '{game}': Emilia plays Othello")),
+                _ => Err("usage: set_game Othello".to_string()),
+            },
+            "newgame" => match args.as_slice() {
+                [] => {
+                    self.new_game(self.game.position().size());
+                    Ok(String::new())
+                }
+                [size] => {
+                    let size = parse_size(size)?;
+                    self.engine.check_size(size).map_err(|e| e.to_string())?;
+                    self.new_game(size);
+                    Ok(String::new())
+                }
+                _ => Err("usage: newgame [6|8|10|12]".to_string()),
+            },
+            "setboard" => self.setboard(&args),
+            "hint" => self.hint(&args),
+            "solve" => self.solve(&args),
+            "perft" => self.perft(&args),
+            "setoption" => self.setoption(&args),
+            "history" => match args.as_slice() {
+                [] => Ok(self.game.transcript()),
+                [format] if format.eq_ignore_ascii_case("ggf") => Ok(self.game.to_ggf()),
+                _ => Err("usage: history [ggf]".to_string()),
+            },
+            "loadgame" => self.loadgame(arguments),
+            "last_search" => no_args(Ok(self.last_search_text())),
+            _ => Err(unknown_command(name)),
+        }
+    }
+
+    fn new_game(&mut self, size: usize) {
+        self.game = Game::standard(size).expect("size was checked");
+        self.engine.new_game();
+    }
+
+    fn play(&mut self, args: &[&str]) -> Answer {
+        let (color, mv) = match args {
+            [mv] => (None, *mv),
+            [color, mv] => (Some(parse_color(color)?), *mv),
+            _ => return Err("usage: play [color] <move>".to_string()),
+        };
+        let mv: Move = mv.parse().map_err(|e| format!("{e}"))?;
+        match color {
+            Some(color) => self.game.play_as(color, mv),
+            None => self.game.play_implicit(mv, None, None),
+        }
+        .map(|_| String::new())
+        .map_err(|e| e.to_string())
+    }
+
+    fn genmove(&mut self, args: &[&str]) -> Answer {
+        let (color, rest) = match args.first() {
+            Some(first) => match first.parse::<Color>() {
+                Ok(color) => (Some(color), &args[1..]),
+                Err(e) if !is_search_word(first) => return Err(e.to_string()),
+                Err(_) => (None, args),
+            },
+            None => (None, args),
+        };
+        let search = parse_search_args(rest, true, "genmove")?;
+        if self.game.is_over() {
+            return Err(self.game.over_error().to_string());
+        }
+        let color = color.unwrap_or(self.game.position().to_move);
+        // Check the turn on a copy: the game changes only once a move is chosen.
+        let mut game = self.game.clone();
+        game.turn_for(color).map_err(|e| e.to_string())?;
+        let position = *game.position();
+        let start = Instant::now();
+        let (mv, eval) = if game.must_pass() {
+            self.last_search = None;
+            (Move::Pass, None)
+        } else {
+            let limits = self.limits(&search, color, &position);
+            log::info!("genmove {color} with {limits:?}");
+            let report = search_within(&mut self.engine, &position, &limits, &mut log_progress);
+            let chosen = (report.best, Some(report.score as f64 / 100.0));
+            self.last_search = Some(report);
+            chosen
+        };
+        let used = start.elapsed();
+        game.play_annotated(mv, eval, Some(used.as_secs_f64()))
+            .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
+        self.game = game;
+        self.clocks.spend(color, used);
+        Ok(mv.to_string())
+    }
+
+    /// `last_search`: depth, score, exactness, nodes and time of the last `genmove`
+    /// search, empty when it searched nothing (a pass, or none yet).
+    fn last_search_text(&self) -> String {
+        self.last_search.as_ref().map_or(String::new(), |r| {
+            format!(
+                "depth {} score {} exact {} nodes {} time {:.3}",
+                r.depth,
+                discs(r.score),
+                r.exact,
+                r.nodes,
+                r.elapsed.as_secs_f64()
+            )
+        })
+    }
+
+    /// Limits for a search by `color`: the command's own, then the GTP clock, then the
+    /// fixed ones from `setoption`.
+    fn limits(&self, args: &SearchArgs, color: Color, position: &Position) -> Limits {
+        let mut limits = Limits {
+            depth: args.depth.or(self.fixed.depth),
+            move_time: args.move_time.or(self.fixed.move_time),
+            nodes: args.nodes.or(self.fixed.nodes),
+            clock: None,
+        };
+        if let Some(remaining) = args.clock {
+            limits.clock = Some(engine_clock(remaining, Duration::ZERO, position));
+        } else if let Some(left) = self.clocks.current(color) {
+            if left.stones == 0 {
+                limits.clock = Some(engine_clock(left.time, Duration::ZERO, position));
+            } else {
+                // Byo-yomi: `time` for `stones` moves, with the same reserve.
+                let per_move = left.time / left.stones;
+                let per_move = per_move.saturating_sub(per_move / 10 + Duration::from_millis(2));
+                limits.move_time = Some(limits.move_time.map_or(per_move, |t| t.min(per_move)));
+            }
+        }
+        limits
+    }
+
+    fn time_settings(&mut self, args: &[&str]) -> Answer {
+        let [main, byoyomi, stones] = args else {
+            return Err("usage: time_settings <main seconds> <byo-yomi seconds> <stones>".into());
+        };
+        self.clocks = GtpClocks {
+            settings: Some(TimeSettings {
+                main: parse_seconds(main)?,
+                byoyomi: parse_seconds(byoyomi)?,
+                stones: parse_count(stones, "stones")?,
+            }),
+            left: [None, None],
+        };
+        Ok(String::new())
+    }
+
+    fn time_left(&mut self, args: &[&str]) -> Answer {
+        let [color, time, stones] = args else {
+            return Err("usage: time_left <color> <seconds> <stones>".into());
+        };
+        let color = parse_color(color)?;
+        let left = TimeLeft {
+            time: parse_seconds(time)?,
+            stones: parse_count(stones, "stones")?,
+        };
+        self.clocks.left[GtpClocks::slot(color)] = Some(left);
+        Ok(String::new())
+    }
+
+    fn setboard(&mut self, args: &[&str]) -> Answer {
+        let Some((side, squares)) = args.split_last().filter(|(_, s)| !s.is_empty()) else {
+            return Err("usage: setboard <squares> <side to move X|O>".to_string());
+        };
+        let position = Position::from_parts(&squares.concat(), side)
+            .map_err(|e| format!("malformed board: {e}"))?;
+        self.game = Game::new(position);
+        self.engine.new_game();
+        Ok(String::new())
+    }
+
+    fn hint(&mut self, args: &[&str]) -> Answer {
+        let (count, rest) = match args.first().map(|a| a.parse::<usize>()) {
+            Some(Ok(n)) if n >= 1 => (n, &args[1..]),
+            Some(Ok(_)) => return Err("hint: the number of moves must be at least 1".into()),
+            _ => (3, args),
+        };
+        let search = parse_search_args(rest, false, "hint")?;
+        if self.game.is_over() {
+            return Err(self.game.over_error().to_string());
+        }
+        if self.game.must_pass() {
+            return Ok("pass".to_string());
+        }
+        let position = *self.game.position();
+        let limits = self.limits(&search, position.to_move, &position);
+        let scores = self.engine.hint(&position, count, &limits);
+        let lines: Vec<String> = scores
+            .iter()
+            .map(|s| {
+                if s.exact {
+                    format!("{} {} exact", s.mv, exact_discs(s.score))
+                } else {
+                    format!("{} {} depth {}", s.mv, discs(s.score), s.depth)
+                }
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
+    fn solve(&mut self, args: &[&str]) -> Answer {
+        let search = parse_search_args(args, false, "solve")?;
+        if search.depth.is_some() {
+            return Err("solve searches to the end: give movetime or nodes, not depth".into());
+        }
+        if self.game.is_over() {
+            return Err(self.game.over_error().to_string());
+        }
+        let position = *self.game.position();
+        let (searched, pass) = if self.game.must_pass() {
+            (
+                position.play(Move::Pass).expect("a forced pass is legal"),
+                true,
+            )
+        } else {
+            (position, false)
+        };
+        let (_, _, empties) = searched.board.counts();
+        let limits = Limits {
+            depth: Some(empties.max(1)),
+            move_time: search.move_time.or(self.fixed.move_time),
+            nodes: search.nodes.or(self.fixed.nodes),
+            clock: None,
+        };
+        let report = search_within(&mut self.engine, &searched, &limits, &mut log_progress);
+        if !report.exact {
+            return Err(format!(
+                "solve stopped before the end of the game: best so far {} {} at depth {}",
+                report.best,
+                discs(report.score),
+                report.depth
+            ));
+        }
+        if pass {
+            Ok(format!("pass {}", exact_discs(-report.score)))
+        } else {
+            Ok(format!("{} {}", report.best, exact_discs(report.score)))
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) -> Answer {
+        let [depth] = args else {
+            return Err(format!("usage: perft <depth 0 to {MAX_PERFT_DEPTH}>"));
+        };
+        let depth: u32 = depth
+            .parse()
+            .ok()
+            .filter(|d| *d <= MAX_PERFT_DEPTH)
+            .ok_or_else(|| {
+                format!("perft depth '{depth}' is not a number from 0 to {MAX_PERFT_DEPTH}")
+            })?;
+        let convention = Convention::EndedDropOut;
+        let leaves = match &self.game.position().board {
+            crate::board::AnyBoard::Eight(b) => perft8(b, depth, convention),
+            crate::board::AnyBoard::Other(b) => perft(b, depth, convention),
+        };
+        Ok(leaves.to_string())
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Answer {
+        let Some((name, value)) = args.split_first() else {
+            let mut lines = vec![
+                format!(
+                    "depth {} (search depth cap for every search, 0 for none)",
+                    show(self.fixed.depth)
+                ),
+                format!(
+                    "movetime {} (milliseconds per move, 0 for none)",
+                    show(self.fixed.move_time.map(|t| t.as_millis()))
+                ),
+                format!(
+                    "nodes {} (node budget per search, 0 for none)",
+                    show(self.fixed.nodes)
+                ),
+            ];
+            for option in self.engine.options() {
+                if !["depth", "movetime", "nodes"].contains(&option.name) {
+                    lines.push(format!(
+                        "{} {} ({})",
+                        option.name, option.value, option.help
+                    ));
+                }
+            }
+            return Ok(lines.join("\n"));
+        };
+        let name = name.to_ascii_lowercase();
+        let value = value.join(" ");
+        if value.is_empty() {
+            return Err(format!("usage: setoption {name} <value>"));
+        }
+        let off = matches!(value.as_str(), "0" | "none" | "off");
+        let number = |what: &str| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("option {what}: '{value}' is not a whole number"))
+        };
+        match name.as_str() {
+            "depth" => {
+                self.fixed.depth = if off {
+                    None
+                } else {
+                    let depth = number("depth")?;
+                    if depth > 200 {
+                        return Err(format!("option depth: {depth} is out of range 0 to 200"));
+                    }
+                    Some(depth as u32)
+                };
+            }
+            "movetime" => {
+                self.fixed.move_time = if off {
+                    None
+                } else {
+                    Some(Duration::from_millis(number("movetime")?))
+                };
+            }
+            "nodes" => {
+                self.fixed.nodes = if off { None } else { Some(number("nodes")?) };
+            }
+            _ => {
+                let known: Vec<&str> = self.engine.options().iter().map(|o| o.name).collect();
+                if !known.contains(&name.as_str()) {
+                    let mut all = vec!["depth", "movetime", "nodes"];
+                    all.extend(
+                        known
+                            .iter()
+                            .filter(|k| !all.contains(k))
+                            .collect::<Vec<_>>(),
+                    );
+                    return Err(format!(
+                        "unknown option '{name}': known options are {}",
+                        all.join(", ")
+                    ));
+                }
+                self.engine
+                    .set_option(&name, &value)
+                    .map_err(|e| format!("{e:#}"))?;
+            }
+        }
+        Ok(String::new())
+    }
+
+    fn loadgame(&mut self, text: &str) -> Answer {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("usage: loadgame <transcript or GGF game>".to_string());
+        }
+        let game = if ggf::is_ggf(text) {
+            ggf::parse(text).map_err(|e| e.to_string())?
+        } else {
+            let start = Position::start(self.game.position().size()).expect("current size");
+            let (_, moves) = start
+                .play_transcript(text)
+                .map_err(|e| format!("malformed transcript: {e}"))?;
+            let mut game = Game::new(start);
+            for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
+                game.play_implicit(mv, None, None)
+                    .map_err(|e| format!("malformed transcript: {e}"))?;
+            }
+            game
+        };
+        self.game = game;
+        self.engine.new_game();
+        Ok(String::new())
+    }
+}
+
+fn show<T: ToString>(value: Option<T>) -> String {
+    value.map_or("0".to_string(), |v| v.to_string())
+}
+
+fn log_progress(report: &SearchReport) {
+    log::info!(
+        "depth {} score {} nodes {} time {:.3}s pv {}",
+        report.depth,
+        discs(report.score),
+        report.nodes,
+        report.elapsed.as_secs_f64(),
+        report
+            .pv
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+}
+
+/// An exact score (whole discs): `+12`, `-4`, `0`.
+fn exact_discs(score: i32) -> String {
+    let discs = score / 100;
+    if discs == 0 {
+        "0".to_string()
+    } else {
+        format!("{discs:+}")
+    }
+}
+
+fn parse_size(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|s| SIZES.contains(s))
+        .ok_or_else(|| format!("unacceptable size '{text}': Emilia plays 6, 8, 10 and 12"))
+}
+
+fn parse_color(text: &str) -> Result<Color, String> {
+    text.parse().map_err(|e| format!("{e}"))
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+}
+
+fn parse_count(text: &str, what: &str) -> Result<u32, String> {
+    text.parse()
+        .map_err(|_| format!("{what} '{text}' is not a whole number"))
+}
+
+/// Whether `word` starts search arguments: a number or a limit's name.
+fn is_search_word(word: &str) -> bool {
+    word.bytes().all(|b| b.is_ascii_digit())
+        || ["depth", "movetime", "nodes"].contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// Reads `[<ms>] [depth N] [movetime MS] [nodes N]`; a bare number is the mover's clock
+/// when `clock_allowed`.
+fn parse_search_args(
+    args: &[&str],
+    clock_allowed: bool,
+    command: &str,
+) -> Result<SearchArgs, String> {
+    let mut out = SearchArgs::default();
+    let mut i = 0;
+    let expected = if clock_allowed {
+        "a clock in milliseconds, depth N, movetime MS or nodes N"
+    } else {
+        "depth N, movetime MS or nodes N"
+    };
+    while i < args.len() {
+        let word = args[i].to_ascii_lowercase();
+        let value = |what: &str| -> Result<u64, String> {
+            let text = args
+                .get(i + 1)
+                .ok_or_else(|| format!("{command}: {what} needs a value"))?;
+            text.parse::<u64>()
+                .map_err(|_| format!("{command}: {what} '{text}' is not a whole number"))
+        };
+        match word.as_str() {
+            "depth" => {
+                let depth = value("depth")?;
+                if !(1..=200).contains(&depth) {
+                    return Err(format!("{command}: depth {depth} is out of range 1 to 200"));
+                }
+                out.depth = Some(depth as u32);
+                i += 2;
+            }
+            "movetime" => {
+                out.move_time = Some(Duration::from_millis(value("movetime")?));
+                i += 2;
+            }
+            "nodes" => {
+                out.nodes = Some(value("nodes")?);
+                i += 2;
+            }
+            _ if clock_allowed && word.bytes().all(|b| b.is_ascii_digit()) => {
+                let ms: u64 = word
+                    .parse()
+                    .map_err(|_| format!("{command}: clock '{word}' is too large"))?;
+                out.clock = Some(Duration::from_millis(ms));
+                i += 1;
+            }
+            _ => {
+                return Err(format!(
+                    "{command}: unexpected '{}': expected {expected}",
+                    args[i]
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// GTP preprocessing: control characters other than tab dropped, tabs made spaces, a `#`
+/// comment removed, surrounding space trimmed.
+fn clean(line: &str) -> String {
+    let without_comment = line.split('#').next().unwrap_or("");
+    without_comment
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Splits an optional numeric id off a cleaned line.
+fn split_id(line: &str) -> (Result<Option<u64>, String>, &str) {
+    let first = line.split(' ').next().unwrap_or("");
+    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+        let rest = &line[first.len()..];
+        match first.parse() {
+            Ok(id) => (Ok(Some(id)), rest),
+            Err(_) => (Err(format!("id '{first}' is too large")), rest),
+        }
+    } else {
+        (Ok(None), line)
+    }
+}
+
+/// A reply in GTP framing: `=id answer` or `?id message`, then a blank line. Blank lines
+/// inside the answer are dropped so that they cannot end it early.
+pub fn reply(id: Option<u64>, answer: Answer) -> String {
+    let (sign, text) = match answer {
+        Ok(text) => ('=', text),
+        Err(text) => ('?', text),
+    };
+    let id = id.map(|i| i.to_string()).unwrap_or_default();
+    let leading_newline = text.starts_with('\n');
+    let body: Vec<&str> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let body = body.join("\n");
+    if body.is_empty() {
+        format!("{sign}{id}\n\n")
+    } else if leading_newline {
+        format!("{sign}{id}\n{body}\n\n")
+    } else {
+        format!("{sign}{id} {body}\n\n")
+    }
+}
+
+/// The error for an unknown command, naming the closest known one.
+fn unknown_command(name: &str) -> String {
+    let closest = COMMANDS
+        .iter()
+        .map(|c| (edit_distance(name, c), *c))
+        .min()
+        .filter(|(d, c)| *d <= 3.max(c.len() / 3) || c.starts_with(name) && !name.is_empty());
+    let shown: String = name.chars().take(40).collect();
+    match closest {
+        Some((_, c)) => format!("unknown command '{shown}': did you mean '{c}'?"),
+        None => format!("unknown command '{shown}': list_commands names them all"),
+    }
+}
+
+/// Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// Serves the text protocol: `first` is the session's first line, the rest come from
+/// `lines`. Returns at `quit`, at the end of the input, or when the output is closed.
+pub fn serve<W: std::io::Write>(
+    engine: Engine,
+    first: Line,
+    lines: &Receiver<Line>,
+    out: &mut Output<W>,
+) {
+    let mut session = TextSession::new(engine);
+    let mut next = Some(first);
+    loop {
+        let line = match next.take() {
+            Some(line) => line,
+            None => match lines.recv() {
+                Ok(line) => line,
+                Err(_) => return,
+            },
+        };
+        if let Some(answer) = session.handle_input(line) {
+            if !out.send(&answer) {
+                return;
+            }
+        }
+        if session.wants_quit() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> TextSession {
+        TextSession::new(Engine::new())
+    }
+
+    fn ask(session: &mut TextSession, line: &str) -> String {
+        session.handle_line(line).expect("a reply")
+    }
+
+    #[test]
+    fn framing_follows_gtp() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "protocol_version"), "= 2\n\n");
+        assert_eq!(ask(&mut s, "12 name"), "=12 Emilia\n\n");
+        assert_eq!(ask(&mut s, "\t7\tname # comment"), "=7 Emilia\n\n");
+        assert_eq!(s.handle_line("   # only a comment"), None);
+        assert_eq!(s.handle_line(""), None);
+        assert_eq!(ask(&mut s, "3 komi 6.5"), "=3\n\n");
+        assert!(ask(&mut s, "4 genmov b")
+            .starts_with("?4 unknown command 'genmov': did you mean 'genmove'?"));
+        assert!(ask(&mut s, "showboard").starts_with("=\n    a b c d e f g h\n"));
+        assert!(ask(&mut s, "list_commands").ends_with("loadgame\n\n"));
+        assert_eq!(ask(&mut s, "known_command genmove"), "= true\n\n");
+        assert_eq!(ask(&mut s, "known_command fly"), "= false\n\n");
+        assert!(ask(&mut s, "99999999999999999999999 name").starts_with("? id"));
+        assert_eq!(ask(&mut s, "5"), "?5 no command after the id\n\n");
+    }
+
+    #[test]
+    fn plays_both_colour_styles_and_undoes() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "play black f5"), "=\n\n");
+        assert_eq!(ask(&mut s, "play d6"), "=\n\n");
+        assert!(ask(&mut s, "play white c3").starts_with("? wrong side to move"));
+        assert!(ask(&mut s, "play black e3").starts_with("? illegal move e3"));
+        assert!(ask(&mut s, "play purple c3").starts_with("? 'purple' is not a colour"));
+        assert!(ask(&mut s, "play black z0").starts_with("? 'z0' is not a square"));
+        assert_eq!(ask(&mut s, "history"), "= f5d6\n\n");
+        assert_eq!(ask(&mut s, "undo"), "=\n\n");
+        assert_eq!(ask(&mut s, "undo"), "=\n\n");
+        assert!(ask(&mut s, "undo").starts_with("? cannot undo"));
+        assert_eq!(ask(&mut s, "final_score"), "= 0\n\n");
+    }
+
+    #[test]
+    fn last_search_reports_the_last_genmove() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "last_search"), "=\n\n");
+        ask(&mut s, "genmove black depth 3");
+        let answer = ask(&mut s, "last_search");
+        assert!(answer.starts_with("= depth 3 score "), "{answer}");
+        assert!(answer.contains(" exact false nodes "), "{answer}");
+    }
+
+    #[test]
+    fn genmove_answers_legal_moves_and_passes() {
+        let mut s = session();
+        let answer = ask(&mut s, "genmove black depth 2");
+        let mv = answer.trim_start_matches("= ").trim();
+        assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{answer}");
+        assert!(ask(&mut s, "genmove black depth 2").starts_with("? wrong side to move"));
+        // White to move with no move, Black to play c1: the game then ends.
+        let mut squares = vec!['-'; 64];
+        squares[0] = 'X';
+        squares[1] = 'O';
+        let board: String = squares.into_iter().collect();
+        assert_eq!(ask(&mut s, &format!("setboard {board} O")), "=\n\n");
+        assert_eq!(ask(&mut s, "genmove 1000"), "= pass\n\n");
+        assert_eq!(ask(&mut s, "genmove black"), "= c1\n\n");
+        assert_eq!(
+            ask(&mut s, "genmove white"),
+            "? game over: B+64 (neither side can move)\n\n"
+        );
+        assert_eq!(ask(&mut s, "final_score"), "= B+64\n\n");
+        // Quarry's style: the same colour twice when the other side has no move.
+        ask(&mut s, &format!("setboard {board} O"));
+        assert_eq!(ask(&mut s, "play black c1"), "=\n\n");
+        assert_eq!(ask(&mut s, "history"), "= c1\n\n");
+        assert_eq!(ask(&mut s, "undo"), "=\n\n");
+        assert_eq!(ask(&mut s, "history"), "=\n\n");
+    }
+
+    #[test]
+    fn options_and_unknowns() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "setoption depth 3"), "=\n\n");
+        assert_eq!(ask(&mut s, "setoption hash 16"), "=\n\n");
+        assert!(ask(&mut s, "setoption hash lots").starts_with("? option hash"));
+        assert!(ask(&mut s, "setoption colour 1").starts_with("? unknown option 'colour'"));
+        assert!(ask(&mut s, "setoption").contains("depth 3"));
+        assert!(ask(&mut s, "boardsize 7").starts_with("? unacceptable size"));
+        assert_eq!(ask(&mut s, "boardsize 6"), "=\n\n");
+        assert_eq!(ask(&mut s, "perft 3"), "= 56\n\n");
+        assert!(ask(&mut s, "perft 99").starts_with("? perft depth"));
+    }
+
+    #[test]
+    fn solves_small_endgames_exactly() {
+        let mut s = session();
+        // Two empties: a8 and b8... use a board where Black's best is known by hand:
+        // all Black except h8 empty and g8 White: Black plays h8 and wins 64-0.
+        let mut squares = vec!['X'; 64];
+        squares[62] = 'O';
+        squares[63] = '-';
+        let board: String = squares.into_iter().collect();
+        ask(&mut s, &format!("setboard {board} X"));
+        assert_eq!(ask(&mut s, "solve"), "= h8 +64\n\n");
+        assert_eq!(ask(&mut s, "hint 1"), "= h8 +64 exact\n\n");
+    }
+
+    #[test]
+    fn gtp_clocks_count_down_and_enter_byoyomi() {
+        let mut clocks = GtpClocks {
+            settings: Some(TimeSettings {
+                main: Duration::from_secs(10),
+                byoyomi: Duration::from_secs(5),
+                stones: 2,
+            }),
+            left: [None, None],
+        };
+        clocks.spend(Color::Black, Duration::from_secs(4));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(6), 0));
+        clocks.spend(Color::Black, Duration::from_secs(7));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
+        clocks.spend(Color::Black, Duration::from_secs(1));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(4), 1));
+        clocks.spend(Color::Black, Duration::from_secs(1));
+        let black = clocks.current(Color::Black).unwrap();
+        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
+        let white = clocks.current(Color::White).unwrap();
+        assert_eq!((white.time, white.stones), (Duration::from_secs(10), 0));
+        // No time limit: byo-yomi time without stones.
+        clocks.settings = Some(TimeSettings {
+            main: Duration::ZERO,
+            byoyomi: Duration::from_secs(1),
+            stones: 0,
+        });
+        clocks.left = [None, None];
+        assert!(clocks.current(Color::White).is_none());
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("genmov", "genmove"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

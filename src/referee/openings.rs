@@ -1,0 +1,59 @@
+//! Opening files: one opening a line as a transcript (`f5f6e6f4e3c5c4e7`, the XOT format);
+//! blank lines and lines starting with `#` are skipped.
+
+use anyhow::{anyhow, bail, Result};
+
+use crate::board::{transcript, Move, Position};
+
+/// An opening: its text and the moves it plays, forced passes included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The transcript as normalised text.
+    pub text: String,
+    /// The moves from the start position.
+    pub moves: Vec<Move>,
+}
+
+/// Reads the openings of `text`, checking every move on a board of side `size`. `source`
+/// names the file in errors.
+pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>> {
+    let start = Position::start(size).ok_or_else(|| anyhow!("unsupported board size {size}"))?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (end, moves) = start
+            .play_transcript(line)
+            .map_err(|e| anyhow!("{source} line {}: {e}", number + 1))?;
+        if end.is_game_over() {
+            bail!("{source} line {}: the opening ends the game", number + 1);
+        }
+        openings.push(Opening {
+            text: transcript(&moves),
+            moves,
+        });
+    }
+    if openings.is_empty() {
+        bail!("{source} holds no openings");
+    }
+    Ok(openings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xot_lines_parse_and_bad_lines_are_located() {
+        let text = "# two XOT openings\nf5d6c4d3c2b3b4b5\n\nF5F4G3G6F3G4E3E2\n";
+        let openings = parse(text, 8, "xot.txt").unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(openings[1].text, "f5f4g3g6f3g4e3e2");
+        assert_eq!(openings[0].moves.len(), 8);
+        let error = parse("f5d6\nf5f5\n", 8, "bad.txt").unwrap_err().to_string();
+        assert!(error.contains("bad.txt line 2"), "{error}");
+        assert!(parse("# nothing\n", 8, "empty.txt").is_err());
+    }
+}

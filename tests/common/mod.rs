@@ -1,0 +1,195 @@
+//! Driving the real `emilia` binary through pipes, as clients do.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long any reply may take before a test gives up.
+pub const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A running `emilia` with its pipes.
+pub struct Emilia {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Receiver<String>,
+}
+
+/// The test data directory.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn pump<R: Read + Send + 'static>(input: R) -> Receiver<String> {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut reader = BufReader::new(input);
+        loop {
+            let mut bytes = Vec::new();
+            match reader.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&bytes);
+                    let line = line.strip_suffix('\n').unwrap_or(&line).to_string();
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    receiver
+}
+
+impl Emilia {
+    /// Starts `emilia` with `args`.
+    pub fn start(args: &[&str]) -> Emilia {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("emilia starts");
+        let lines = pump(child.stdout.take().unwrap());
+        let stderr = pump(child.stderr.take().unwrap());
+        Emilia {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr,
+        }
+    }
+
+    /// Sends raw bytes.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to emilia");
+        stdin.flush().expect("flush to emilia");
+    }
+
+    /// Sends one line; `false` if the process no longer reads.
+    pub fn try_send(&mut self, line: &str) -> bool {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|_| stdin.flush())
+            .is_ok()
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// The next output line, or `None` if none comes within `timeout` or stdout closed.
+    pub fn line_within(&mut self, timeout: Duration) -> Option<String> {
+        self.lines.recv_timeout(timeout).ok()
+    }
+
+    /// The next output line; panics after [`REPLY_TIMEOUT`].
+    pub fn line(&mut self) -> String {
+        self.line_within(REPLY_TIMEOUT)
+            .expect("emilia answers within the timeout")
+    }
+
+    /// The next GTP reply: its lines up to the blank line that ends it, joined by `\n`.
+    pub fn reply(&mut self) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                assert!(!lines.is_empty(), "a reply never starts with a blank line");
+                return lines.join("\n");
+            }
+            lines.push(line);
+        }
+    }
+
+    /// Sends `line` and returns its reply.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.reply()
+    }
+
+    /// Sends `line` and returns the text of its `=` reply, failing on `?`.
+    pub fn ok(&mut self, line: &str) -> String {
+        let reply = self.ask(line);
+        assert!(reply.starts_with('='), "'{line}' failed: {reply}");
+        reply[1..].trim().to_string()
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Waits for the process to end by itself; returns its status and everything it wrote
+    /// to stderr. Panics if it does not end within `timeout`.
+    pub fn wait(mut self, timeout: Duration) -> (ExitStatus, String) {
+        self.close_stdin();
+        let deadline = Instant::now() + timeout;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("emilia did not exit within {timeout:?}");
+            }
+            thread::sleep(Duration::from_millis(5));
+        };
+        let stderr: Vec<String> = self.stderr.try_iter().collect();
+        (status, stderr.join("\n"))
+    }
+
+    /// Lines still unread on stdout after the process ended.
+    pub fn rest(&mut self) -> Vec<String> {
+        self.lines.try_iter().collect()
+    }
+
+    /// Stops reading stdout: the pipe's read end is dropped, so the next writes fail.
+    pub fn close_stdout(&mut self) {
+        let (_, empty) = mpsc::channel();
+        self.lines = empty;
+    }
+}
+
+impl Drop for Emilia {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A small deterministic random number generator (xorshift*), for generated inputs.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// One of `items`.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}

@@ -1,0 +1,348 @@
+//! NBoard mode through the real binary: a whole game, the NBoard GUI's traffic replayed,
+//! passes, interruptions and bad input, with standard error silent throughout.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{data_dir, Emilia};
+use emilia::board::Move;
+use emilia::game::Game;
+use emilia::protocol::ggf;
+
+const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+
+/// Reads lines until one starts with `last`, checking that every line is something the
+/// engine may send; returns them all.
+fn read_until(emilia: &mut Emilia, last: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let line = emilia.line();
+        let kind = line.split_whitespace().next().unwrap_or("");
+        assert!(
+            [
+                "===",
+                "pong",
+                "status",
+                "search",
+                "nodestats",
+                "set",
+                "learned",
+                "analysis"
+            ]
+            .contains(&kind),
+            "unexpected line from the engine: {line:?}"
+        );
+        lines.push(line.clone());
+        if line.starts_with(last) {
+            return lines;
+        }
+    }
+}
+
+/// The move of a `=== MOVE/eval/time` line.
+fn answered_move(line: &str) -> Move {
+    let text = line.strip_prefix("=== ").expect(line);
+    let mv = text.split('/').next().unwrap();
+    mv.parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// Checks a `search <pv> <eval> 0 <depth>` line: its first move is legal in `game`.
+fn check_search_line(line: &str, game: &Game) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.len(), 5, "{line}");
+    let first: Move = words[1][..2].parse().unwrap();
+    assert!(game.position().play(first).is_ok(), "{line}");
+    assert!(words[2].parse::<f64>().is_ok(), "{line}");
+    assert_eq!(words[3], "0", "{line}");
+    assert!(
+        words[4].parse::<u32>().is_ok() || words[4] == "100%",
+        "{line}"
+    );
+}
+
+#[test]
+fn a_whole_game_driven_like_the_gui() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    emilia.send("set depth 2");
+    assert_eq!(emilia.line(), "set myname Emilia2");
+    emilia.send(&format!("set game {START}"));
+    let mut game = ggf::parse(START).unwrap();
+    let mut ping = 0;
+    while !game.is_over() {
+        ping += 1;
+        emilia.send(&format!("ping {ping}"));
+        assert_eq!(emilia.line(), format!("pong {ping}"));
+        emilia.send("go");
+        let lines = read_until(&mut emilia, "===");
+        for line in lines.iter().filter(|l| l.starts_with("search ")) {
+            check_search_line(line, &game);
+        }
+        let answer = lines.last().unwrap();
+        let mv = answered_move(answer);
+        if game.must_pass() {
+            assert_eq!(answer, "=== PA");
+        }
+        game.play(mv).unwrap_or_else(|e| panic!("{answer}: {e}"));
+        let eval = answer.split('/').nth(1).unwrap_or("");
+        emilia.send(&format!(
+            "move {}/{eval}/0.01",
+            answer[4..].split('/').next().unwrap()
+        ));
+        assert!(ping < 200);
+    }
+    // The GUI's view of the game and the engine's agree: analyze covers every position.
+    emilia.send("analyze");
+    let lines = read_until(&mut emilia, "status");
+    let lines = if lines.len() == 1 {
+        read_until(&mut emilia, "status")
+    } else {
+        lines
+    };
+    let analysis: Vec<&String> = lines.iter().filter(|l| l.starts_with("analysis")).collect();
+    assert_eq!(analysis.len(), game.positions().len());
+    let last = game.plies().len();
+    assert_eq!(
+        analysis[0],
+        &format!("analysis {last} {}.00", game.position().board.final_score())
+    );
+    emilia.send("learn");
+    assert_eq!(emilia.line(), "learned");
+    emilia.send("quit");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+fn traffic() -> Vec<String> {
+    std::fs::read_to_string(data_dir().join("sessions/nboard-gui-to-engine.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Follows the GUI's lines on a model game: `set game` replaces it, `move` plays.
+fn follow(game: &mut Game, line: &str) {
+    if let Some(text) = line.strip_prefix("set game ") {
+        *game = ggf::parse(text).unwrap();
+    } else if let Some(mv) = line.strip_prefix("move ") {
+        let mv: Move = mv.split('/').next().unwrap().parse().unwrap();
+        game.play_implicit(mv, None, None).unwrap();
+    }
+}
+
+#[test]
+fn nboard_traffic_replayed_waiting_for_each_answer() {
+    let mut emilia = Emilia::start(&[]);
+    let mut game = Game::standard(8).unwrap();
+    let mut answers = 0;
+    for line in traffic() {
+        emilia.send(&line);
+        follow(&mut game, &line);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["set", "depth", n] => assert_eq!(emilia.line(), format!("set myname Emilia{n}")),
+            ["ping", n] => assert_eq!(emilia.line(), format!("pong {n}")),
+            ["go"] => {
+                let lines = read_until(&mut emilia, "===");
+                let mv = answered_move(lines.last().unwrap());
+                assert!(game.position().play(mv).is_ok(), "{lines:?}");
+                answers += 1;
+            }
+            ["hint", n] => {
+                let lines = read_until(&mut emilia, "status");
+                assert_eq!(lines, ["status Emilia is analysing"]);
+                let lines = read_until(&mut emilia, "status");
+                let searches: Vec<&String> =
+                    lines.iter().filter(|l| l.starts_with("search ")).collect();
+                let n: usize = n.parse().unwrap();
+                // Depths 2 to 4 (set depth 4), the best n legal moves at each.
+                let legal = game.position().legal_moves().len();
+                assert_eq!(searches.len(), 3 * n.min(legal), "{lines:?}");
+                for line in searches {
+                    check_search_line(line, &game);
+                }
+                assert_eq!(lines.last().unwrap(), "status");
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(answers, 61, "every go answered");
+    // The last position: White's only move is h2.
+    assert_eq!(
+        game.position().legal_moves(),
+        ["h2".parse::<Move>().unwrap()]
+    );
+    emilia.send("ping 99");
+    assert_eq!(emilia.line(), "pong 99");
+    assert_eq!(emilia.line_within(Duration::from_millis(200)), None);
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn nboard_traffic_replayed_all_at_once() {
+    // The GUI does not wait: every ping arrives while a search may be running, and stops
+    // it. Every go is still answered, in order, with a legal move.
+    let lines = traffic();
+    let mut emilia = Emilia::start(&[]);
+    let mut all = lines.join("\n");
+    all.push('\n');
+    emilia.send_raw(all.as_bytes());
+    emilia.close_stdin();
+    let mut game = Game::standard(8).unwrap();
+    let mut out = Vec::new();
+    while let Some(line) = emilia.line_within(Duration::from_secs(60)) {
+        out.push(line);
+    }
+    let mut out = out.into_iter();
+    for line in &lines {
+        follow(&mut game, line);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let next_kind = |out: &mut dyn Iterator<Item = String>, prefix: &str| loop {
+            let l = out
+                .next()
+                .unwrap_or_else(|| panic!("no '{prefix}' for '{line}'"));
+            if l.starts_with(prefix) {
+                return l;
+            }
+            assert!(
+                l.starts_with("status") || l.starts_with("search") || l.starts_with("nodestats"),
+                "{l}"
+            );
+        };
+        match words.as_slice() {
+            ["set", "depth", n] => {
+                assert_eq!(next_kind(&mut out, "set"), format!("set myname Emilia{n}"))
+            }
+            ["ping", n] => assert_eq!(next_kind(&mut out, "pong"), format!("pong {n}")),
+            ["go"] => {
+                let answer = next_kind(&mut out, "===");
+                assert!(
+                    game.position().play(answered_move(&answer)).is_ok(),
+                    "{answer}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(out.next(), None);
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn ping_stops_a_long_search() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    emilia.send("set depth 60");
+    assert_eq!(emilia.line(), "set myname Emilia60");
+    emilia.send(
+        &START
+            .replace("TI[5:00]", "TI[10:00:00]")
+            .replace("(;", "set game (;"),
+    );
+    emilia.send("go");
+    assert_eq!(emilia.line(), "status Emilia is thinking");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    emilia.send("ping 1");
+    let lines = read_until(&mut emilia, "pong");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(2), "ping took {took:?}");
+    let answer = lines
+        .iter()
+        .find(|l| l.starts_with("==="))
+        .expect("go answered first");
+    assert!(
+        ["D3", "C4", "F5", "E6"].contains(&&answer[4..6]),
+        "{answer}"
+    );
+}
+
+#[test]
+fn passes_explicit_implicit_and_the_end_of_the_game() {
+    // White to move with no move; Black's c1 then ends the game.
+    let board = format!("XO{}", "-".repeat(62));
+    let game = format!("(;GM[Othello]TY[8]BO[8 {board} O];)");
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    emilia.send("set depth 3");
+    emilia.line();
+    emilia.send(&format!("set game {game}"));
+    emilia.send("go");
+    assert_eq!(emilia.line(), "=== PA");
+    emilia.send("move PA");
+    emilia.send("go");
+    let lines = read_until(&mut emilia, "===");
+    assert!(lines.last().unwrap().starts_with("=== C1/"), "{lines:?}");
+    // A move for the other side after a forced pass: the pass is implicit.
+    emilia.send(&format!("set game {game}"));
+    emilia.send("move C1");
+    emilia.send("go");
+    assert_eq!(emilia.line(), "status Emilia: the game is over");
+    assert_eq!(emilia.line(), "=== PA");
+    // A GGF game with the pass written out.
+    emilia.send(&format!(
+        "set game (;GM[Othello]TY[8]BO[8 {board} O]W[PA];)"
+    ));
+    emilia.send("hint 1");
+    let lines = read_until(&mut emilia, "status");
+    let lines = [lines, read_until(&mut emilia, "status")].concat();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("search C1 64.00 0 100%")),
+        "{lines:?}"
+    );
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn bad_lines_are_ignored_or_reported_without_changing_the_game() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    emilia.send("set depth 2");
+    emilia.line();
+    emilia.send(&format!("set game {START}"));
+    emilia.send("move F5");
+    for bad in [
+        "frobnicate",
+        "set colour blue",
+        "genmove black",
+        "",
+        "hint",
+        "set depth",
+        "set game (;GM[Othello]BO[8 --- *];)",
+        "move F5",
+        "move Z9/1.0",
+        "move",
+        "set game (;GM[Chess];)",
+    ] {
+        emilia.send(bad);
+    }
+    emilia.send_raw(b"move \xff\xfe\n");
+    emilia.send(&"x".repeat(40_000));
+    emilia.send("ping 5");
+    let lines = read_until(&mut emilia, "pong 5");
+    let statuses: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("status Emilia: "))
+        .collect();
+    assert_eq!(statuses.len(), 6, "{lines:?}");
+    assert!(statuses.iter().any(|l| l.contains("BO says size 8")));
+    // The game is still the start after F5: White's go is one of its three moves.
+    emilia.send("go");
+    let lines = read_until(&mut emilia, "===");
+    let answer = lines.last().unwrap();
+    assert!(["D6", "F6", "F4"].contains(&&answer[4..6]), "{answer}");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}

@@ -1,0 +1,549 @@
+//! The text protocol through the real binary: whole games, real Quarry traffic, the three
+//! pass styles, every kind of bad input, random command streams, and clean endings.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{data_dir, Emilia, Rng};
+use emilia::board::{Color, Move, Position};
+use emilia::game::{Game, PlayError};
+
+/// Fast searches for tests.
+fn quick() -> Emilia {
+    let mut emilia = Emilia::start(&[]);
+    emilia.ok("setoption depth 2");
+    emilia.ok("setoption movetime 50");
+    emilia
+}
+
+/// Everything a client can see of the state: the record and the board.
+fn state(emilia: &mut Emilia) -> (String, String, String) {
+    (
+        emilia
+            .ask("history ggf")
+            .replace(|c: char| c.is_ascii_digit(), ""),
+        emilia.ask("showboard"),
+        emilia.ask("final_score"),
+    )
+}
+
+/// White to move with no legal move; Black then has c1, which ends the game.
+fn white_must_pass() -> String {
+    let mut squares = vec!['-'; 64];
+    squares[0] = 'X';
+    squares[1] = 'O';
+    squares.into_iter().collect()
+}
+
+#[test]
+fn a_whole_game_with_genmove_for_both_sides() {
+    let mut emilia = quick();
+    let mut game = Game::standard(8).unwrap();
+    let mut replies = 0;
+    loop {
+        let color = game.position().to_move;
+        let reply = emilia.ask(&format!("genmove {color}"));
+        replies += 1;
+        if game.is_over() {
+            assert!(reply.starts_with("? game over: "), "{reply}");
+            assert!(reply.contains(&game.result()), "{reply}");
+            break;
+        }
+        let mv: Move = reply.strip_prefix("= ").expect(&reply).parse().unwrap();
+        game.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        assert!(replies < 200, "the game ends");
+    }
+    assert_eq!(emilia.ok("final_score"), game.result());
+    assert_eq!(emilia.ok("history"), game.transcript());
+    // The GGF record reads back to the same game.
+    let ggf = emilia.ok("history ggf");
+    let again = emilia::protocol::ggf::parse(&ggf).unwrap();
+    assert_eq!(again.positions(), game.positions());
+}
+
+#[test]
+fn every_command_in_list_commands_is_documented_and_answers() {
+    let spec = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md"),
+    )
+    .unwrap();
+    let mut emilia = quick();
+    let list = emilia.ok("list_commands");
+    let commands: Vec<&str> = list.lines().collect();
+    assert!(commands.len() >= 26, "{list}");
+    for command in &commands {
+        assert!(
+            spec.contains(&format!("### `{command}")),
+            "protocol.md has no section for {command}"
+        );
+        assert_eq!(emilia.ok(&format!("known_command {command}")), "true");
+        if *command == "quit" {
+            continue;
+        }
+        // Without arguments every command answers: an answer or a usage message.
+        let reply = emilia.ask(command);
+        assert!(
+            !reply.contains("unknown command"),
+            "{command} is listed but unknown: {reply}"
+        );
+        emilia.ok("newgame 8");
+    }
+    assert_eq!(emilia.ask("quit"), "=");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+/// Sends `line` and checks the reply against the model `game`, as a referee would:
+/// moves legal, errors exactly when the model refuses, the model updated on success.
+fn check_against_model(emilia: &mut Emilia, game: &mut Game, line: &str) -> String {
+    let reply = emilia.ask(line);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["genmove", color] => {
+            let color: Color = color.parse().unwrap();
+            let mut probe = game.clone();
+            match probe.turn_for(color) {
+                Err(PlayError::GameOver { .. }) => {
+                    assert!(reply.starts_with("? game over"), "{line}: {reply}")
+                }
+                Err(PlayError::WrongSide { .. }) => {
+                    assert!(reply.starts_with("? wrong side to move"), "{line}: {reply}")
+                }
+                Err(e) => panic!("{e}"),
+                Ok(()) => {
+                    let mv: Move = reply
+                        .strip_prefix("= ")
+                        .unwrap_or_else(|| panic!("{line}: {reply}"))
+                        .parse()
+                        .unwrap();
+                    game.play_as(color, mv)
+                        .unwrap_or_else(|e| panic!("{line} answered {mv}: {e}"));
+                }
+            }
+        }
+        ["play", color, mv] => {
+            let color: Color = color.parse().unwrap();
+            let mv: Move = mv.parse().unwrap();
+            match game.play_as(color, mv) {
+                Ok(()) => assert_eq!(reply, "=", "{line}"),
+                Err(e) => {
+                    assert!(reply.starts_with("? "), "{line}: {reply}");
+                    let kind = e.to_string();
+                    let prefix = kind.split(':').next().unwrap();
+                    assert!(reply.contains(prefix), "{line}: {reply} (expected {kind})");
+                }
+            }
+        }
+        ["protocol_version"] => assert_eq!(reply, "= 2"),
+        ["name"] => assert_eq!(reply, "= Emilia"),
+        ["version"] => assert_eq!(reply, format!("= {}", env!("CARGO_PKG_VERSION"))),
+        ["list_commands"] => {
+            for needed in ["genmove", "play", "boardsize", "time_left", "list_games"] {
+                assert!(reply.lines().any(|l| l.trim_start_matches("= ") == needed));
+            }
+        }
+        ["list_games"] => assert_eq!(reply, "= Othello"),
+        _ => assert_eq!(reply, "=", "{line}"),
+    }
+    reply
+}
+
+fn quarry_lines() -> Vec<String> {
+    std::fs::read_to_string(data_dir().join("sessions/quarry-gui-to-gtp-engine.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn quarry_traffic_replayed_line_by_line() {
+    // Emilia's moves differ from the recorded engine's, so White's recorded moves soon
+    // stop fitting: every reply is checked against a model game all the same.
+    let mut emilia = quick();
+    let mut game = Game::standard(8).unwrap();
+    let mut refused = 0;
+    for line in quarry_lines() {
+        if check_against_model(&mut emilia, &mut game, &line).starts_with('?') {
+            refused += 1;
+        }
+    }
+    assert_eq!(emilia.ok("history"), game.transcript());
+    assert!(refused < 100);
+}
+
+#[test]
+fn quarry_traffic_replayed_on_the_recorded_game() {
+    // After each `genmove black` (answer checked), the game is put back on the recorded
+    // line with `undo` and `play black <recorded move>`, so that every White move fits
+    // and White's pass (two `genmove black` in a row) happens as it did.
+    let text =
+        std::fs::read_to_string(data_dir().join("sessions/quarry-game-reconstructed.txt")).unwrap();
+    let transcript = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let (_, moves) = Position::start(8)
+        .unwrap()
+        .play_transcript(transcript)
+        .unwrap();
+    let mut record = Game::standard(8).unwrap();
+    let mut black_moves = Vec::new();
+    for mv in &moves {
+        if record.position().to_move == Color::Black && *mv != Move::Pass {
+            black_moves.push(*mv);
+        }
+        record.play(*mv).unwrap();
+    }
+    assert!(record.is_over(), "the recorded game ends");
+    let mut black_moves = black_moves.into_iter();
+
+    let mut emilia = quick();
+    let mut game = Game::standard(8).unwrap();
+    let mut passes_seen = 0;
+    for line in quarry_lines() {
+        if line == "genmove black" && game.position().to_move == Color::White {
+            passes_seen += 1;
+        }
+        check_against_model(&mut emilia, &mut game, &line);
+        if line == "genmove black" {
+            assert_eq!(emilia.ask("undo"), "=");
+            game.undo();
+            let mv = black_moves.next().expect("a recorded Black move");
+            check_against_model(&mut emilia, &mut game, &format!("play black {mv}"));
+        }
+    }
+    assert_eq!(passes_seen, 1, "White's one pass");
+    assert!(game.is_over());
+    assert_eq!(game.positions().last(), record.positions().last());
+    assert_eq!(emilia.ok("final_score"), record.result());
+    assert_eq!(emilia.ok("history"), record.transcript());
+    assert!(emilia.ask("genmove white").starts_with("? game over"));
+}
+
+#[test]
+fn passes_in_all_three_styles() {
+    let board = white_must_pass();
+    let mut emilia = quick();
+    // 1. An explicit pass.
+    emilia.ok(&format!("setboard {board} O"));
+    assert!(emilia
+        .ask("play black pass")
+        .starts_with("? illegal move pass"));
+    emilia.ok("play white pass");
+    emilia.ok("play black c1");
+    assert_eq!(emilia.ok("final_score"), "B+64");
+    // 2. The same colour twice, as Quarry does: Black after Black.
+    emilia.ok("newgame");
+    emilia.ok(&format!("setboard {board} O"));
+    emilia.ok("play black c1");
+    assert!(emilia.ok("history ggf").contains("W[PA]B[C1]"));
+    emilia.ok("undo");
+    assert_eq!(emilia.ok("history"), "");
+    // And genmove for the side that did not just pass.
+    assert_eq!(emilia.ok("genmove black"), "c1");
+    // 3. Implicit in a setboard: the side to move must pass, genmove says so.
+    emilia.ok(&format!("setboard {board} O"));
+    assert_eq!(emilia.ok("genmove 1000"), "pass");
+    assert_eq!(emilia.ok("genmove"), "c1");
+    assert!(emilia.ask("genmove").starts_with("? game over: B+64"));
+    // ... and implicit in a transcript: the recorded Quarry game has White pass once.
+    let text =
+        std::fs::read_to_string(data_dir().join("sessions/quarry-game-reconstructed.txt")).unwrap();
+    let transcript = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    emilia.ok(&format!("loadgame {transcript}"));
+    assert_eq!(emilia.ok("history"), transcript);
+    assert!(emilia.ok("history ggf").contains("W[PA]"));
+    assert!(emilia.ask("genmove").starts_with("? game over"));
+    // Undo takes back the last move, then the one before the implicit pass with it.
+    emilia.ok("undo");
+    emilia.ok("undo");
+    emilia.ok("undo");
+    let history = emilia.ok("history");
+    assert_eq!(history, transcript[..transcript.len() - 6]);
+    // White has no move after Black's g1: Black moves twice in a row again.
+    emilia.ok("play black f2");
+    assert_eq!(emilia.ok("history"), transcript[..transcript.len() - 4]);
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    let mut emilia = quick();
+    emilia.ok("play f5");
+    emilia.ok("play d6");
+    let before = state(&mut emilia);
+    let long = format!("play {}", "f".repeat(20_000));
+    let cases: Vec<(&str, &str)> = vec![
+        (
+            "genmov black",
+            "unknown command 'genmov': did you mean 'genmove'?",
+        ),
+        ("frobnicate", "unknown command 'frobnicate'"),
+        ("play purple c3", "'purple' is not a colour"),
+        ("genmove purple", "'purple' is not a colour"),
+        ("play black z9", "'z9' is off the board"),
+        ("play black f55", "'f55' is off the board"),
+        ("play black 5f", "'5f' is not a square"),
+        ("play black a1", "illegal move a1: no discs to flip"),
+        ("play black f5", "illegal move f5: square is occupied"),
+        ("play white c3", "wrong side to move"),
+        ("genmove white", "wrong side to move"),
+        ("play black pass", "illegal move pass: a legal move exists"),
+        ("play", "usage: play [color] <move>"),
+        ("setboard XXX X", "malformed board: board has 3 squares"),
+        ("setboard", "usage: setboard"),
+        ("boardsize 9", "unacceptable size '9'"),
+        ("boardsize x", "unacceptable size 'x'"),
+        ("komi lots", "komi 'lots' is not a number"),
+        (
+            "time_left black soon 0",
+            "'soon' is not a number of seconds",
+        ),
+        ("time_settings 1 2", "usage: time_settings"),
+        ("genmove black depth", "depth needs a value"),
+        ("genmove black depth x", "depth 'x' is not a whole number"),
+        ("genmove black fast", "unexpected 'fast'"),
+        ("hint 0", "at least 1"),
+        ("perft 99", "perft depth '99'"),
+        ("solve depth 3", "solve searches to the end"),
+        ("setoption colour blue", "unknown option 'colour'"),
+        ("setoption hash", "usage: setoption hash <value>"),
+        ("set_game Chess", "unsupported game 'Chess'"),
+        ("loadgame (;GM[Othello]BO[8 --- *];)", "GGF: BO says size 8"),
+        ("loadgame (;GM[Othello]B[F5]", "GGF: the game does not end"),
+        ("loadgame f5f5", "malformed transcript: transcript move 2"),
+        ("loadgame", "usage: loadgame"),
+        ("history json", "usage: history [ggf]"),
+        ("name please", "name takes no arguments"),
+        (
+            "99999999999999999999 name",
+            "id '99999999999999999999' is too large",
+        ),
+        (&long, "line too long: 20005 bytes"),
+    ];
+    for (line, expected) in &cases {
+        let reply = emilia.ask(line);
+        assert!(reply.starts_with('?'), "{line}: {reply}");
+        assert!(
+            reply.contains(expected),
+            "{line}: {reply} (expected {expected})"
+        );
+        assert_eq!(state(&mut emilia), before, "{line} changed the state");
+    }
+    // Bytes that are not UTF-8, with an id kept.
+    emilia.send_raw(b"7 play black \xff\xfe\n");
+    assert_eq!(emilia.reply(), "?7 invalid UTF-8 in the command line");
+    assert_eq!(state(&mut emilia), before);
+    // After the end of the game.
+    let mut squares = vec!['X'; 64];
+    squares[63] = 'O';
+    let full: String = squares.into_iter().collect();
+    emilia.ok(&format!("setboard {full} O"));
+    let reply = emilia.ask("play white a1");
+    assert_eq!(reply, "? game over: B+62 (neither side can move)");
+    assert!(emilia.ask("genmove").starts_with("? game over"));
+    assert!(emilia.ask("hint").starts_with("? game over"));
+    assert!(emilia.ask("solve").starts_with("? game over"));
+    // The input ends in the middle of a command.
+    emilia.send_raw(b"12 genmove bl");
+    emilia.close_stdin();
+    assert_eq!(
+        emilia.reply(),
+        "?12 incomplete command '12 genmove bl': the input ended before the end of the line"
+    );
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn random_command_streams_always_get_answers() {
+    let names = [
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "boardsize",
+        "clear_board",
+        "newgame",
+        "setboard",
+        "hint",
+        "history",
+        "loadgame",
+        "komi",
+        "time_settings",
+        "time_left",
+        "known_command",
+        "list_games",
+        "set_game",
+        "name",
+        "version",
+        "perft",
+        "protocol_version",
+        "list_commands",
+        "bogus",
+        "genmov",
+        "PLAY",
+        "",
+        "#",
+    ];
+    let words = [
+        "black",
+        "white",
+        "b",
+        "w",
+        "X",
+        "O",
+        "purple",
+        "f5",
+        "d6",
+        "c3",
+        "e6",
+        "a1",
+        "h8",
+        "l12",
+        "z9",
+        "pass",
+        "PA",
+        "0",
+        "1",
+        "2",
+        "3",
+        "6",
+        "8",
+        "10",
+        "12",
+        "20",
+        "-1",
+        "depth",
+        "movetime",
+        "nodes",
+        "ggf",
+        "Othello",
+        "f5d6c3",
+        "(;",
+        "[",
+        "]",
+        "é",
+        "\t",
+        "1e99",
+        "3.5",
+        "---------------------------OX------XO---------------------------",
+    ];
+    let mut rng = Rng::new(2024);
+    let mut emilia = quick();
+    let mut expected = 0;
+    for i in 0..600 {
+        let mut line = String::new();
+        if rng.below(4) == 0 {
+            line.push_str(&format!("{} ", rng.below(1000)));
+        }
+        let name = *rng.pick(&names);
+        line.push_str(name);
+        for _ in 0..rng.below(4) {
+            line.push(' ');
+            let word = *rng.pick(&words);
+            line.push_str(word);
+        }
+        if name == "perft" {
+            line = format!("perft {}", rng.below(4));
+        }
+        let visible = line.split('#').next().unwrap().trim().to_string();
+        emilia.send(&line);
+        if !visible.is_empty() {
+            expected += 1;
+            let reply = emilia.reply();
+            assert!(
+                reply.starts_with('=') || reply.starts_with('?'),
+                "line {i} '{line}': {reply}"
+            );
+            assert!(
+                !reply.contains("internal error"),
+                "line {i} '{line}': {reply}"
+            );
+        }
+    }
+    assert!(expected > 500);
+    assert_eq!(emilia.ok("name"), "Emilia");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn end_of_input_and_closed_output_end_cleanly() {
+    // End of input: the answers already asked for come, then a clean exit.
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("1 name");
+    emilia.send("2 genmove black depth 1");
+    emilia.close_stdin();
+    assert_eq!(emilia.reply(), "=1 Emilia");
+    assert!(emilia.reply().starts_with("=2 "));
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+    // A reader that goes away: writes fail, the process ends without a panic.
+    let mut emilia = Emilia::start(&[]);
+    emilia.close_stdout();
+    for _ in 0..2000 {
+        if !emilia.try_send("showboard") {
+            break;
+        }
+    }
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+    // quit.
+    let mut emilia = Emilia::start(&[]);
+    assert_eq!(emilia.ask("quit"), "=");
+    let (status, _) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+}
+
+#[test]
+fn genmove_keeps_to_its_budget() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.ok("name");
+    let start = Instant::now();
+    emilia.ok("genmove black movetime 200");
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_millis(600),
+        "movetime 200 took {took:?}"
+    );
+    // A 3 s clock at the start: one move gets a small share of it.
+    let start = Instant::now();
+    emilia.ok("genmove white 3000");
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_millis(1500),
+        "3 s clock took {took:?}"
+    );
+    // GTP clocks: time_left in byo-yomi gives the time for the next stones.
+    emilia.ok("time_settings 0 1 4");
+    emilia.ok("time_left black 1 4");
+    let start = Instant::now();
+    emilia.ok("genmove black");
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_millis(500),
+        "byo-yomi move took {took:?}"
+    );
+}
+
+#[test]
+fn other_board_sizes_play_too() {
+    let mut emilia = quick();
+    for size in [6, 10, 12] {
+        emilia.ok(&format!("boardsize {size}"));
+        let mv = emilia.ok("genmove black");
+        let position = Position::start(size).unwrap();
+        assert!(position.play(mv.parse().unwrap()).is_ok(), "{size}: {mv}");
+        let board = emilia.ok("showboard");
+        assert_eq!(board.lines().count(), size + 3, "{board}");
+    }
+    let squares = "-".repeat(100);
+    assert!(emilia
+        .ask(&format!("setboard {squares} X"))
+        .starts_with('='));
+}

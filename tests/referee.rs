@@ -1,0 +1,301 @@
+//! The referee against small scripted engines (tests/engines/fake_engine.py, Python 3
+//! standard library only): whole matches in both protocols, and engines that misbehave.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use emilia::board::{Color, Position};
+use emilia::referee::client::FaultKind;
+use emilia::referee::game::Ending;
+use emilia::referee::{self, EngineSpec, MatchConfig, MatchOutcome, Protocol, TimeControl};
+
+fn fake(options: &str) -> EngineSpec {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    let mut spec = EngineSpec::gtp(&format!("python3 '{script}' {options}"));
+    if options.contains("--proto nboard") {
+        spec.protocol = Protocol::Nboard;
+        spec.depth = Some(1);
+    }
+    spec
+}
+
+fn config(first: EngineSpec, second: EngineSpec, games: usize) -> MatchConfig {
+    let mut config = MatchConfig::new(first, second, games);
+    config.time = TimeControl::MoveTime(Duration::from_millis(500));
+    config.margin = Duration::from_millis(300);
+    config.timeout = Duration::from_secs(10);
+    config
+}
+
+fn run(config: &MatchConfig) -> MatchOutcome {
+    let mut lines = Vec::new();
+    let outcome = referee::run(config, &mut |l| lines.push(l.to_string())).unwrap();
+    assert_eq!(lines.len(), config.games, "one progress line per game");
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with(&format!("{0}/{0} games", config.games)));
+    outcome
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("emilia-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Checks that the tally, the records and the results file tell the same story, and that
+/// every finished game replays legally to its reported score.
+fn assert_consistent(outcome: &MatchOutcome, results: &str) {
+    let t = &outcome.tally;
+    assert_eq!(t.wins + t.draws + t.losses, t.games);
+    assert_eq!(t.games as usize, outcome.games.len());
+    let points: f64 = outcome.games.iter().map(|g| g.points(0)).sum();
+    assert_eq!(points, t.points());
+    let lines: Vec<&str> = results.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), outcome.games.len());
+    for line in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 8, "{line}");
+        let number: usize = fields[0].parse().unwrap();
+        let game = &outcome.games[number - 1];
+        let (end, _) = Position::start(8)
+            .unwrap()
+            .play_transcript(fields[7])
+            .unwrap();
+        match &game.ending {
+            Ending::Finished { black, white, .. } => {
+                assert!(end.is_game_over(), "{line}");
+                assert_eq!(fields[4], format!("{black}-{white}"));
+                assert_eq!(end.count(Color::Black), *black);
+                assert_eq!(end.count(Color::White), *white);
+                let winner = match black.cmp(white) {
+                    std::cmp::Ordering::Greater => "black",
+                    std::cmp::Ordering::Less => "white",
+                    std::cmp::Ordering::Equal => "draw",
+                };
+                assert_eq!(fields[3], winner);
+            }
+            Ending::Forfeit { reason, .. } => assert_eq!(fields[5], reason),
+        }
+    }
+}
+
+#[test]
+fn a_gtp_match_completes_with_a_consistent_report() {
+    let mut config = config(fake("--seed 1 --name one"), fake("--seed 2 --name two"), 4);
+    config.concurrency = 2;
+    let results = temp_file("gtp-results.tsv");
+    let ggf = temp_file("gtp-games.ggf");
+    config.results = Some(results.clone());
+    config.ggf = Some(ggf.clone());
+    let outcome = run(&config);
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert_consistent(&outcome, &text);
+    assert_eq!(outcome.tally.finished, 4, "{}", outcome.report);
+    assert!(
+        outcome.report.contains("Elo difference"),
+        "{}",
+        outcome.report
+    );
+    // Colours alternate game by game.
+    let blacks: Vec<usize> = outcome.games.iter().map(|g| g.black).collect();
+    assert_eq!(blacks, [0, 1, 0, 1]);
+    let records = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(records.lines().count(), 4);
+    assert!(records
+        .lines()
+        .all(|r| r.starts_with("(;GM[Othello]") && r.ends_with(";)")));
+}
+
+#[test]
+fn an_nboard_engine_plays_a_gtp_engine_from_openings() {
+    let mut config = config(fake("--proto nboard --seed 3"), fake("--seed 4"), 4);
+    config.openings =
+        referee::openings::parse("f5f6e6f4e3c5c4e7\nf5d6c4d3c2b3b4b5\n", 8, "test").unwrap();
+    let results = temp_file("nboard-results.tsv");
+    config.results = Some(results.clone());
+    let outcome = run(&config);
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert_consistent(&outcome, &text);
+    assert_eq!(outcome.tally.finished, 4, "{}", outcome.report);
+    // Each opening twice, colours swapped.
+    let plays: Vec<(&str, usize)> = outcome
+        .games
+        .iter()
+        .map(|g| (g.opening.as_str(), g.black))
+        .collect();
+    assert_eq!(
+        plays,
+        [
+            ("f5f6e6f4e3c5c4e7", 0),
+            ("f5f6e6f4e3c5c4e7", 1),
+            ("f5d6c4d3c2b3b4b5", 0),
+            ("f5d6c4d3c2b3b4b5", 1)
+        ]
+    );
+    assert!(outcome.games.iter().all(|g| {
+        let transcript: Vec<_> = g.moves.iter().take(8).map(|m| m.mv.to_string()).collect();
+        transcript.concat() == g.opening
+    }));
+}
+
+/// A match of `games` games between a misbehaving engine and a sound one; every game must
+/// be lost by the former for `kind`, with `words` in the reason.
+fn assert_forfeits(faulty: &str, games: usize, kind: FaultKind, words: &str) {
+    for proto in ["", "--proto nboard "] {
+        let config = config(
+            fake(&format!("{proto}{faulty} --name bad")),
+            fake("--seed 5 --name good"),
+            games,
+        );
+        let outcome = run(&config);
+        assert_eq!(outcome.tally.losses as usize, games, "{}", outcome.report);
+        assert_eq!(outcome.tally.fault_count(0, kind) as usize, games);
+        for game in &outcome.games {
+            let Ending::Forfeit { reason, loser, .. } = &game.ending else {
+                panic!("game {} was not forfeited", game.number)
+            };
+            assert_eq!(game.engine(*loser), 0);
+            assert!(reason.contains(words), "{proto}{reason}");
+        }
+        assert!(outcome.report.contains(kind.label()), "{}", outcome.report);
+    }
+}
+
+#[test]
+fn an_illegal_move_loses_the_game() {
+    // The first move of each game is illegal (a fresh count per game would need a restart,
+    // so ask for it at the first move of a one-game match).
+    assert_forfeits(
+        "--fault illegal --at 1",
+        1,
+        FaultKind::Illegal,
+        "illegal move",
+    );
+}
+
+#[test]
+fn garbage_loses_and_the_engine_is_restarted() {
+    // Restarted after each garbage answer, the engine misbehaves again at its first move.
+    assert_forfeits("--fault garbage --at 1", 2, FaultKind::Garbage, "garbage");
+}
+
+#[test]
+fn hanging_past_the_clock_loses_on_time() {
+    assert_forfeits("--fault hang --at 2", 2, FaultKind::Time, "time forfeit");
+}
+
+#[test]
+fn exiting_mid_game_loses_and_the_match_goes_on() {
+    assert_forfeits("--fault exit --at 3", 2, FaultKind::Crash, "exit");
+}
+
+#[test]
+fn the_command_line_runs_a_match_and_prints_the_report() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .args([
+            "match",
+            "--engine",
+            &format!("python3 {script} --seed 7"),
+            "name=seven",
+            "--engine",
+            &format!("python3 {script} --seed 8"),
+            "name=eight",
+            "--games",
+            "2",
+            "--tc",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("Score of seven vs eight"), "{stdout}");
+    assert!(stderr.contains("2/2 games"), "{stderr}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_fails_the_match_with_its_command() {
+    let config = config(EngineSpec::gtp("no-such-engine-xyz"), fake(""), 2);
+    let error = referee::run(&config, &mut |_| {})
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("no-such-engine-xyz"), "{error}");
+}
+
+#[test]
+fn engines_that_pass_implicitly_play_through_forced_passes() {
+    let mut config = config(fake("--implicit-pass --seed 11"), fake("--seed 12"), 6);
+    config.size = 6;
+    let outcome = run(&config);
+    assert_eq!(outcome.tally.finished, 6, "{}", outcome.report);
+    let passes = outcome
+        .games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .filter(|m| m.mv == emilia::board::Move::Pass)
+        .count();
+    assert!(
+        passes > 0,
+        "no forced pass happened: the test proves nothing"
+    );
+}
+
+fn emilia(arguments: &str) -> EngineSpec {
+    EngineSpec::gtp(&format!("'{}' {arguments}", env!("CARGO_BIN_EXE_emilia")))
+}
+
+#[test]
+fn two_emilias_play_a_consistent_match_over_gtp() {
+    let mut config = config(emilia(""), emilia("--player kukreja"), 4);
+    config.time = TimeControl::Depth(2);
+    config.openings = referee::openings::parse(
+        include_str!("../data/xot-openings.txt"),
+        8,
+        "xot-openings.txt",
+    )
+    .unwrap();
+    let results = temp_file("emilia-gtp.tsv");
+    config.results = Some(results.clone());
+    let outcome = run(&config);
+    assert_consistent(&outcome, &std::fs::read_to_string(&results).unwrap());
+    assert_eq!(outcome.tally.finished, 4, "{}", outcome.report);
+    // Both report their depths through the extension; the depth option caps Emilia's.
+    let (sum, moves) = outcome.tally.depth[0];
+    assert!(
+        moves > 0 && sum <= 2 * u64::from(moves),
+        "{}",
+        outcome.report
+    );
+    assert!(outcome.report.contains("average depth"));
+}
+
+#[test]
+fn two_emilias_play_a_consistent_match_over_nboard() {
+    let mut first = emilia("");
+    first.protocol = Protocol::Nboard;
+    first.depth = Some(2);
+    let mut second = emilia("--player greedy");
+    second.protocol = Protocol::Nboard;
+    second.depth = Some(1);
+    let mut config = config(first, second, 2);
+    config.time = TimeControl::Clock {
+        base: Duration::from_secs(20),
+        increment: Duration::ZERO,
+    };
+    let results = temp_file("emilia-nboard.tsv");
+    config.results = Some(results.clone());
+    let outcome = run(&config);
+    assert_consistent(&outcome, &std::fs::read_to_string(&results).unwrap());
+    assert_eq!(outcome.tally.finished, 2, "{}", outcome.report);
+    assert_eq!(
+        outcome.tally.wins, 2,
+        "Emilia beats greedy: {}",
+        outcome.report
+    );
+}
