@@ -332,6 +332,17 @@ fn hints_score_every_move_exactly_in_small_endgames() {
 }
 
 #[test]
+fn a_hint_cut_short_still_scores_every_move() {
+    let position = Position::start(12).unwrap();
+    let limits = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let hints = engine().hint(&position, 10, &limits);
+    assert_eq!(hints.len(), 4);
+}
+
+#[test]
 fn options_choose_the_evaluation_and_cap_the_depth() {
     let mut engine = engine();
     engine.set_option("eval", "squares").unwrap();

@@ -227,11 +227,18 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 break;
             }
         }
+        if self.control.score_all_moves {
+            // A hint cut short before some moves were searched scores them statically.
+            for r in root.iter_mut().filter(|r| r.depth == 0) {
+                r.score = -self.leaf(&r.child);
+                r.exact = r.child.is_game_over();
+            }
+        }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
         let mut root_scores: Vec<MoveScore> = root
             .iter()
-            .filter(|r| r.depth > 0)
+            .filter(|r| r.depth > 0 || self.control.score_all_moves)
             .map(|r| MoveScore {
                 mv: to_move(r.index, self.size),
                 score: r.score,
