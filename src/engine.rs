@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 
 use crate::board::{Move, Position};
-use crate::eval::{Classic, EvalKind, Squares, Weights};
+use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
 use crate::search::{self, tt::TranspositionTable};
 use crate::timeman;
@@ -89,6 +89,9 @@ pub struct Engine {
     /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
     probcut: u32,
     tt: TranspositionTable,
+    /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
+    /// engine falls back to the classic evaluation).
+    pattern: Option<Pattern>,
     classic: Classic,
     squares: Squares,
     stop: Arc<AtomicBool>,
@@ -120,9 +123,17 @@ impl Engine {
 
     /// An engine with default options and a transposition table of `mib` MiB.
     pub fn with_hash(mib: usize) -> Engine {
+        let pattern = Pattern::embedded()
+            .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
+            .ok();
         Engine {
             threads: 1,
-            eval: EvalKind::default(),
+            eval: if pattern.is_some() {
+                EvalKind::Pattern
+            } else {
+                EvalKind::Classic
+            },
+            pattern,
             depth_cap: 0,
             probcut: Engine::DEFAULT_PROBCUT,
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
@@ -169,8 +180,8 @@ impl Engine {
             OptionInfo {
                 name: "eval",
                 value: self.eval.to_string(),
-                help:
-                    "evaluation: classic (stage-weighted features) or squares (square table only)",
+                help: "evaluation: pattern (learned pattern weights, 8x8; classic on other \
+                       sizes), classic (stage-weighted features) or squares (square table only)",
             },
             OptionInfo {
                 name: "probcut",
@@ -227,9 +238,13 @@ impl Engine {
                 self.threads = threads;
             }
             "eval" => {
-                self.eval = value
+                let eval = value
                     .parse()
                     .map_err(|e: String| anyhow!("option eval: {e}"))?;
+                if eval == EvalKind::Pattern && self.pattern.is_none() {
+                    bail!("option eval: the pattern weights failed to load");
+                }
+                self.eval = eval;
             }
             "probcut" => {
                 let tenths = number()?;
@@ -360,11 +375,14 @@ impl Engine {
             probcut: self.probcut,
         };
         let tt = &mut self.tt;
-        match self.eval {
-            EvalKind::Classic => with_board!(&position.board, b => {
+        match (self.eval, &self.pattern) {
+            (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
+                search::search(b, pattern, tt, &control, progress)
+            }),
+            (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
                 search::search(b, &self.classic, tt, &control, progress)
             }),
-            EvalKind::Squares => with_board!(&position.board, b => {
+            (EvalKind::Squares, _) => with_board!(&position.board, b => {
                 search::search(b, &self.squares, tt, &control, progress)
             }),
         }
@@ -387,6 +405,30 @@ mod tests {
             let report = engine.search(&start, &limits, &mut |_| {});
             assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
         }
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
+        let mut engine = Engine::new();
+        let eval = |e: &Engine| {
+            e.options()
+                .into_iter()
+                .find(|o| o.name == "eval")
+                .map(|o| o.value)
+        };
+        assert_eq!(eval(&engine).as_deref(), Some("pattern"));
+        let start = Position::start(8).unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        for kind in ["classic", "squares", "pattern"] {
+            engine.set_option("eval", kind).unwrap();
+            assert_eq!(eval(&engine).as_deref(), Some(kind));
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{kind}: {}", report.best);
+        }
+        assert!(engine.set_option("eval", "neural").is_err());
     }
 
     #[test]
