@@ -11,6 +11,7 @@
 //! fresh engine gives the same move, score and node count on every run. With a warm
 //! transposition table the move and score may still vary slightly and node counts do.
 
+pub mod exact8;
 pub mod ordering;
 pub mod tt;
 
@@ -51,6 +52,7 @@ const PROBCUT_SIGMA_PER_PLY: i32 = 15;
 const PROBCUT_MAX_BOUND: i32 = 20_000;
 
 /// What bounds a search.
+#[derive(Clone, Copy)]
 pub struct Control<'a> {
     /// Deepest iteration.
     pub max_depth: u32,
