@@ -18,7 +18,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
-            openings (--games N at --ms T a move, default 100); --against random|squares|both
+            openings (--games N at --ms T a move, default 100); --against random|squares|both;
+            --against options --a name=value,... --b name=value,...: two engine settings
   clock     not run by default: self-play games between two emilia processes on game
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
             100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
@@ -41,6 +42,8 @@ pub fn run(args: &[String]) -> Result<()> {
             ("ms", 1),
             ("size", 1),
             ("against", 1),
+            ("a", 1),
+            ("b", 1),
             ("clocks", 1),
             ("engine", 1),
         ],
