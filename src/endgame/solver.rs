@@ -30,8 +30,10 @@ const TABLE_MIN_EMPTIES: u32 = 9;
 const ETC_MIN_EMPTIES: u32 = 11;
 /// Nodes with this many empties or more order their moves by a shallow search...
 const SEARCH_ORDER_MIN_EMPTIES: u32 = 12;
-/// ...one ply deeper for every this many empties more.
+/// ...one ply deeper for every this many empties more...
 const SEARCH_ORDER_STEP: u32 = 2;
+/// ...up to this depth.
+const SEARCH_ORDER_MAX_DEPTH: u32 = 5;
 /// Weight of the shallow search's value against the fastest-first score.
 const SEARCH_ORDER_WEIGHT: i32 = 128;
 /// Beyond every heuristic value.
@@ -351,7 +353,8 @@ impl<'a> Search<'a> {
         parity: u8,
     ) {
         let depth = if empties >= SEARCH_ORDER_MIN_EMPTIES {
-            1 + (empties - SEARCH_ORDER_MIN_EMPTIES) / SEARCH_ORDER_STEP
+            (1 + (empties - SEARCH_ORDER_MIN_EMPTIES) / SEARCH_ORDER_STEP)
+                .min(SEARCH_ORDER_MAX_DEPTH)
         } else {
             0
         };
@@ -368,7 +371,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Alpha-beta on the ordering heuristic to `depth` plies.
+    /// Alpha-beta on the ordering heuristic to `depth` plies, moves sorted by the heuristic
+    /// from 2 plies up.
     fn shallow_value(
         &mut self,
         player: u64,
@@ -390,6 +394,30 @@ impl<'a> Search<'a> {
             return -self.shallow_value(opponent, player, depth, -beta, -alpha);
         }
         let mut best = -INFINITE_VALUE;
+        if depth >= 2 {
+            // Deeper down, sorting by the heuristic pays for itself in cut-offs.
+            let mut list = MoveList::new();
+            list.generate(player, opponent, moves);
+            for m in list.as_mut_slice() {
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                m.score = -heuristic(p, o);
+            }
+            for i in 0..list.len {
+                let m = list.pick(i);
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
             let (p, o) = play(player, opponent, x, f);
@@ -479,9 +507,7 @@ impl<'a> Search<'a> {
             if self.aborted {
                 return 0;
             }
-            if best > alpha {
-                best_move = m.square;
-            }
+            best_move = m.square;
         }
         if best <= alpha {
             self.score_moves(&mut list, player, opponent, empties, parity);
@@ -495,8 +521,8 @@ impl<'a> Search<'a> {
                 }
                 if score > best {
                     best = score;
+                    best_move = m.square;
                     if score > alpha {
-                        best_move = m.square;
                         break;
                     }
                 }
