@@ -306,7 +306,7 @@ mod tests {
     fn last_empties_match_minimax_at_every_alpha() {
         let mut table = Table::new(0);
         let limits = Limits::NONE;
-        let mut search = Search::new(&mut table, &limits);
+        let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {
             for board in boards(empties, 3000) {
                 let exact = minimax(&board);

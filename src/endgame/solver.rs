@@ -183,12 +183,13 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>) -> Search<'a> {
+    /// A search counting on from `nodes` nodes (limits apply to the count).
+    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>, nodes: u64) -> Search<'a> {
         Search {
-            nodes: 0,
+            nodes,
             table,
             limits,
-            next_poll: POLL_INTERVAL,
+            next_poll: nodes + POLL_INTERVAL,
             aborted: false,
         }
     }
