@@ -46,7 +46,9 @@ pub fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
-    engine.set_option("eval", args.value("eval").unwrap_or("classic"))?;
+    if let Some(eval) = args.value("eval") {
+        engine.set_option("eval", eval)?;
+    }
     let limits = match depth {
         Some(d) => Limits {
             depth: Some(d),
