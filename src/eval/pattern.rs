@@ -14,10 +14,11 @@ use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+pub use indices::{indices, indices_by_squares, visit_indices, IncrementalIndices, Indices};
 pub use layout::{
     full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
 };
+use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
 
 use super::weights::{Weights, WeightsError};
 use super::{Classic, Evaluator};
@@ -87,21 +88,37 @@ impl PatternEval {
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
+    /// The weights of the stage of `board`, and the sum of its global features' weights.
+    #[inline(always)]
+    fn stage_table(&self, board: &Board8) -> (&[i16], i32) {
+        let empties = board.empty_mask().count_ones();
+        let start = stage(empties) * FULL_LEN;
+        let table = &self.tables[start..start + FULL_LEN];
+        let (player, opponent) = mobilities(board);
+        let globals = table[PLAYER_MOBILITY + player] as i32
+            + table[OPPONENT_MOBILITY + opponent] as i32
+            + table[PARITY + (empties & 1) as usize] as i32;
+        (table, globals)
+    }
+
     /// The score of `board` for the side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate(&self, board: &Board8) -> i32 {
-        self.evaluate_with(board, &indices(board))
+        let (table, mut sum) = self.stage_table(board);
+        visit_indices(board, |i, contents| {
+            sum += table[INSTANCE_OFFSETS[i] as usize + contents] as i32;
+        });
+        sum.clamp(-MAX_SCORE, MAX_SCORE)
     }
 
     /// The score of `board` whose instance contents `indices` are already known (for
     /// example kept by [`IncrementalIndices`]).
     #[inline]
     pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
-        let empties = board.empty_mask().count_ones();
-        let start = stage(empties) * FULL_LEN;
-        let table = &self.tables[start..start + FULL_LEN];
-        let features = full_features(board, indices);
-        let sum: i32 = features.iter().map(|&f| table[f as usize] as i32).sum();
+        let (table, mut sum) = self.stage_table(board);
+        for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
+            sum += table[offset as usize + contents as usize] as i32;
+        }
         sum.clamp(-MAX_SCORE, MAX_SCORE)
     }
 }

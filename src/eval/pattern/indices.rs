@@ -78,20 +78,28 @@ const fn instance_masks() -> [u64; INSTANCE_COUNT] {
 const SYMMETRIES: [u8; INSTANCE_COUNT] = instance_symmetries();
 const MASKS: [u64; INSTANCE_COUNT] = instance_masks();
 
-/// Every instance's contents, computed from the discs alone.
-#[inline]
-pub fn indices(board: &Board8) -> Indices {
+/// Calls `visit(instance, contents)` for every instance, in [`INSTANCES`] order, computing
+/// the contents from the discs alone. Inlined into its callers, so that an evaluation can
+/// add up weights without storing the indices first.
+#[inline(always)]
+pub fn visit_indices(board: &Board8, mut visit: impl FnMut(usize, usize)) {
     let player = symmetry::all_bits(board.player);
     let opponent = symmetry::all_bits(board.opponent);
-    let mut out = [0u16; INSTANCE_COUNT];
     for i in 0..INSTANCE_COUNT {
         let (k, mask) = (SYMMETRIES[i] as usize & 7, MASKS[i]);
         // Masks have at most MAX_SQUARES bits, so the extracted bits index TERNARY; the
         // explicit mask lets the compiler drop the bounds check.
         let own = extract(player[k], mask) & ((1 << MAX_SQUARES) - 1);
         let other = extract(opponent[k], mask) & ((1 << MAX_SQUARES) - 1);
-        out[i] = TERNARY[own] + 2 * TERNARY[other];
+        visit(i, TERNARY[own] as usize + 2 * TERNARY[other] as usize);
     }
+}
+
+/// Every instance's contents, computed from the discs alone.
+#[inline]
+pub fn indices(board: &Board8) -> Indices {
+    let mut out = [0u16; INSTANCE_COUNT];
+    visit_indices(board, |i, contents| out[i] = contents as u16);
     out
 }
 
