@@ -127,17 +127,44 @@ impl PatternEval {
 /// other sizes (which have no trained weights) by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
-    eval: &'static PatternEval,
+    eval: WeightsRef,
     other_sizes: Classic,
+}
+
+/// The built-in weights, shared by every engine of the process, or weights read from a file.
+#[derive(Clone, Debug)]
+enum WeightsRef {
+    Embedded(&'static PatternEval),
+    Loaded(std::sync::Arc<PatternEval>),
 }
 
 impl Pattern {
     /// The evaluator with the built-in weights, loaded once per process.
     pub fn embedded() -> Result<Pattern> {
         Ok(Pattern {
-            eval: PatternEval::embedded()?,
+            eval: WeightsRef::Embedded(PatternEval::embedded()?),
             other_sizes: Classic::default(),
         })
+    }
+
+    /// The evaluator with the weights file at `path`.
+    pub fn from_file(path: &std::path::Path) -> Result<Pattern> {
+        let weights = Weights::read(path)?;
+        let eval = PatternEval::from_weights(&weights)
+            .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+        Ok(Pattern {
+            eval: WeightsRef::Loaded(std::sync::Arc::new(eval)),
+            other_sizes: Classic::default(),
+        })
+    }
+
+    /// The 8x8 evaluation.
+    #[inline(always)]
+    pub fn patterns(&self) -> &PatternEval {
+        match &self.eval {
+            WeightsRef::Embedded(eval) => eval,
+            WeightsRef::Loaded(eval) => eval,
+        }
     }
 }
 
@@ -146,7 +173,7 @@ impl Evaluator for Pattern {
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         // The type test is resolved at compile time: each board type gets its own search.
         match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
-            Some(board) => self.eval.evaluate(board),
+            Some(board) => self.patterns().evaluate(board),
             None => self.other_sizes.evaluate(board),
         }
     }
