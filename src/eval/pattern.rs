@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{indices, indices_by_squares, visit_indices, IncrementalIndices, Indices};
+pub use indices::{
+    after_move, indices, indices_by_squares, visit_indices, IncrementalIndices, Indices,
+};
 pub use layout::{
     full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
 };
@@ -177,6 +179,25 @@ impl Evaluator for Pattern {
             None => self.other_sizes.evaluate(board),
         }
     }
+
+    /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
+    /// follow from them by the squares its move changed.
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+        let parent = (parent as &dyn std::any::Any)
+            .downcast_ref::<Board8>()
+            .map(|p| (*p, indices(&p.pass())));
+        move |index, child: &B| match (
+            &parent,
+            (child as &dyn std::any::Any).downcast_ref::<Board8>(),
+        ) {
+            (Some((parent, waiter)), Some(child)) => {
+                let flipped = parent.opponent ^ child.player;
+                let child_indices = after_move(waiter, index, flipped);
+                self.patterns().evaluate_with(child, &child_indices)
+            }
+            _ => self.evaluate(child),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +259,27 @@ mod tests {
                     assert_eq!(eval.evaluate(&image), value, "symmetry {k} of {board:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn children_scored_from_the_parent_score_as_evaluated_alone() {
+        let pattern = Pattern::embedded().unwrap();
+        let mut state = 17u64;
+        let mut board = Board8::START;
+        for _ in 0..2000 {
+            let moves = board.move_mask();
+            if moves == 0 {
+                board = Board8::START;
+                continue;
+            }
+            let mut score = pattern.children(&board);
+            for m in Bits(moves) {
+                let child = board.play(m);
+                assert_eq!(score(m, &child), pattern.evaluate(&child));
+            }
+            let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+            board = board.play(Bits(moves).nth(pick).unwrap_or(0));
         }
     }
 

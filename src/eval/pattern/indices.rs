@@ -125,6 +125,26 @@ pub fn indices_by_squares(board: &Board8) -> Indices {
     out
 }
 
+/// The side to move's indices after the other side played on `index`, flipping `flipped`,
+/// from `waiter`: the indices before the move, seen from the side that did not move.
+#[inline]
+pub fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indices {
+    let mut out = *waiter;
+    let placed = &SQUARE_DIGITS[index];
+    for &(instance, weight) in &placed.entries[..placed.count] {
+        // Empty becomes the other side's (2).
+        out[instance as usize] += 2 * weight;
+    }
+    for square in Bits(flipped) {
+        let turned = &SQUARE_DIGITS[square];
+        for &(instance, weight) in &turned.entries[..turned.count] {
+            // Own (1) becomes the other side's (2).
+            out[instance as usize] += weight;
+        }
+    }
+    out
+}
+
 /// Most instances one square belongs to.
 const MAX_PER_SQUARE: usize = 8;
 
@@ -245,8 +265,10 @@ mod tests {
                 let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
                 let index = Bits(moves).nth(pick).unwrap_or(0);
                 let flipped = board.flips(index);
+                let waiter = indices(&board.pass());
                 board = board.after(index, flipped);
                 incremental.play(index, flipped);
+                assert_eq!(after_move(&waiter, index, flipped), indices(&board));
             }
         }
     }
