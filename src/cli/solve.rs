@@ -112,8 +112,13 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(nanoseconds as f64 * 1e-9)
 }
 
-fn square_name(index: Option<usize>) -> String {
-    index.map_or("pass".to_string(), |i| Square::from_index(i, 8).to_string())
+/// The move's name: its square, `pass`, or `end` when neither side can move.
+fn move_name(index: Option<usize>, game_over: bool) -> String {
+    match index {
+        Some(i) => Square::from_index(i, 8).to_string(),
+        None if game_over => "end".to_string(),
+        None => "pass".to_string(),
+    }
 }
 
 /// Solves every record, printing a line each (numbered from `first_number`) and a total line;
@@ -178,7 +183,7 @@ pub fn solve_records(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
-            square_name(solution.best),
+            move_name(solution.best, record.position.is_game_over()),
             solution.score,
             solution.nodes,
             seconds,

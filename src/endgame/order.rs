@@ -4,7 +4,8 @@
 //!   counting double) come first, with small bonuses for good squares and for odd regions;
 //!   higher up, the opponent's potential mobility (empty squares next to our discs) counts too.
 //! - Highest up, a shallow search on [`heuristic`], a rough linear evaluation made for
-//!   ordering only.
+//!   ordering only. A real evaluation function would take its place there (the ordering score
+//!   adds the search value times a weight to the fastest-first score).
 
 use super::bits::CORNERS;
 use super::parity::QUADRANT_BIT;

@@ -3,7 +3,7 @@
 //! null-window nodes get cheaper the fewer empty squares remain:
 //!
 //! - 9 empties and more: transposition table, stability cut-off, fastest-first ordering
-//!   with potential mobility; from 11, enhanced transposition cut-off; from 12, moves ordered
+//!   with potential mobility; from 10, enhanced transposition cut-off; from 12, moves ordered
 //!   by a shallow search on the ordering heuristic (see [`super::order`]);
 //! - 7 and 8: fastest-first ordering, stability cut-off, no table;
 //! - 5 and 6: squares in region-parity order, no move list;
@@ -27,7 +27,7 @@ const SORTED_MIN_EMPTIES: u32 = 7;
 /// Null-window nodes with this many empties or more use the transposition table.
 const TABLE_MIN_EMPTIES: u32 = 9;
 /// Nodes with this many empties or more look up their children in the table first.
-const ETC_MIN_EMPTIES: u32 = 11;
+const ETC_MIN_EMPTIES: u32 = 10;
 /// Nodes with this many empties or more order their moves by a shallow search...
 const SEARCH_ORDER_MIN_EMPTIES: u32 = 12;
 /// ...one ply deeper for every this many empties more...
