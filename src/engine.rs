@@ -95,6 +95,8 @@ pub struct Engine {
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
+    /// The weights file the pattern evaluation uses; empty for the built-in weights.
+    weights_file: String,
     classic: Classic,
     squares: Squares,
     stop: Arc<AtomicBool>,
@@ -137,6 +139,7 @@ impl Engine {
                 EvalKind::Classic
             },
             pattern,
+            weights_file: String::new(),
             depth_cap: 0,
             probcut: Engine::DEFAULT_PROBCUT,
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
@@ -196,6 +199,16 @@ impl Engine {
                 help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
                        search puts this far outside the window are pruned; 0 turns it off \
                        (0 to 100)",
+            },
+            OptionInfo {
+                name: "weights",
+                value: if self.weights_file.is_empty() {
+                    "builtin".to_string()
+                } else {
+                    self.weights_file.clone()
+                },
+                help: "the pattern evaluation's weights: builtin, or the path of a weights \
+                       file written by emilia train",
             },
             OptionInfo {
                 name: "depth",
@@ -260,6 +273,17 @@ impl Engine {
                     bail!("option probcut: {tenths} is out of range 0 to 100");
                 }
                 self.probcut = tenths as u32;
+            }
+            "weights" => {
+                if value.is_empty() || value.eq_ignore_ascii_case("builtin") {
+                    self.pattern = Some(Pattern::embedded().map_err(|e| anyhow!("{e:#}"))?);
+                    self.weights_file.clear();
+                } else {
+                    let pattern = Pattern::from_file(std::path::Path::new(value))
+                        .map_err(|e| anyhow!("option weights: {e:#}"))?;
+                    self.pattern = Some(pattern);
+                    self.weights_file = value.to_string();
+                }
             }
             "depth" => {
                 let depth = number()?;
@@ -504,6 +528,16 @@ mod tests {
             assert!(start.play(report.best).is_ok(), "{kind}: {}", report.best);
         }
         assert!(engine.set_option("eval", "neural").is_err());
+        // Another weights file, refused with the reason when it is not one.
+        let err = engine
+            .set_option("weights", "Cargo.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not an Emilia weights file"), "{err}");
+        assert!(engine
+            .set_option("weights", "weights/emilia.weights")
+            .is_ok());
+        assert!(engine.set_option("weights", "builtin").is_ok());
     }
 
     #[test]

@@ -57,6 +57,7 @@ fn usage() -> String {
     );
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
+    text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
     text
 }
 
@@ -73,6 +74,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
             "--player" => "player",
             "--seed" => "seed",
             "--eval" => "eval",
+            "--weights" => "weights",
             _ => break,
         };
         let [value, tail @ ..] = tail else {

@@ -107,22 +107,24 @@ pub fn run(args: &[String]) -> Result<()> {
         e.count
     );
     println!("  pattern {:6.2}", e.pattern);
+    println!("  classic {:6.2}   (the classic evaluation)", e.classic);
     println!("  zero    {:6.2}   (always predicts a draw)", e.zero);
     println!("  discs   {:6.2}   (current disc difference)", e.discs);
     println!("held-out positions by empties (labels backed up from exact values):");
-    println!("  empties  positions  pattern     zero    discs");
+    println!("  empties  positions  pattern  classic     zero    discs");
     for (lo, hi, e) in &summary.by_empties {
         println!(
-            "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2}",
-            e.count, e.pattern, e.zero, e.discs
+            "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2} {:8.2}",
+            e.count, e.pattern, e.classic, e.zero, e.discs
         );
     }
     for (file, e) in &summary.exact_files {
         println!(
-            "{} ({} positions, exact): pattern {:.2}, zero {:.2}, discs {:.2}",
+            "{} ({} positions, exact): pattern {:.2}, classic {:.2}, zero {:.2}, discs {:.2}",
             file.display(),
             e.count,
             e.pattern,
+            e.classic,
             e.zero,
             e.discs
         );

@@ -10,21 +10,35 @@ use super::solver::{final_score, try_flips, Search};
 /// Below every score: "no move tried yet".
 const NONE: i32 = -100;
 
-/// The squares of `empties` (four or fewer), those in odd regions first.
-#[inline(always)]
-fn parity_order<const N: usize>(empties: u64, parity: u8) -> [usize; N] {
-    let odd = empties & QUADRANT_MASK[parity as usize];
-    let mut order = [0usize; N];
-    let mut i = 0;
-    for set in [odd, empties & !odd] {
-        let mut set = set;
-        while set != 0 {
-            order[i] = set.trailing_zeros() as usize;
-            set &= set - 1;
-            i += 1;
+/// The empty squares in region-parity order: those in odd regions first, then the others,
+/// each group by index.
+struct ParityOrder {
+    odd: u64,
+    even: u64,
+}
+
+impl ParityOrder {
+    #[inline(always)]
+    fn new(empties: u64, parity: u8) -> ParityOrder {
+        let odd = empties & QUADRANT_MASK[parity as usize & 15];
+        ParityOrder {
+            odd,
+            even: empties & !odd,
         }
     }
-    order
+
+    /// The next square (64 once all are given out).
+    #[inline(always)]
+    fn next(&mut self) -> usize {
+        let set = if self.odd != 0 {
+            &mut self.odd
+        } else {
+            &mut self.even
+        };
+        let square = set.trailing_zeros() as usize;
+        *set &= set.wrapping_sub(1);
+        square
+    }
 }
 
 impl Search<'_> {
@@ -105,35 +119,46 @@ impl Search<'_> {
     #[inline(always)]
     pub(super) fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
         self.nodes += 1;
-        let empties = !(player | opponent);
-        let [a, b, c]: [usize; 3] = parity_order(empties, parity);
-        let others = [[b, c], [a, c], [a, b]];
+        let mut order = ParityOrder::new(!(player | opponent), parity);
+        let (a, b, c) = (order.next(), order.next(), order.next());
         let mut best = NONE;
-        for (x, rest) in [a, b, c].into_iter().zip(others) {
-            let f = try_flips(player, opponent, x);
-            if f != 0 {
-                let score = -self.solve_2(opponent ^ f, player ^ f ^ 1 << x, -alpha - 1, rest);
-                if score > alpha {
-                    return score;
+        // Our moves: the first above alpha cuts.
+        macro_rules! ours {
+            ($x:expr, $rest:expr) => {
+                let f = try_flips(player, opponent, $x);
+                if f != 0 {
+                    let score =
+                        -self.solve_2(opponent ^ f, player ^ f ^ 1 << $x, -alpha - 1, $rest);
+                    if score > alpha {
+                        return score;
+                    }
+                    best = best.max(score);
                 }
-                best = best.max(score);
-            }
+            };
         }
+        ours!(a, [b, c]);
+        ours!(b, [a, c]);
+        ours!(c, [a, b]);
         if best != NONE {
             return best;
         }
         // Pass: the opponent moves, and our score is the least of its replies.
         let mut worst = -NONE;
-        for (x, rest) in [a, b, c].into_iter().zip(others) {
-            let f = try_flips(opponent, player, x);
-            if f != 0 {
-                let score = self.solve_2(player ^ f, opponent ^ f ^ 1 << x, alpha, rest);
-                if score <= alpha {
-                    return score;
+        macro_rules! theirs {
+            ($x:expr, $rest:expr) => {
+                let f = try_flips(opponent, player, $x);
+                if f != 0 {
+                    let score = self.solve_2(player ^ f, opponent ^ f ^ 1 << $x, alpha, $rest);
+                    if score <= alpha {
+                        return score;
+                    }
+                    worst = worst.min(score);
                 }
-                worst = worst.min(score);
-            }
+            };
         }
+        theirs!(a, [b, c]);
+        theirs!(b, [a, c]);
+        theirs!(c, [a, b]);
         if worst != -NONE {
             return worst;
         }
@@ -146,35 +171,48 @@ impl Search<'_> {
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, 4) {
             return bound;
         }
-        let empties = !(player | opponent);
-        let order: [usize; 4] = parity_order(empties, parity);
+        let mut order = ParityOrder::new(!(player | opponent), parity);
+        let (a, b, c, d) = (order.next(), order.next(), order.next(), order.next());
         let mut best = NONE;
-        for x in order {
-            let f = try_flips(player, opponent, x);
-            if f != 0 {
-                let parity = parity ^ QUADRANT_BIT[x];
-                let score = -self.solve_3(opponent ^ f, player ^ f ^ 1 << x, -alpha - 1, parity);
-                if score > alpha {
-                    return score;
+        macro_rules! ours {
+            ($x:expr) => {
+                let f = try_flips(player, opponent, $x);
+                if f != 0 {
+                    let parity = parity ^ QUADRANT_BIT[$x & 63];
+                    let score =
+                        -self.solve_3(opponent ^ f, player ^ f ^ 1 << $x, -alpha - 1, parity);
+                    if score > alpha {
+                        return score;
+                    }
+                    best = best.max(score);
                 }
-                best = best.max(score);
-            }
+            };
         }
+        ours!(a);
+        ours!(b);
+        ours!(c);
+        ours!(d);
         if best != NONE {
             return best;
         }
         let mut worst = -NONE;
-        for x in order {
-            let f = try_flips(opponent, player, x);
-            if f != 0 {
-                let parity = parity ^ QUADRANT_BIT[x];
-                let score = self.solve_3(player ^ f, opponent ^ f ^ 1 << x, alpha, parity);
-                if score <= alpha {
-                    return score;
+        macro_rules! theirs {
+            ($x:expr) => {
+                let f = try_flips(opponent, player, $x);
+                if f != 0 {
+                    let parity = parity ^ QUADRANT_BIT[$x & 63];
+                    let score = self.solve_3(player ^ f, opponent ^ f ^ 1 << $x, alpha, parity);
+                    if score <= alpha {
+                        return score;
+                    }
+                    worst = worst.min(score);
                 }
-                worst = worst.min(score);
-            }
+            };
         }
+        theirs!(a);
+        theirs!(b);
+        theirs!(c);
+        theirs!(d);
         if worst != -NONE {
             return worst;
         }
@@ -268,7 +306,7 @@ mod tests {
     fn last_empties_match_minimax_at_every_alpha() {
         let mut table = Table::new(0);
         let limits = Limits::NONE;
-        let mut search = Search::new(&mut table, &limits);
+        let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {
             for board in boards(empties, 3000) {
                 let exact = minimax(&board);

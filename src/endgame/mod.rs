@@ -35,9 +35,9 @@ use crate::board::Board8;
 use solver::Search;
 use table::{Table, NO_MOVE};
 
-pub use stability::{stable_discs, stable_edges};
+pub use stability::stable_discs;
 
-/// How far below a fail-low's bound [`Solver::solve_within`] looks next.
+/// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
 const FAIL_LOW_DROP: i32 = 12;
 
 /// Transposition-table size of [`Solver::default`], in mebibytes.
@@ -129,7 +129,11 @@ impl Solver {
     }
 
     /// Solves `board` within the window `alpha..beta` (exact inside, a bound outside; see
-    /// [`Solution::score`]).
+    /// [`Solution::score`]). Windows beyond -64..64 are clipped to it.
+    ///
+    /// # Panics
+    ///
+    /// If `alpha >= beta`.
     pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
         self.solve_within(board, alpha, beta, &Limits::NONE)
             .expect("a solve without limits runs to the end")
@@ -157,8 +161,9 @@ impl Solver {
     /// The window is narrowed by a series of searches with a window of two around a guess,
     /// each answering "below, at or above the guess"; the transposition table carries what
     /// each learnt to the next. Guesses start at 0 and move to the bound just found, except
-    /// that after a fail-low the next guess drops [`FAIL_LOW_DROP`] further: proving "at
-    /// least" is much cheaper than proving "at most", so the search closes in from below.
+    /// that after a fail-low the next guess drops 12 further: proving "at least" is much
+    /// cheaper than proving "at most", so the search closes in from below. Limits apply to
+    /// the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
@@ -170,7 +175,7 @@ impl Solver {
         assert!(alpha < beta, "empty window {alpha}..{beta}");
         self.table.next_generation();
         if beta - alpha <= 2 {
-            let (score, best, nodes) = self.search(board, alpha, beta, limits)?;
+            let (score, best, nodes) = self.search(board, alpha, beta, limits, 0)?;
             return Some(Solution { score, best, nodes });
         }
         let (mut lower, mut upper) = (-64, 64);
@@ -178,8 +183,8 @@ impl Solver {
         let mut best = None;
         let mut nodes = 0;
         loop {
-            let (score, found, searched) = self.search(board, guess - 1, guess + 1, limits)?;
-            nodes += searched;
+            let (score, found, total) = self.search(board, guess - 1, guess + 1, limits, nodes)?;
+            nodes = total;
             if score > guess {
                 lower = score;
                 best = found;
@@ -216,18 +221,20 @@ impl Solver {
         }
     }
 
-    /// One principal variation search of the root with the window `alpha..beta`: score,
-    /// best move and nodes, or `None` when a limit stopped it.
+    /// One principal variation search of the root with the window `alpha..beta`, after
+    /// `nodes` nodes of earlier searches: score, best move and the node count since the
+    /// first search, or `None` when a limit stopped it.
     fn search(
         &mut self,
         board: &Board8,
         alpha: i32,
         beta: i32,
         limits: &Limits,
+        nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);
         let empty = !(player | opponent);
-        let mut search = Search::new(&mut self.table, limits);
+        let mut search = Search::new(&mut self.table, limits, nodes);
         let (score, best) = search.pvs(
             player,
             opponent,

@@ -17,6 +17,7 @@ use super::table::{Table, NO_MOVE};
 use super::Limits;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
+use std::mem::MaybeUninit;
 
 /// Below every score: "no move searched yet".
 const NONE: i32 = -100;
@@ -29,8 +30,10 @@ const TABLE_MIN_EMPTIES: u32 = 9;
 const ETC_MIN_EMPTIES: u32 = 11;
 /// Nodes with this many empties or more order their moves by a shallow search...
 const SEARCH_ORDER_MIN_EMPTIES: u32 = 12;
-/// ...one ply deeper for every this many empties more.
+/// ...one ply deeper for every this many empties more...
 const SEARCH_ORDER_STEP: u32 = 2;
+/// ...up to this depth.
+const SEARCH_ORDER_MAX_DEPTH: u32 = 5;
 /// Weight of the shallow search's value against the fastest-first score.
 const SEARCH_ORDER_WEIGHT: i32 = 128;
 /// Beyond every heuristic value.
@@ -86,47 +89,60 @@ fn play(player: u64, opponent: u64, square: usize, flipped: u64) -> (u64, u64) {
 }
 
 /// One legal move with its flips and ordering score.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Candidate {
     flips: u64,
+    /// The hash of the position after the move, where the table is used.
+    key: u64,
     square: u8,
     score: i32,
 }
 
 /// The legal moves of a node, handed out best-first by selection (cut-offs usually come
-/// after one or two moves, so sorting the rest would be wasted).
+/// after one or two moves, so sorting the rest would be wasted). Lives on the stack and is
+/// filled in place: no allocation, no clearing.
 struct MoveList {
-    moves: [Candidate; 64],
+    moves: [MaybeUninit<Candidate>; 64],
     len: usize,
 }
 
 impl MoveList {
-    /// The moves of `player` in `moves`, with their flips, unscored.
+    /// An empty list.
     #[inline(always)]
-    fn new(player: u64, opponent: u64, moves: u64) -> MoveList {
-        let mut list = MoveList {
-            moves: [Candidate::default(); 64],
+    fn new() -> MoveList {
+        MoveList {
+            moves: [MaybeUninit::uninit(); 64],
             len: 0,
-        };
+        }
+    }
+
+    /// Adds the moves of `player` in `moves`, with their flips, unscored.
+    #[inline(always)]
+    fn generate(&mut self, player: u64, opponent: u64, moves: u64) {
         for x in Bits(moves) {
-            list.moves[list.len & 63] = Candidate {
+            self.moves[self.len & 63].write(Candidate {
                 flips: flips(player, opponent, x),
+                key: 0,
                 square: x as u8,
                 score: 0,
-            };
-            list.len += 1;
+            });
+            self.len += 1;
         }
-        list
     }
 
     #[inline(always)]
     fn as_slice(&self) -> &[Candidate] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `generate` (a board has at most
+        // 60 empty squares, so `len` never passes 64).
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Candidate>(), self.len) }
     }
 
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [Candidate] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Candidate>(), self.len)
+        }
     }
 
     /// Moves the best of the moves from `i` on to `i` and returns it.
@@ -146,9 +162,10 @@ impl MoveList {
     /// Takes the move on `square` out of the list, if there.
     #[inline(always)]
     fn take(&mut self, square: u8) -> Option<Candidate> {
-        let i = self.as_slice().iter().position(|m| m.square == square)?;
-        let taken = self.moves[i];
-        self.moves[i] = self.moves[self.len - 1];
+        let moves = self.as_mut_slice();
+        let i = moves.iter().position(|m| m.square == square)?;
+        let taken = moves[i];
+        moves[i] = moves[moves.len() - 1];
         self.len -= 1;
         Some(taken)
     }
@@ -166,12 +183,13 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>) -> Search<'a> {
+    /// A search counting on from `nodes` nodes (limits apply to the count).
+    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>, nodes: u64) -> Search<'a> {
         Search {
-            nodes: 0,
+            nodes,
             table,
             limits,
-            next_poll: POLL_INTERVAL,
+            next_poll: nodes + POLL_INTERVAL,
             aborted: false,
         }
     }
@@ -304,7 +322,8 @@ impl<'a> Search<'a> {
             }
             return -self.nws_sorted(opponent, player, -alpha - 1, empties, parity);
         }
-        let mut list = MoveList::new(player, opponent, moves);
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
         for m in list.as_mut_slice() {
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
@@ -335,12 +354,13 @@ impl<'a> Search<'a> {
         parity: u8,
     ) {
         let depth = if empties >= SEARCH_ORDER_MIN_EMPTIES {
-            1 + (empties - SEARCH_ORDER_MIN_EMPTIES) / SEARCH_ORDER_STEP
+            (1 + (empties - SEARCH_ORDER_MIN_EMPTIES) / SEARCH_ORDER_STEP)
+                .min(SEARCH_ORDER_MAX_DEPTH)
         } else {
             0
         };
         for i in 0..list.len {
-            let m = list.moves[i];
+            let m = list.as_slice()[i];
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
             let mut score = fastest_first::<true>(p, o, x, parity);
@@ -348,11 +368,12 @@ impl<'a> Search<'a> {
                 let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
                 score += value * SEARCH_ORDER_WEIGHT;
             }
-            list.moves[i].score = score;
+            list.as_mut_slice()[i].score = score;
         }
     }
 
-    /// Alpha-beta on the ordering heuristic to `depth` plies.
+    /// Alpha-beta on the ordering heuristic to `depth` plies, moves sorted by the heuristic
+    /// from 2 plies up.
     fn shallow_value(
         &mut self,
         player: u64,
@@ -374,6 +395,30 @@ impl<'a> Search<'a> {
             return -self.shallow_value(opponent, player, depth, -beta, -alpha);
         }
         let mut best = -INFINITE_VALUE;
+        if depth >= 2 {
+            // Deeper down, sorting by the heuristic pays for itself in cut-offs.
+            let mut list = MoveList::new();
+            list.generate(player, opponent, moves);
+            for m in list.as_mut_slice() {
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                m.score = -heuristic(p, o);
+            }
+            for i in 0..list.len {
+                let m = list.pick(i);
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
             let (p, o) = play(player, opponent, x, f);
@@ -426,20 +471,29 @@ impl<'a> Search<'a> {
             return -self.nws_table(opponent, player, -alpha - 1, empties, parity);
         }
         let start = self.nodes;
-        let mut list = MoveList::new(player, opponent, moves);
-        if empties >= ETC_MIN_EMPTIES {
-            // Enhanced transposition cut-off: a child the table already knows to be bad
-            // enough for the opponent proves the cut-off without a search.
-            for m in list.as_slice() {
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
+        if empties > TABLE_MIN_EMPTIES {
+            // The children use the table: fetch their entries all at once, so that the
+            // memory accesses overlap instead of coming one after the other.
+            for m in list.as_mut_slice() {
                 let (p, o) = play(player, opponent, m.square as usize, m.flips);
-                let child = Board8 {
+                m.key = Board8 {
                     player: p,
                     opponent: o,
-                };
-                if let Some(hit) = self.table.probe(child.hash()) {
-                    if -hit.upper > alpha {
-                        self.table.store(key, empties, -hit.upper, 64, m.square, 1);
-                        return -hit.upper;
+                }
+                .hash();
+                self.table.prefetch(m.key);
+            }
+            if empties >= ETC_MIN_EMPTIES {
+                // Enhanced transposition cut-off: a child the table already knows to be bad
+                // enough for the opponent proves the cut-off without a search.
+                for m in list.as_slice() {
+                    if let Some(hit) = self.table.probe(m.key) {
+                        if -hit.upper > alpha {
+                            self.table.store(key, empties, -hit.upper, 64, m.square, 1);
+                            return -hit.upper;
+                        }
                     }
                 }
             }
@@ -454,9 +508,7 @@ impl<'a> Search<'a> {
             if self.aborted {
                 return 0;
             }
-            if best > alpha {
-                best_move = m.square;
-            }
+            best_move = m.square;
         }
         if best <= alpha {
             self.score_moves(&mut list, player, opponent, empties, parity);
@@ -470,8 +522,8 @@ impl<'a> Search<'a> {
                 }
                 if score > best {
                     best = score;
+                    best_move = m.square;
                     if score > alpha {
-                        best_move = m.square;
                         break;
                     }
                 }
@@ -514,7 +566,8 @@ impl<'a> Search<'a> {
         let table_move = self.table.probe(key).map_or(NO_MOVE, |hit| hit.best);
         let start = self.nodes;
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
-        let mut list = MoveList::new(player, opponent, moves);
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
         self.score_moves(&mut list, player, opponent, empties, parity);
         if let Some(m) = list
             .as_mut_slice()

@@ -88,19 +88,13 @@ fn full_lines(occupied: u64) -> [u64; 4] {
     columns &= columns >> 32;
     let columns = (columns & RANK_1).wrapping_mul(FILE_A);
 
-    let mut diagonals = 0;
-    for mask in &DIAGONALS {
-        if occupied & mask == *mask {
-            diagonals |= mask;
-        }
-    }
-    let mut antis = 0;
-    for mask in &ANTI_DIAGONALS {
-        if occupied & mask == *mask {
-            antis |= mask;
-        }
-    }
-    [rows, columns, diagonals, antis]
+    // Branch-free: each full diagonal adds its mask.
+    let full = |masks: &[u64; 11]| {
+        masks.iter().fold(0, |lines, &mask| {
+            lines | (mask & ((occupied & mask == mask) as u64).wrapping_neg())
+        })
+    };
+    [rows, columns, full(&DIAGONALS), full(&ANTI_DIAGONALS)]
 }
 
 /// The a1-h8 diagonals of three squares or more (shorter ones hold only edge discs).

@@ -90,6 +90,19 @@ impl Table {
         key as usize & self.mask
     }
 
+    /// Asks the memory system to fetch the bucket of `key` ahead of a probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint and never faults; the address is in bounds.
+            unsafe { core::arch::x86_64::_mm_prefetch(bucket, core::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry for the position with hash `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {

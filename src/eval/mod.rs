@@ -25,6 +25,15 @@ pub trait Evaluator: Send + Sync {
     /// Score of `board` for the side to move, hundredths of a disc. Must be deterministic
     /// and stay strictly inside ±(squares × 100), the range of exact final scores.
     fn evaluate<B: Board>(&self, board: &B) -> i32;
+
+    /// A scorer for the children of `parent`: called with a move of `parent` and the
+    /// position after it, it returns [`Evaluator::evaluate`] of that position. An
+    /// evaluation may prepare work at `parent` once and share it among the children (the
+    /// pattern evaluation updates the parent's pattern indices instead of recomputing them).
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+        let _ = parent;
+        move |_, child: &B| self.evaluate(child)
+    }
 }
 
 /// The evaluations an engine can be set to use.

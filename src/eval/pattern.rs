@@ -14,10 +14,13 @@ use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+pub use indices::{
+    after_move, indices, indices_by_squares, visit_indices, IncrementalIndices, Indices,
+};
 pub use layout::{
     full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
 };
+use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
 
 use super::weights::{Weights, WeightsError};
 use super::{Classic, Evaluator};
@@ -87,21 +90,37 @@ impl PatternEval {
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
+    /// The weights of the stage of `board`, and the sum of its global features' weights.
+    #[inline(always)]
+    fn stage_table(&self, board: &Board8) -> (&[i16], i32) {
+        let empties = board.empty_mask().count_ones();
+        let start = stage(empties) * FULL_LEN;
+        let table = &self.tables[start..start + FULL_LEN];
+        let (player, opponent) = mobilities(board);
+        let globals = table[PLAYER_MOBILITY + player] as i32
+            + table[OPPONENT_MOBILITY + opponent] as i32
+            + table[PARITY + (empties & 1) as usize] as i32;
+        (table, globals)
+    }
+
     /// The score of `board` for the side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate(&self, board: &Board8) -> i32 {
-        self.evaluate_with(board, &indices(board))
+        let (table, mut sum) = self.stage_table(board);
+        visit_indices(board, |i, contents| {
+            sum += table[INSTANCE_OFFSETS[i] as usize + contents] as i32;
+        });
+        sum.clamp(-MAX_SCORE, MAX_SCORE)
     }
 
     /// The score of `board` whose instance contents `indices` are already known (for
     /// example kept by [`IncrementalIndices`]).
     #[inline]
     pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
-        let empties = board.empty_mask().count_ones();
-        let start = stage(empties) * FULL_LEN;
-        let table = &self.tables[start..start + FULL_LEN];
-        let features = full_features(board, indices);
-        let sum: i32 = features.iter().map(|&f| table[f as usize] as i32).sum();
+        let (table, mut sum) = self.stage_table(board);
+        for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
+            sum += table[offset as usize + contents as usize] as i32;
+        }
         sum.clamp(-MAX_SCORE, MAX_SCORE)
     }
 }
@@ -110,17 +129,44 @@ impl PatternEval {
 /// other sizes (which have no trained weights) by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
-    eval: &'static PatternEval,
+    eval: WeightsRef,
     other_sizes: Classic,
+}
+
+/// The built-in weights, shared by every engine of the process, or weights read from a file.
+#[derive(Clone, Debug)]
+enum WeightsRef {
+    Embedded(&'static PatternEval),
+    Loaded(std::sync::Arc<PatternEval>),
 }
 
 impl Pattern {
     /// The evaluator with the built-in weights, loaded once per process.
     pub fn embedded() -> Result<Pattern> {
         Ok(Pattern {
-            eval: PatternEval::embedded()?,
+            eval: WeightsRef::Embedded(PatternEval::embedded()?),
             other_sizes: Classic::default(),
         })
+    }
+
+    /// The evaluator with the weights file at `path`.
+    pub fn from_file(path: &std::path::Path) -> Result<Pattern> {
+        let weights = Weights::read(path)?;
+        let eval = PatternEval::from_weights(&weights)
+            .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+        Ok(Pattern {
+            eval: WeightsRef::Loaded(std::sync::Arc::new(eval)),
+            other_sizes: Classic::default(),
+        })
+    }
+
+    /// The 8x8 evaluation.
+    #[inline(always)]
+    pub fn patterns(&self) -> &PatternEval {
+        match &self.eval {
+            WeightsRef::Embedded(eval) => eval,
+            WeightsRef::Loaded(eval) => eval,
+        }
     }
 }
 
@@ -129,8 +175,27 @@ impl Evaluator for Pattern {
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         // The type test is resolved at compile time: each board type gets its own search.
         match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
-            Some(board) => self.eval.evaluate(board),
+            Some(board) => self.patterns().evaluate(board),
             None => self.other_sizes.evaluate(board),
+        }
+    }
+
+    /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
+    /// follow from them by the squares its move changed.
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+        let parent = (parent as &dyn std::any::Any)
+            .downcast_ref::<Board8>()
+            .map(|p| (*p, indices(&p.pass())));
+        move |index, child: &B| match (
+            &parent,
+            (child as &dyn std::any::Any).downcast_ref::<Board8>(),
+        ) {
+            (Some((parent, waiter)), Some(child)) => {
+                let flipped = parent.opponent ^ child.player;
+                let child_indices = after_move(waiter, index, flipped);
+                self.patterns().evaluate_with(child, &child_indices)
+            }
+            _ => self.evaluate(child),
         }
     }
 }
@@ -194,6 +259,27 @@ mod tests {
                     assert_eq!(eval.evaluate(&image), value, "symmetry {k} of {board:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn children_scored_from_the_parent_score_as_evaluated_alone() {
+        let pattern = Pattern::embedded().unwrap();
+        let mut state = 17u64;
+        let mut board = Board8::START;
+        for _ in 0..2000 {
+            let moves = board.move_mask();
+            if moves == 0 {
+                board = Board8::START;
+                continue;
+            }
+            let mut score = pattern.children(&board);
+            for m in Bits(moves) {
+                let child = board.play(m);
+                assert_eq!(score(m, &child), pattern.evaluate(&child));
+            }
+            let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+            board = board.play(Bits(moves).nth(pick).unwrap_or(0));
         }
     }
 

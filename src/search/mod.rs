@@ -407,9 +407,18 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     /// board order, with no ordering or table work, which would cost more than it saves.
     fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITY;
+        // The evaluation may share work among the children (pattern indices).
+        let eval = self.eval;
+        let mut evaluate_child = eval.children(board);
         for m in moves {
             self.nodes += 1;
-            let score = -self.leaf(&board.play(m));
+            let child = board.play(m);
+            let score = if child.has_moves() {
+                self.heuristic_leaves += 1;
+                -evaluate_child(m, &child)
+            } else {
+                -self.leaf(&child)
+            };
             if score > best {
                 best = score;
                 if score > alpha && score >= beta {

@@ -18,6 +18,7 @@ use anyhow::{bail, Result};
 use crate::board::Board8;
 use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
 use crate::eval::weights::Weights;
+use crate::eval::{Classic, Evaluator};
 use fit::{Penalties, Samples};
 use games::Game;
 
@@ -79,14 +80,20 @@ pub struct Errors {
     pub zero: f64,
     /// Predicting the current disc difference.
     pub discs: f64,
+    /// The classic evaluation (hand-chosen features with tuned weights).
+    pub classic: f64,
 }
 
 impl Errors {
-    fn add(&mut self, label: f64, pattern: f64, discs: f64) {
+    /// Adds the errors of every evaluation on `board` whose exact or backed-up value for
+    /// the side to move is `label` discs.
+    fn add(&mut self, board: &Board8, label: f64, pattern: &PatternEval, classic: &Classic) {
+        let discs = board.player.count_ones() as f64 - board.opponent.count_ones() as f64;
         self.count += 1;
-        self.pattern += (pattern - label).abs();
+        self.pattern += (pattern.evaluate(board) as f64 / 100.0 - label).abs();
         self.zero += label.abs();
         self.discs += (discs - label).abs();
+        self.classic += (classic.evaluate(board) as f64 / 100.0 - label).abs();
     }
 
     fn mean(&self) -> Errors {
@@ -96,6 +103,7 @@ impl Errors {
             pattern: self.pattern / n,
             zero: self.zero / n,
             discs: self.discs / n,
+            classic: self.classic / n,
         }
     }
 }
@@ -256,22 +264,19 @@ fn measure_all(
     Ok(())
 }
 
-/// Errors of `eval` on positions with exact values.
+/// Errors of `eval` (and the baselines) on positions with exact values.
 pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
+    let classic = Classic::default();
     let mut errors = Errors::default();
     for p in positions {
-        let discs = p.board.player.count_ones() as f64 - p.board.opponent.count_ones() as f64;
-        errors.add(
-            p.value as f64,
-            eval.evaluate(&p.board) as f64 / 100.0,
-            discs,
-        );
+        errors.add(&p.board, p.value as f64, eval, &classic);
     }
     errors.mean()
 }
 
 /// Fills the summary's errors from the held-out games.
 fn measure(eval: &PatternEval, held_out: &[Game], summary: &mut Summary) {
+    let classic = Classic::default();
     let mut exact = Errors::default();
     let mut ranges: Vec<Errors> = REPORT_RANGES.iter().map(|_| Errors::default()).collect();
     for game in held_out {
@@ -282,14 +287,12 @@ fn measure(eval: &PatternEval, held_out: &[Game], summary: &mut Summary) {
         for (position, label) in game.positions.iter().zip(labels) {
             let board: Board8 = position.board;
             let empties = position.empties();
-            let pattern = eval.evaluate(&board) as f64 / 100.0;
-            let discs = board.player.count_ones() as f64 - board.opponent.count_ones() as f64;
             if empties == 24 && exact_24 {
-                exact.add(label as f64, pattern, discs);
+                exact.add(&board, label as f64, eval, &classic);
             }
             for (errors, &(lo, hi)) in ranges.iter_mut().zip(&REPORT_RANGES) {
                 if (lo..=hi).contains(&empties) {
-                    errors.add(label as f64, pattern, discs);
+                    errors.add(&board, label as f64, eval, &classic);
                 }
             }
         }

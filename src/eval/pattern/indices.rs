@@ -53,17 +53,53 @@ fn extract(bits: u64, mask: u64) -> usize {
     }
 }
 
+const fn instance_symmetries() -> [u8; INSTANCE_COUNT] {
+    let mut out = [0; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        out[i] = INSTANCES[i].symmetry as u8;
+        i += 1;
+    }
+    out
+}
+
+const fn instance_masks() -> [u64; INSTANCE_COUNT] {
+    let mut out = [0; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        out[i] = INSTANCES[i].mask;
+        i += 1;
+    }
+    out
+}
+
+/// Each instance's symmetry and mask in flat tables: the loop below reads them as
+/// constants.
+const SYMMETRIES: [u8; INSTANCE_COUNT] = instance_symmetries();
+const MASKS: [u64; INSTANCE_COUNT] = instance_masks();
+
+/// Calls `visit(instance, contents)` for every instance, in [`INSTANCES`] order, computing
+/// the contents from the discs alone. Inlined into its callers, so that an evaluation can
+/// add up weights without storing the indices first.
+#[inline(always)]
+pub fn visit_indices(board: &Board8, mut visit: impl FnMut(usize, usize)) {
+    let player = symmetry::all_bits(board.player);
+    let opponent = symmetry::all_bits(board.opponent);
+    for i in 0..INSTANCE_COUNT {
+        let (k, mask) = (SYMMETRIES[i] as usize & 7, MASKS[i]);
+        // Masks have at most MAX_SQUARES bits, so the extracted bits index TERNARY; the
+        // explicit mask lets the compiler drop the bounds check.
+        let own = extract(player[k], mask) & ((1 << MAX_SQUARES) - 1);
+        let other = extract(opponent[k], mask) & ((1 << MAX_SQUARES) - 1);
+        visit(i, TERNARY[own] as usize + 2 * TERNARY[other] as usize);
+    }
+}
+
 /// Every instance's contents, computed from the discs alone.
 #[inline]
 pub fn indices(board: &Board8) -> Indices {
-    let player = symmetry::all_bits(board.player);
-    let opponent = symmetry::all_bits(board.opponent);
     let mut out = [0u16; INSTANCE_COUNT];
-    for (slot, instance) in out.iter_mut().zip(INSTANCES.iter()) {
-        let k = instance.symmetry;
-        *slot = TERNARY[extract(player[k], instance.mask)]
-            + 2 * TERNARY[extract(opponent[k], instance.mask)];
-    }
+    visit_indices(board, |i, contents| out[i] = contents as u16);
     out
 }
 
@@ -85,6 +121,26 @@ pub fn indices_by_squares(board: &Board8) -> Indices {
             value += cell * pow3(digit);
         }
         *slot = value as u16;
+    }
+    out
+}
+
+/// The side to move's indices after the other side played on `index`, flipping `flipped`,
+/// from `waiter`: the indices before the move, seen from the side that did not move.
+#[inline]
+pub fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indices {
+    let mut out = *waiter;
+    let placed = &SQUARE_DIGITS[index];
+    for &(instance, weight) in &placed.entries[..placed.count] {
+        // Empty becomes the other side's (2).
+        out[instance as usize] += 2 * weight;
+    }
+    for square in Bits(flipped) {
+        let turned = &SQUARE_DIGITS[square];
+        for &(instance, weight) in &turned.entries[..turned.count] {
+            // Own (1) becomes the other side's (2).
+            out[instance as usize] += weight;
+        }
     }
     out
 }
@@ -209,8 +265,10 @@ mod tests {
                 let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
                 let index = Bits(moves).nth(pick).unwrap_or(0);
                 let flipped = board.flips(index);
+                let waiter = indices(&board.pass());
                 board = board.after(index, flipped);
                 incremental.play(index, flipped);
+                assert_eq!(after_move(&waiter, index, flipped), indices(&board));
             }
         }
     }

@@ -76,19 +76,22 @@ pub fn bits(k: usize, b: u64) -> u64 {
     }
 }
 
-/// All eight images of `b`, indexed by symmetry.
+/// All eight images of `b`, indexed by symmetry. One transpose and two column mirrors;
+/// the rest are byte swaps (row mirrors), a single instruction.
 #[inline(always)]
 pub fn all_bits(b: u64) -> [u64; COUNT] {
     let t = transpose(b);
+    let m = mirror_columns(b);
+    let mt = mirror_columns(t);
     [
         b,
-        mirror_columns(b),
+        m,
         mirror_rows(b),
-        b.reverse_bits(),
+        mirror_rows(m),
         t,
-        mirror_columns(t),
+        mt,
         mirror_rows(t),
-        t.reverse_bits(),
+        mirror_rows(mt),
     ]
 }
 
