@@ -76,12 +76,14 @@ pub fn move_time_margin(move_time: Duration) -> Duration {
         .min(Duration::from_millis(50))
 }
 
-/// Time kept back from a game clock for process and pipe overhead: a quarter of a short
-/// clock, 10 ms plus 2 % of a longer one, at most 250 ms.
+/// Time kept back from a game clock for process and pipe overhead and for a busy machine,
+/// which may pause the process for 10 to 20 ms: 10 ms plus 2 % (at most 250 ms), and at
+/// least half of a short clock up to 20 ms. With about 10 ms or less left the whole clock
+/// is margin: the move is played at once.
 pub fn clock_margin(remaining: Duration) -> Duration {
-    (remaining / 4)
-        .min(Duration::from_millis(10) + remaining / 50)
-        .min(Duration::from_millis(250))
+    let proportional = (Duration::from_millis(10) + remaining / 50).min(Duration::from_millis(250));
+    let short_clock = (remaining / 2).min(Duration::from_millis(20));
+    proportional.max(short_clock)
 }
 
 /// The plan for a fixed time per move: think until shortly before it ends.
@@ -190,7 +192,7 @@ mod tests {
                 for increment in [0, 100, 10_000] {
                     let c = clock(remaining, increment);
                     let plan = for_clock(c, empties, 20);
-                    let usable = c.remaining - clock_margin(c.remaining);
+                    let usable = c.remaining.saturating_sub(clock_margin(c.remaining));
                     let (soft, hard) = (plan.soft.unwrap(), plan.hard.unwrap());
                     assert!(soft <= hard, "{remaining} {empties}");
                     assert!(hard <= usable / 2, "{remaining} {empties} {increment}");
@@ -198,6 +200,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn short_clocks_keep_a_wide_margin() {
+        // Nearly out of time: answer at once rather than risk a pause of the machine.
+        assert_eq!(for_clock(clock(8, 0), 30, 20).hard, Some(Duration::ZERO));
+        // 25 ms left: at most a quarter of it.
+        assert!(for_clock(clock(25, 0), 2, 20).hard.unwrap() <= Duration::from_micros(6_250));
+        // 100 ms left: at most 40 ms.
+        assert!(for_clock(clock(100, 0), 2, 20).hard.unwrap() <= ms(40));
     }
 
     #[test]
