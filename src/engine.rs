@@ -3,14 +3,15 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{Move, Position};
-use crate::eval::{Classic, EvalKind, Squares, Weights};
+use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::endgame::Solver;
+use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
-use crate::search::{self, tt::TranspositionTable};
+use crate::search::{self, exact8, tt::TranspositionTable};
 use crate::timeman;
 use crate::with_board;
 
@@ -86,7 +87,16 @@ pub struct Engine {
     eval: EvalKind,
     /// Deepest iteration allowed by the `depth` option (0 = no cap).
     depth_cap: u32,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
+    probcut: u32,
     tt: TranspositionTable,
+    /// The 8x8 exact endgame solver, created on first use with a table of `hash` MiB.
+    solver: Option<Solver>,
+    /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
+    /// engine falls back to the classic evaluation).
+    pattern: Option<Pattern>,
+    /// The weights file the pattern evaluation uses; empty for the built-in weights.
+    weights_file: String,
     classic: Classic,
     squares: Squares,
     stop: Arc<AtomicBool>,
@@ -105,6 +115,9 @@ impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
+    /// Default ProbCut margin, tenths of a standard deviation.
+    pub const DEFAULT_PROBCUT: u32 = 10;
+
     /// Default transposition table size, MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
@@ -115,11 +128,22 @@ impl Engine {
 
     /// An engine with default options and a transposition table of `mib` MiB.
     pub fn with_hash(mib: usize) -> Engine {
+        let pattern = Pattern::embedded()
+            .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
+            .ok();
         Engine {
             threads: 1,
-            eval: EvalKind::default(),
+            eval: if pattern.is_some() {
+                EvalKind::Pattern
+            } else {
+                EvalKind::Classic
+            },
+            pattern,
+            weights_file: String::new(),
             depth_cap: 0,
+            probcut: Engine::DEFAULT_PROBCUT,
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
+            solver: None,
             classic: Classic::default(),
             squares: Squares::default(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -145,6 +169,9 @@ impl Engine {
     /// Forgets what earlier searches learned (empties the transposition table).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
     }
 
     /// The options and their current values.
@@ -163,8 +190,25 @@ impl Engine {
             OptionInfo {
                 name: "eval",
                 value: self.eval.to_string(),
-                help:
-                    "evaluation: classic (stage-weighted features) or squares (square table only)",
+                help: "evaluation: pattern (learned pattern weights, 8x8; classic on other \
+                       sizes), classic (stage-weighted features) or squares (square table only)",
+            },
+            OptionInfo {
+                name: "probcut",
+                value: self.probcut.to_string(),
+                help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
+                       search puts this far outside the window are pruned; 0 turns it off \
+                       (0 to 100)",
+            },
+            OptionInfo {
+                name: "weights",
+                value: if self.weights_file.is_empty() {
+                    "builtin".to_string()
+                } else {
+                    self.weights_file.clone()
+                },
+                help: "the pattern evaluation's weights: builtin, or the path of a weights \
+                       file written by emilia train",
             },
             OptionInfo {
                 name: "depth",
@@ -204,6 +248,7 @@ impl Engine {
                 }
                 if mib != self.tt.mib() {
                     self.tt = TranspositionTable::new(mib);
+                    self.solver = None;
                 }
             }
             "threads" => {
@@ -214,9 +259,31 @@ impl Engine {
                 self.threads = threads;
             }
             "eval" => {
-                self.eval = value
+                let eval = value
                     .parse()
                     .map_err(|e: String| anyhow!("option eval: {e}"))?;
+                if eval == EvalKind::Pattern && self.pattern.is_none() {
+                    bail!("option eval: the pattern weights failed to load");
+                }
+                self.eval = eval;
+            }
+            "probcut" => {
+                let tenths = number()?;
+                if tenths > 100 {
+                    bail!("option probcut: {tenths} is out of range 0 to 100");
+                }
+                self.probcut = tenths as u32;
+            }
+            "weights" => {
+                if value.is_empty() || value.eq_ignore_ascii_case("builtin") {
+                    self.pattern = Some(Pattern::embedded().map_err(|e| anyhow!("{e:#}"))?);
+                    self.weights_file.clear();
+                } else {
+                    let pattern = Pattern::from_file(std::path::Path::new(value))
+                        .map_err(|e| anyhow!("option weights: {e:#}"))?;
+                    self.pattern = Some(pattern);
+                    self.weights_file = value.to_string();
+                }
             }
             "depth" => {
                 let depth = number()?;
@@ -317,6 +384,7 @@ impl Engine {
         score_all_moves: bool,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> search::Outcome {
+        let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         let size = position.size();
@@ -331,21 +399,91 @@ impl Engine {
         if self.depth_cap > 0 {
             max_depth = max_depth.min(self.depth_cap);
         }
+        let stop = Arc::clone(&self.stop);
         let control = search::Control {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
-            stop: &self.stop,
+            stop: &stop,
             score_all_moves,
+            probcut: self.probcut,
         };
+        if let AnyBoard::Eight(board) = position.board {
+            if !score_all_moves && board.has_moves() {
+                if let Some(exact) = exact8::plan(empties, &plan, max_depth) {
+                    return self.run_exact(position, &board, exact, &control, start, progress);
+                }
+            }
+        }
+        self.midgame(position, &control, progress)
+    }
+
+    /// The midgame search with the chosen evaluation.
+    fn midgame(
+        &mut self,
+        position: &Position,
+        control: &search::Control,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> search::Outcome {
         let tt = &mut self.tt;
-        match self.eval {
-            EvalKind::Classic => with_board!(&position.board, b => {
-                search::search(b, &self.classic, tt, &control, progress)
+        match (self.eval, &self.pattern) {
+            (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
+                search::search(b, pattern, tt, control, progress)
             }),
-            EvalKind::Squares => with_board!(&position.board, b => {
-                search::search(b, &self.squares, tt, &control, progress)
+            (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
+                search::search(b, &self.classic, tt, control, progress)
             }),
+            (EvalKind::Squares, _) => with_board!(&position.board, b => {
+                search::search(b, &self.squares, tt, control, progress)
+            }),
+        }
+    }
+
+    /// An 8x8 search handed to the exact solver as `exact` plans: a short midgame search
+    /// for a fallback move, then the solve; the fallback stands if the solve is cut short.
+    fn run_exact(
+        &mut self,
+        position: &Position,
+        board: &Board8,
+        exact: exact8::ExactPlan,
+        control: &search::Control,
+        start: Instant,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> search::Outcome {
+        let mut fallback = None;
+        if let Some(plan) = exact.midgame {
+            let first = search::Control { plan, ..*control };
+            let outcome = self.midgame(position, &first, progress);
+            if outcome.report.exact || control.stop.load(Ordering::Relaxed) {
+                return outcome;
+            }
+            fallback = Some(outcome);
+        }
+        let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
+        let mib = self.tt.mib();
+        let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
+        let max_nodes =
+            (control.node_limit != u64::MAX).then(|| control.node_limit.saturating_sub(used));
+        match exact8::solve(
+            solver,
+            board,
+            start,
+            exact.deadline,
+            control.stop,
+            max_nodes,
+        ) {
+            Some(mut report) => {
+                report.nodes += used;
+                progress(&report);
+                search::Outcome {
+                    report,
+                    root_scores: Vec::new(),
+                }
+            }
+            None => match fallback {
+                Some(outcome) => outcome,
+                None => self.midgame(position, control, progress),
+            },
         }
     }
 }
@@ -366,6 +504,40 @@ mod tests {
             let report = engine.search(&start, &limits, &mut |_| {});
             assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
         }
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
+        let mut engine = Engine::new();
+        let eval = |e: &Engine| {
+            e.options()
+                .into_iter()
+                .find(|o| o.name == "eval")
+                .map(|o| o.value)
+        };
+        assert_eq!(eval(&engine).as_deref(), Some("pattern"));
+        let start = Position::start(8).unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        for kind in ["classic", "squares", "pattern"] {
+            engine.set_option("eval", kind).unwrap();
+            assert_eq!(eval(&engine).as_deref(), Some(kind));
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{kind}: {}", report.best);
+        }
+        assert!(engine.set_option("eval", "neural").is_err());
+        // Another weights file, refused with the reason when it is not one.
+        let err = engine
+            .set_option("weights", "Cargo.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not an Emilia weights file"), "{err}");
+        assert!(engine
+            .set_option("weights", "weights/emilia.weights")
+            .is_ok());
+        assert!(engine.set_option("weights", "builtin").is_ok());
     }
 
     #[test]

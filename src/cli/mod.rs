@@ -4,11 +4,14 @@
 mod args;
 mod bench;
 mod bench_clock;
+mod bench_eval;
 mod bench_search;
 mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
+mod solve;
+mod train;
 mod tune;
 
 pub use args::Args;
@@ -25,10 +28,15 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
+    ("solve", "solve 8x8 endgame positions exactly"),
     ("tune", "fit the evaluation weights to self-play games"),
     (
         "match",
         "play two engines against each other and report the score",
+    ),
+    (
+        "train",
+        "fit the pattern evaluation to game records, write a weights file",
     ),
 ];
 
@@ -48,6 +56,8 @@ fn usage() -> String {
          (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
     );
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
+    text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
+    text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
     text
 }
 
@@ -63,6 +73,8 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
         let name = match flag.as_str() {
             "--player" => "player",
             "--seed" => "seed",
+            "--eval" => "eval",
+            "--weights" => "weights",
             _ => break,
         };
         let [value, tail @ ..] = tail else {
@@ -114,8 +126,10 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => bench::run(rest),
         "play" => play::run(rest),
         "move" => move_file::run(rest),
+        "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
+        "train" => train::run(rest),
         "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"

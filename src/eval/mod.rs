@@ -1,11 +1,14 @@
 //! Static evaluation: how good a position is for the side to move, in hundredths of a disc.
-//! [`Classic`] weighs measured features by game stage; [`Squares`] only sums a table of
-//! square values and serves as the comparison opponent.
+//! [`Pattern`] sums learned pattern weights (8x8; the default); [`Classic`] weighs measured
+//! features by game stage; [`Squares`] only sums a table of square values and serves as
+//! the comparison opponent.
 
 mod classic;
 pub mod features;
+pub mod pattern;
 mod squares;
 pub mod tune;
+pub mod weights;
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,6 +16,7 @@ use std::str::FromStr;
 use crate::board::Board;
 
 pub use classic::{Classic, Weights, CLASSIC_WEIGHTS, STAGES};
+pub use pattern::Pattern;
 pub use squares::Squares;
 
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
@@ -21,13 +25,24 @@ pub trait Evaluator: Send + Sync {
     /// Score of `board` for the side to move, hundredths of a disc. Must be deterministic
     /// and stay strictly inside ±(squares × 100), the range of exact final scores.
     fn evaluate<B: Board>(&self, board: &B) -> i32;
+
+    /// A scorer for the children of `parent`: called with a move of `parent` and the
+    /// position after it, it returns [`Evaluator::evaluate`] of that position. An
+    /// evaluation may prepare work at `parent` once and share it among the children (the
+    /// pattern evaluation updates the parent's pattern indices instead of recomputing them).
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+        let _ = parent;
+        move |_, child: &B| self.evaluate(child)
+    }
 }
 
 /// The evaluations an engine can be set to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
-    /// Stage-weighted features ([`Classic`]).
+    /// Learned pattern weights on 8x8, [`Classic`] on other sizes ([`Pattern`]).
     #[default]
+    Pattern,
+    /// Stage-weighted features ([`Classic`]).
     Classic,
     /// The square table alone ([`Squares`]).
     Squares,
@@ -36,6 +51,7 @@ pub enum EvalKind {
 impl fmt::Display for EvalKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            EvalKind::Pattern => "pattern",
             EvalKind::Classic => "classic",
             EvalKind::Squares => "squares",
         })
@@ -47,10 +63,11 @@ impl FromStr for EvalKind {
 
     fn from_str(s: &str) -> Result<EvalKind, String> {
         match s.to_ascii_lowercase().as_str() {
+            "pattern" => Ok(EvalKind::Pattern),
             "classic" => Ok(EvalKind::Classic),
             "squares" => Ok(EvalKind::Squares),
             _ => Err(format!(
-                "'{s}' is no evaluation: expected classic or squares"
+                "'{s}' is no evaluation: expected pattern, classic or squares"
             )),
         }
     }

@@ -1,0 +1,120 @@
+//! `emilia bench eval`: speed of the pattern evaluation.
+
+use anyhow::Result;
+use std::time::Instant;
+
+use crate::board::bitboard::Bits;
+use crate::board::Board8;
+use crate::eval::pattern::{indices, IncrementalIndices, PatternEval};
+
+/// Seconds of CPU this thread has used, where the system tells (Linux); otherwise wall
+/// time. CPU time keeps the figures meaningful on a machine busy with other work.
+struct Clock {
+    wall: Instant,
+    cpu: Option<u64>,
+}
+
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: thread_cpu_ns(),
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        match (self.cpu, thread_cpu_ns()) {
+            (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Positions of random games from the start, in game order, with the move that led from
+/// each to the next (`None` at a game's first position).
+fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
+    let mut out = Vec::with_capacity(count);
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    while out.len() < count {
+        let mut board = Board8::START;
+        let mut previous = None;
+        loop {
+            let moves = board.move_mask();
+            if moves == 0 {
+                break;
+            }
+            out.push((board, previous));
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state % moves.count_ones() as u64) as usize;
+            let index = Bits(moves).nth(pick).unwrap_or(0);
+            previous = Some((board, index));
+            board = board.after(index, board.flips(index));
+        }
+    }
+    out
+}
+
+/// Times the pattern evaluation: indices alone, whole evaluations from scratch, and
+/// evaluations with indices kept up to date move by move.
+pub fn run() -> Result<()> {
+    let eval = PatternEval::load_embedded()?;
+    let games = random_games(100_000);
+    let rounds = 10;
+    let per_position = |seconds: f64| seconds * 1e9 / (rounds * games.len()) as f64;
+    let mut checksum = 0i64;
+
+    let clock = Clock::start();
+    for _ in 0..rounds {
+        for (board, _) in &games {
+            checksum += indices(std::hint::black_box(board))[7] as i64;
+        }
+    }
+    let indices_only = per_position(clock.seconds());
+
+    let clock = Clock::start();
+    for _ in 0..rounds {
+        for (board, _) in &games {
+            checksum += eval.evaluate(std::hint::black_box(board)) as i64;
+        }
+    }
+    let from_scratch = per_position(clock.seconds());
+
+    // A search evaluates many positions of one stage in a row, where the stage's tables
+    // stay in cache: positions sorted by empty squares show that case.
+    let mut by_stage: Vec<Board8> = games.iter().map(|(board, _)| *board).collect();
+    by_stage.sort_by_key(|board| board.empty_mask().count_ones());
+    let clock = Clock::start();
+    for _ in 0..rounds {
+        for board in &by_stage {
+            checksum += eval.evaluate(std::hint::black_box(board)) as i64;
+        }
+    }
+    let sorted = per_position(clock.seconds());
+
+    let clock = Clock::start();
+    for _ in 0..rounds {
+        let mut kept = IncrementalIndices::new(&Board8::START);
+        for (board, previous) in &games {
+            match previous {
+                Some((before, index)) => kept.play(*index, before.flips(*index)),
+                None => kept = IncrementalIndices::new(board),
+            }
+            checksum += eval.evaluate_with(std::hint::black_box(board), kept.indices()) as i64;
+        }
+    }
+    let incremental = per_position(clock.seconds());
+    println!(
+        "eval: {indices_only:.1} ns for the indices; an evaluation from scratch {from_scratch:.1} \
+         ns, with indices kept move by move {incremental:.1} ns (positions in game order, \
+         stages changing); from scratch on positions grouped by stage {sorted:.1} ns \
+         (CPU time, checksum {checksum})"
+    );
+    Ok(())
+}

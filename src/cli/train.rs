@@ -1,0 +1,133 @@
+//! `emilia train`: fits the pattern evaluation's weights to game records.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use super::Args;
+use crate::train::{self, fit::Penalties, Config};
+
+const HELP: &str = "\
+Usage: emilia train --games <file.wtb or directory>... [--out FILE] [options]
+
+Fits the pattern evaluation to WTHOR game records and writes a weights file. One game in
+--holdout-every (default 10) is held out; the report gives the mean absolute error of the
+static evaluation on those games, in discs, next to simple baselines.
+
+Options:
+  --games PATH        a .wtb file or a directory of them (repeatable)
+  --out FILE          weights file to write (default emilia.weights)
+  --holdout-every N   hold out one game in N (default 10)
+  --holdout R         the held-out games: number modulo N equal to R (default 9)
+  --exclude R         also leave games with residue R out of training (for tuning)
+  --subsample K       train on one game in K of the rest (default 1: all)
+  --iterations N      conjugate-gradient iterations (default 100)
+  --l2 X              ridge penalty (default 1)
+  --smooth X          penalty on differences between neighbouring stages (default 100)
+  --measure FILE      measure an existing weights file on the held-out games, no training
+  --exact FILE        also report the error on a file of positions with exact values,
+                      '<squares> <Black|White> <best> <score>' a line (repeatable)
+";
+
+/// Runs `emilia train`.
+pub fn run(args: &[String]) -> Result<()> {
+    let args = Args::parse(
+        args,
+        &[
+            ("games", 1),
+            ("out", 1),
+            ("holdout-every", 1),
+            ("holdout", 1),
+            ("exclude", 1),
+            ("subsample", 1),
+            ("iterations", 1),
+            ("l2", 1),
+            ("smooth", 1),
+            ("exact", 1),
+            ("measure", 1),
+        ],
+    )?;
+    if args.flag("help") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    args.reject_unknown_flags(&[])?;
+    if !args.positional.is_empty() {
+        bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
+    }
+    let defaults = Config::default();
+    let config = Config {
+        games: args.values("games").iter().map(PathBuf::from).collect(),
+        out: args.get("out", defaults.out.clone())?,
+        holdout_every: args.get("holdout-every", defaults.holdout_every)?,
+        holdout: args.get("holdout", defaults.holdout)?,
+        exclude: match args.value("exclude") {
+            Some(_) => Some(args.get("exclude", 0usize)?),
+            None => None,
+        },
+        subsample: args.get("subsample", defaults.subsample)?.max(1),
+        iterations: args.get("iterations", defaults.iterations)?,
+        penalties: Penalties {
+            l2: args.get("l2", defaults.penalties.l2)?,
+            smooth: args.get("smooth", defaults.penalties.smooth)?,
+        },
+        exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
+        measure_only: args.value("measure").map(PathBuf::from),
+    };
+    if config.games.is_empty() {
+        bail!("no games given: use --games <file or directory>\n\n{HELP}");
+    }
+    let start = Instant::now();
+    let summary = train::train(&config, &mut |line| {
+        eprintln!("[{:7.1}s] {line}", start.elapsed().as_secs_f64())
+    })?;
+    println!(
+        "{} {} ({} bytes) in {:.0} s: {} games, {} held out, {} trained on ({} positions)",
+        if config.measure_only.is_some() {
+            "measured"
+        } else {
+            "wrote"
+        },
+        config
+            .measure_only
+            .as_ref()
+            .unwrap_or(&config.out)
+            .display(),
+        summary.file_bytes,
+        start.elapsed().as_secs_f64(),
+        summary.games.0,
+        summary.games.1,
+        summary.games.2,
+        summary.samples
+    );
+    let e = &summary.exact24;
+    println!(
+        "held-out positions at 24 empties (exact labels, {}): mean absolute error in discs",
+        e.count
+    );
+    println!("  pattern {:6.2}", e.pattern);
+    println!("  classic {:6.2}   (the classic evaluation)", e.classic);
+    println!("  zero    {:6.2}   (always predicts a draw)", e.zero);
+    println!("  discs   {:6.2}   (current disc difference)", e.discs);
+    println!("held-out positions by empties (labels backed up from exact values):");
+    println!("  empties  positions  pattern  classic     zero    discs");
+    for (lo, hi, e) in &summary.by_empties {
+        println!(
+            "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2} {:8.2}",
+            e.count, e.pattern, e.classic, e.zero, e.discs
+        );
+    }
+    for (file, e) in &summary.exact_files {
+        println!(
+            "{} ({} positions, exact): pattern {:.2}, classic {:.2}, zero {:.2}, discs {:.2}",
+            file.display(),
+            e.count,
+            e.pattern,
+            e.classic,
+            e.zero,
+            e.discs
+        );
+    }
+    Ok(())
+}

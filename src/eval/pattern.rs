@@ -1,0 +1,315 @@
+//! The pattern evaluation: learned weights for the contents of edges, corners, lines and
+//! diagonals, plus mobility and parity, one weight set per game stage. Scores are for the
+//! side to move, in hundredths of a disc of final disc difference.
+//!
+//! The weights come from `emilia train` and ship inside the binary
+//! (`weights/emilia.weights`); [`PatternEval::from_bytes`] loads any other file.
+
+mod indices;
+mod layout;
+pub mod shapes;
+pub mod symmetry;
+
+use std::sync::OnceLock;
+
+use anyhow::Result;
+
+pub use indices::{
+    after_move, indices, indices_by_squares, visit_indices, IncrementalIndices, Indices,
+};
+pub use layout::{
+    full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
+};
+use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
+
+use super::weights::{Weights, WeightsError};
+use super::{Classic, Evaluator};
+use crate::board::{Board, Board8};
+
+/// The weights file built into the program.
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/emilia.weights");
+
+/// Largest score the evaluation returns: just short of a whole-board win, so that no
+/// estimate looks like a proven result.
+pub const MAX_SCORE: i32 = 6399;
+
+/// A loaded pattern evaluation.
+pub struct PatternEval {
+    /// Full tables of every stage, one after the other.
+    tables: Vec<i16>,
+}
+
+impl std::fmt::Debug for PatternEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternEval")
+            .field("stages", &STAGES)
+            .finish()
+    }
+}
+
+impl PatternEval {
+    /// The evaluation from a weights file's bytes, checked for damage and for fitting this
+    /// evaluation's features.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
+        PatternEval::from_weights(&Weights::decode(bytes)?)
+    }
+
+    /// The evaluation from decoded weights, checked for fitting this evaluation's features.
+    pub fn from_weights(weights: &Weights) -> Result<PatternEval, WeightsError> {
+        let layout = Layout::get();
+        if weights.stages != STAGES || weights.per_stage != layout.dense_len {
+            return Err(WeightsError::Mismatch(format!(
+                "{} stages of {} weights, this evaluation needs {} of {}",
+                weights.stages, weights.per_stage, STAGES, layout.dense_len
+            )));
+        }
+        if weights.fingerprint != layout.fingerprint() {
+            return Err(WeightsError::Mismatch(
+                "trained for another set of patterns".to_string(),
+            ));
+        }
+        let mut tables = Vec::with_capacity(STAGES * FULL_LEN);
+        for s in 0..STAGES {
+            tables.extend(layout.expand(weights.stage(s)));
+        }
+        Ok(PatternEval { tables })
+    }
+
+    /// The evaluation from the weights file built into the program.
+    pub fn load_embedded() -> Result<PatternEval> {
+        PatternEval::from_bytes(EMBEDDED_WEIGHTS)
+            .map_err(|e| anyhow::anyhow!("built-in weights: {e}"))
+    }
+
+    /// The built-in evaluation, loaded once and shared.
+    pub fn embedded() -> Result<&'static PatternEval> {
+        static SHARED: OnceLock<Result<PatternEval, String>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| PatternEval::load_embedded().map_err(|e| format!("{e:#}")))
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// The weights of the stage of `board`, and the sum of its global features' weights.
+    #[inline(always)]
+    fn stage_table(&self, board: &Board8) -> (&[i16], i32) {
+        let empties = board.empty_mask().count_ones();
+        let start = stage(empties) * FULL_LEN;
+        let table = &self.tables[start..start + FULL_LEN];
+        let (player, opponent) = mobilities(board);
+        let globals = table[PLAYER_MOBILITY + player] as i32
+            + table[OPPONENT_MOBILITY + opponent] as i32
+            + table[PARITY + (empties & 1) as usize] as i32;
+        (table, globals)
+    }
+
+    /// The score of `board` for the side to move, in hundredths of a disc.
+    #[inline]
+    pub fn evaluate(&self, board: &Board8) -> i32 {
+        let (table, mut sum) = self.stage_table(board);
+        visit_indices(board, |i, contents| {
+            sum += table[INSTANCE_OFFSETS[i] as usize + contents] as i32;
+        });
+        sum.clamp(-MAX_SCORE, MAX_SCORE)
+    }
+
+    /// The score of `board` whose instance contents `indices` are already known (for
+    /// example kept by [`IncrementalIndices`]).
+    #[inline]
+    pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
+        let (table, mut sum) = self.stage_table(board);
+        for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
+            sum += table[offset as usize + contents as usize] as i32;
+        }
+        sum.clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}
+
+/// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
+/// other sizes (which have no trained weights) by the classic evaluation.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    eval: WeightsRef,
+    other_sizes: Classic,
+}
+
+/// The built-in weights, shared by every engine of the process, or weights read from a file.
+#[derive(Clone, Debug)]
+enum WeightsRef {
+    Embedded(&'static PatternEval),
+    Loaded(std::sync::Arc<PatternEval>),
+}
+
+impl Pattern {
+    /// The evaluator with the built-in weights, loaded once per process.
+    pub fn embedded() -> Result<Pattern> {
+        Ok(Pattern {
+            eval: WeightsRef::Embedded(PatternEval::embedded()?),
+            other_sizes: Classic::default(),
+        })
+    }
+
+    /// The evaluator with the weights file at `path`.
+    pub fn from_file(path: &std::path::Path) -> Result<Pattern> {
+        let weights = Weights::read(path)?;
+        let eval = PatternEval::from_weights(&weights)
+            .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+        Ok(Pattern {
+            eval: WeightsRef::Loaded(std::sync::Arc::new(eval)),
+            other_sizes: Classic::default(),
+        })
+    }
+
+    /// The 8x8 evaluation.
+    #[inline(always)]
+    pub fn patterns(&self) -> &PatternEval {
+        match &self.eval {
+            WeightsRef::Embedded(eval) => eval,
+            WeightsRef::Loaded(eval) => eval,
+        }
+    }
+}
+
+impl Evaluator for Pattern {
+    #[inline]
+    fn evaluate<B: Board>(&self, board: &B) -> i32 {
+        // The type test is resolved at compile time: each board type gets its own search.
+        match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
+            Some(board) => self.patterns().evaluate(board),
+            None => self.other_sizes.evaluate(board),
+        }
+    }
+
+    /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
+    /// follow from them by the squares its move changed.
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+        let parent = (parent as &dyn std::any::Any)
+            .downcast_ref::<Board8>()
+            .map(|p| (*p, indices(&p.pass())));
+        move |index, child: &B| match (
+            &parent,
+            (child as &dyn std::any::Any).downcast_ref::<Board8>(),
+        ) {
+            (Some((parent, waiter)), Some(child)) => {
+                let flipped = parent.opponent ^ child.player;
+                let child_indices = after_move(waiter, index, flipped);
+                self.patterns().evaluate_with(child, &child_indices)
+            }
+            _ => self.evaluate(child),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::bitboard::Bits;
+    use crate::board::Board;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Random weights, so that symmetry cannot hold by accident of zero tables.
+    fn random_eval() -> PatternEval {
+        let layout = Layout::get();
+        let mut state = 99u64;
+        let values = (0..STAGES * layout.dense_len)
+            .map(|_| (xorshift(&mut state) % 201) as i16 - 100)
+            .collect();
+        let weights = Weights {
+            stages: STAGES,
+            per_stage: layout.dense_len,
+            fingerprint: layout.fingerprint(),
+            values,
+        };
+        PatternEval::from_weights(&weights).unwrap()
+    }
+
+    #[test]
+    fn the_eight_board_symmetries_evaluate_alike() {
+        let evals = [random_eval(), PatternEval::load_embedded().unwrap()];
+        let mut state = 5u64;
+        for _ in 0..200 {
+            let mut board = Board8::START;
+            let plies = xorshift(&mut state) % 60;
+            for _ in 0..plies {
+                let moves = board.move_mask();
+                if moves == 0 {
+                    board = board.pass();
+                    if board.move_mask() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+                let index = Bits(moves).nth(pick).unwrap_or(0);
+                board = board.after(index, board.flips(index));
+            }
+            for eval in &evals {
+                let value = eval.evaluate(&board);
+                for k in 1..symmetry::COUNT {
+                    let image = Board8 {
+                        player: symmetry::bits(k, board.player),
+                        opponent: symmetry::bits(k, board.opponent),
+                    };
+                    assert_eq!(eval.evaluate(&image), value, "symmetry {k} of {board:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn children_scored_from_the_parent_score_as_evaluated_alone() {
+        let pattern = Pattern::embedded().unwrap();
+        let mut state = 17u64;
+        let mut board = Board8::START;
+        for _ in 0..2000 {
+            let moves = board.move_mask();
+            if moves == 0 {
+                board = Board8::START;
+                continue;
+            }
+            let mut score = pattern.children(&board);
+            for m in Bits(moves) {
+                let child = board.play(m);
+                assert_eq!(score(m, &child), pattern.evaluate(&child));
+            }
+            let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+            board = board.play(Bits(moves).nth(pick).unwrap_or(0));
+        }
+    }
+
+    #[test]
+    fn the_embedded_weights_load() {
+        let eval = PatternEval::load_embedded().unwrap();
+        let start = eval.evaluate(&Board8::START);
+        assert!(start.abs() <= MAX_SCORE);
+    }
+
+    #[test]
+    fn weights_for_another_layout_are_refused() {
+        let layout = Layout::get();
+        let wrong_size = Weights {
+            stages: STAGES,
+            per_stage: layout.dense_len - 1,
+            fingerprint: layout.fingerprint(),
+            values: vec![0; STAGES * (layout.dense_len - 1)],
+        };
+        assert!(matches!(
+            PatternEval::from_bytes(&wrong_size.encode()),
+            Err(WeightsError::Mismatch(_))
+        ));
+        let wrong_patterns = Weights {
+            fingerprint: layout.fingerprint() ^ 1,
+            per_stage: layout.dense_len,
+            values: vec![0; STAGES * layout.dense_len],
+            ..wrong_size
+        };
+        let err = PatternEval::from_bytes(&wrong_patterns.encode()).unwrap_err();
+        assert!(err.to_string().contains("another set of patterns"));
+    }
+}

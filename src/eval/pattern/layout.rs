@@ -1,0 +1,233 @@
+//! Where each weight lives. In memory every shape has a full table (one entry per ternary
+//! content, so evaluation is one lookup per instance); in the weights file and the trainer,
+//! contents that are mirror images of each other share one "dense" weight, which is what
+//! makes the evaluation exactly symmetric. Global features follow the shape tables.
+
+use std::sync::OnceLock;
+
+use super::indices::Indices;
+use super::shapes::{canonical_contents, table_size, INSTANCES, INSTANCE_COUNT, SHAPES};
+use crate::board::bitboard::legal_moves;
+use crate::board::Board8;
+
+/// Weight sets, one per stage of the game.
+pub const STAGES: usize = 31;
+
+/// Empty squares per stage.
+pub const STAGE_WIDTH: usize = 2;
+
+/// The stage of a position with `empties` empty squares.
+#[inline(always)]
+pub fn stage(empties: u32) -> usize {
+    (empties as usize / STAGE_WIDTH).min(STAGES - 1)
+}
+
+/// Mobility (legal move count) entries; larger counts share the last one.
+pub const MOBILITY_ENTRIES: usize = 32;
+
+const fn shape_offsets() -> [usize; SHAPES.len() + 1] {
+    let mut offsets = [0; SHAPES.len() + 1];
+    let mut s = 0;
+    while s < SHAPES.len() {
+        offsets[s + 1] = offsets[s] + table_size(s);
+        s += 1;
+    }
+    offsets
+}
+
+/// Start of each shape's full table within a stage's weights; the last entry is the end.
+pub const SHAPE_OFFSETS: [usize; SHAPES.len() + 1] = shape_offsets();
+
+const fn instance_offsets() -> [u32; INSTANCE_COUNT] {
+    let mut offsets = [0; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        offsets[i] = SHAPE_OFFSETS[INSTANCES[i].shape] as u32;
+        i += 1;
+    }
+    offsets
+}
+
+/// Start of each instance's table: [`SHAPE_OFFSETS`] of its shape.
+pub const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = instance_offsets();
+
+/// Table of the side to move's mobility.
+pub const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
+/// Table of the other side's mobility.
+pub const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
+/// Two entries by parity of the empty squares: the stage's constant term.
+pub const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
+/// Entries in one stage's full tables.
+pub const FULL_LEN: usize = PARITY + 2;
+
+/// Weights that add up to one position's evaluation: its instances and the three globals.
+pub const FEATURE_COUNT: usize = INSTANCE_COUNT + 3;
+
+/// Full-table positions of every feature of `board` whose instance contents are `indices`.
+#[inline]
+pub fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
+    let mut out = [0u32; FEATURE_COUNT];
+    for i in 0..INSTANCE_COUNT {
+        out[i] = INSTANCE_OFFSETS[i] + indices[i] as u32;
+    }
+    let (player, opponent) = mobilities(board);
+    out[INSTANCE_COUNT] = (PLAYER_MOBILITY + player) as u32;
+    out[INSTANCE_COUNT + 1] = (OPPONENT_MOBILITY + opponent) as u32;
+    out[INSTANCE_COUNT + 2] = (PARITY + parity(board)) as u32;
+    out
+}
+
+/// Capped legal move counts of both sides.
+#[inline(always)]
+pub fn mobilities(board: &Board8) -> (usize, usize) {
+    let player = board.move_mask().count_ones() as usize;
+    let opponent = legal_moves(board.opponent, board.player).count_ones() as usize;
+    (
+        player.min(MOBILITY_ENTRIES - 1),
+        opponent.min(MOBILITY_ENTRIES - 1),
+    )
+}
+
+/// 1 when the number of empty squares is odd.
+#[inline(always)]
+pub fn parity(board: &Board8) -> usize {
+    (board.empty_mask().count_ones() & 1) as usize
+}
+
+/// The map between full tables and dense (symmetry-shared) weights.
+#[derive(Debug)]
+pub struct Layout {
+    /// For each full-table entry, its dense weight.
+    pub full_to_dense: Vec<u32>,
+    /// Dense weights per stage.
+    pub dense_len: usize,
+    /// For each feature slot (see [`full_features`]), the dense weight of its table's first
+    /// entry. Every table's dense weights are contiguous and fewer than 2^16.
+    pub slot_base: [u32; FEATURE_COUNT],
+}
+
+impl Layout {
+    fn build() -> Layout {
+        let mut full_to_dense = vec![0u32; FULL_LEN];
+        let mut next = 0u32;
+        for s in 0..SHAPES.len() {
+            let canonical = canonical_contents(s);
+            let mut dense_of = vec![u32::MAX; canonical.len()];
+            for (content, &rep) in canonical.iter().enumerate() {
+                if dense_of[rep as usize] == u32::MAX {
+                    dense_of[rep as usize] = next;
+                    next += 1;
+                }
+                full_to_dense[SHAPE_OFFSETS[s] + content] = dense_of[rep as usize];
+            }
+        }
+        for slot in &mut full_to_dense[PLAYER_MOBILITY..] {
+            *slot = next;
+            next += 1;
+        }
+        let mut slot_base = [0u32; FEATURE_COUNT];
+        for (j, base) in slot_base.iter_mut().enumerate() {
+            let first = match j.checked_sub(INSTANCE_COUNT) {
+                None => INSTANCE_OFFSETS[j] as usize,
+                Some(0) => PLAYER_MOBILITY,
+                Some(1) => OPPONENT_MOBILITY,
+                Some(_) => PARITY,
+            };
+            *base = full_to_dense[first];
+        }
+        Layout {
+            full_to_dense,
+            dense_len: next as usize,
+            slot_base,
+        }
+    }
+
+    /// The layout, built on first use.
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::build)
+    }
+
+    /// A hash of everything that gives a dense weight its meaning: the shapes, the global
+    /// features and the stages. A weights file made for another layout is refused.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hash = 0xCBF2_9CE4_8422_2325u64;
+        let mut add = |value: u64| {
+            for byte in value.to_le_bytes() {
+                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01B3);
+            }
+        };
+        for shape in &SHAPES {
+            add(shape.mask);
+        }
+        for value in [
+            MOBILITY_ENTRIES,
+            STAGES,
+            STAGE_WIDTH,
+            self.dense_len,
+            FULL_LEN,
+        ] {
+            add(value as u64);
+        }
+        hash
+    }
+
+    /// Dense weight positions of the features of `board`.
+    #[inline]
+    pub fn dense_features(&self, board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
+        let mut out = full_features(board, indices);
+        for f in &mut out {
+            *f = self.full_to_dense[*f as usize];
+        }
+        out
+    }
+
+    /// The features of `board` as offsets from [`Layout::slot_base`].
+    #[inline]
+    pub fn slot_features(&self, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
+        let dense = self.dense_features(board, indices);
+        let mut out = [0u16; FEATURE_COUNT];
+        for j in 0..FEATURE_COUNT {
+            out[j] = (dense[j] - self.slot_base[j]) as u16;
+        }
+        out
+    }
+
+    /// Full tables of one stage from its dense weights.
+    pub fn expand(&self, dense: &[i16]) -> Vec<i16> {
+        self.full_to_dense
+            .iter()
+            .map(|&d| dense[d as usize])
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_weights_are_fewer_than_table_entries_by_the_mirror_sharing() {
+        let layout = Layout::get();
+        // Mirror-symmetric shapes roughly halve; corner 2x5 keeps all 3^10 entries.
+        assert_eq!(layout.dense_len, 113_877 + 2 * MOBILITY_ENTRIES + 2);
+        assert_eq!(FULL_LEN, 167_265 + 2 * MOBILITY_ENTRIES + 2);
+        assert!(layout
+            .full_to_dense
+            .iter()
+            .all(|&d| (d as usize) < layout.dense_len));
+        // Each slot's table is contiguous from its base and fits 16-bit offsets.
+        let board = Board8::START;
+        let idx = super::super::indices(&board);
+        let dense = layout.dense_features(&board, &idx);
+        let slots = layout.slot_features(&board, &idx);
+        for j in 0..FEATURE_COUNT {
+            assert_eq!(layout.slot_base[j] + slots[j] as u32, dense[j]);
+        }
+        for s in 0..SHAPES.len() {
+            let first = layout.full_to_dense[SHAPE_OFFSETS[s]];
+            let table = &layout.full_to_dense[SHAPE_OFFSETS[s]..SHAPE_OFFSETS[s + 1]];
+            assert!(table.iter().all(|&d| d >= first && d - first < 1 << 16));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Files of positions with exact values, for measuring the evaluation on positions that
+//! come from elsewhere than the training games. One position a line:
+//! `<64 squares: X Black, O White, - empty> <Black|White to move> <best move> <score>`, the
+//! score being Black's final disc difference under perfect play.
+
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::board::Board8;
+
+/// A position and its exact value for the side to move, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactPosition {
+    /// The discs, side to move first.
+    pub board: Board8,
+    /// Final disc difference for the side to move under perfect play.
+    pub value: i32,
+}
+
+/// Reads one line.
+pub fn parse_line(line: &str) -> Result<ExactPosition> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [squares, side, _best, score] = fields[..] else {
+        bail!("expected '<squares> <Black|White> <best> <score>'");
+    };
+    if squares.len() != 64 {
+        bail!("{} squares, expected 64", squares.len());
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, c) in squares.bytes().enumerate() {
+        match c {
+            b'X' | b'x' | b'*' => black |= 1 << i,
+            b'O' | b'o' => white |= 1 << i,
+            b'-' | b'.' => {}
+            _ => bail!("'{}' is no square content", c as char),
+        }
+    }
+    let score: i32 = score
+        .parse()
+        .map_err(|_| anyhow!("'{score}' is no score"))?;
+    match side.to_ascii_lowercase().as_str() {
+        "black" | "x" => Ok(ExactPosition {
+            board: Board8 {
+                player: black,
+                opponent: white,
+            },
+            value: score,
+        }),
+        "white" | "o" => Ok(ExactPosition {
+            board: Board8 {
+                player: white,
+                opponent: black,
+            },
+            value: -score,
+        }),
+        _ => bail!("'{side}' is no side to move"),
+    }
+}
+
+/// Reads a whole file.
+pub fn read(path: &Path) -> Result<Vec<ExactPosition>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| parse_line(line).with_context(|| format!("{}:{}", path.display(), n + 1)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_give_the_value_for_the_side_to_move() {
+        let line = "----X------OXX-X-OOOOOX-OOOXOOOOOOXOOO--OOXOOO--XOXXXO--OOXXX--- Black 3 -28";
+        let p = parse_line(line).unwrap();
+        assert_eq!(p.value, -28);
+        assert_eq!(p.board.player >> 4 & 1, 1);
+        let white = line.replace("Black", "White");
+        let q = parse_line(&white).unwrap();
+        assert_eq!((q.value, q.board.opponent), (28, p.board.player));
+        assert!(parse_line("XO Black 1 2").is_err());
+        assert!(parse_line(&line.replace("Black", "Red")).is_err());
+    }
+}

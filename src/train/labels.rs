@@ -1,0 +1,87 @@
+//! Training labels: what each position of a game is worth, from the exact values known
+//! along the game.
+//!
+//! A position with an exact value gets it. Between two exact values the label moves
+//! linearly from one to the other (players' errors between them shift the value step by
+//! step); before the first it is the first (the game's result backed up to its opening),
+//! after the last it is the last.
+
+use super::games::Game;
+
+/// Labels of every position of `game` in discs for its side to move, or `None` for all
+/// when the game has no exact value at all.
+pub fn game_labels(game: &Game) -> Option<Vec<f32>> {
+    if game.exact.is_empty() {
+        return None;
+    }
+    Some(
+        game.positions
+            .iter()
+            .map(|p| {
+                let black = black_value(&game.exact, p.empties());
+                if p.black_to_move {
+                    black
+                } else {
+                    -black
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Black's value at `empties` from exact values `(empties, value)`, most empties first.
+fn black_value(exact: &[(u32, i32)], empties: u32) -> f32 {
+    // `after` is the first exact value at or past this point of the game.
+    let after = exact.iter().position(|&(e, _)| e <= empties);
+    match after {
+        None => exact[exact.len() - 1].1 as f32,
+        Some(0) => exact[0].1 as f32,
+        Some(i) => {
+            let (e_late, v_late) = exact[i];
+            let (e_early, v_early) = exact[i - 1];
+            let t = (empties - e_late) as f32 / (e_early - e_late) as f32;
+            v_late as f32 + t * (v_early - v_late) as f32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board8;
+    use crate::train::games::{replay, GamePosition};
+
+    #[test]
+    fn labels_back_up_and_interpolate_the_exact_values() {
+        let exact = [(24, 10), (4, -10)];
+        assert_eq!(black_value(&exact, 50), 10.0);
+        assert_eq!(black_value(&exact, 24), 10.0);
+        assert_eq!(black_value(&exact, 14), 0.0);
+        assert_eq!(black_value(&exact, 4), -10.0);
+        assert_eq!(black_value(&exact, 2), -10.0);
+        assert_eq!(black_value(&[(24, 6)], 3), 6.0);
+    }
+
+    #[test]
+    fn labels_are_for_the_side_to_move() {
+        // f5 d6: Black then White moved.
+        let (positions, _) = replay(&[37, 43]).unwrap();
+        let game = Game {
+            positions: positions.clone(),
+            exact: vec![(24, 8)],
+        };
+        assert_eq!(game_labels(&game), Some(vec![8.0, -8.0]));
+        assert_eq!(
+            positions[0],
+            GamePosition {
+                board: Board8::START,
+                black_to_move: true
+            }
+        );
+        let unknown = Game {
+            positions,
+            exact: vec![],
+        };
+        assert_eq!(game_labels(&unknown), None);
+    }
+}

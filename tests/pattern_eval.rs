@@ -1,0 +1,142 @@
+//! The shipped pattern evaluation: its weights file loads and refuses damage, it is
+//! symmetric, its incremental indices match recomputation, and it predicts exact results
+//! of positions it was not trained on.
+
+use emilia::board::bitboard::Bits;
+use emilia::board::{Board, Board8};
+use emilia::eval::pattern::{
+    indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval, EMBEDDED_WEIGHTS,
+};
+use emilia::eval::weights::{Weights, WeightsError};
+use emilia::train::exact;
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// A move played: its square and the discs it flipped; `None` for a pass or the end.
+type Played = Option<(usize, u64)>;
+
+/// Plays a random game from the start, calling `visit` on every position and move.
+fn random_game(state: &mut u64, visit: &mut dyn FnMut(&Board8, Played)) {
+    let mut board = Board8::START;
+    loop {
+        let moves = board.move_mask();
+        if moves == 0 {
+            if board.pass().move_mask() == 0 {
+                visit(&board, None);
+                return;
+            }
+            visit(&board, None);
+            board = board.pass();
+            continue;
+        }
+        let pick = (xorshift(state) % moves.count_ones() as u64) as usize;
+        let index = Bits(moves).nth(pick).unwrap();
+        let flipped = board.flips(index);
+        visit(&board, Some((index, flipped)));
+        board = board.after(index, flipped);
+    }
+}
+
+#[test]
+fn the_shipped_weights_load_and_damage_is_reported() {
+    let weights = Weights::decode(EMBEDDED_WEIGHTS).unwrap();
+    assert!(EMBEDDED_WEIGHTS.len() < 10 << 20, "weights file over 10 MB");
+    assert!(
+        weights.values.iter().any(|&w| w != 0),
+        "weights are all zero"
+    );
+    assert!(PatternEval::from_bytes(EMBEDDED_WEIGHTS).is_ok());
+
+    let message = |bytes: &[u8]| PatternEval::from_bytes(bytes).unwrap_err().to_string();
+    let truncated = &EMBEDDED_WEIGHTS[..EMBEDDED_WEIGHTS.len() - 100];
+    assert!(
+        message(truncated).contains("truncated"),
+        "{}",
+        message(truncated)
+    );
+    let mut flipped = EMBEDDED_WEIGHTS.to_vec();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 1;
+    assert!(
+        message(&flipped).contains("damaged"),
+        "{}",
+        message(&flipped)
+    );
+    let mut version = EMBEDDED_WEIGHTS.to_vec();
+    version[8] = 99;
+    assert!(message(&version).contains("version 99"));
+    assert_eq!(
+        PatternEval::from_bytes(b"not weights at all, just some text that is long").unwrap_err(),
+        WeightsError::BadMagic
+    );
+}
+
+#[test]
+fn every_board_symmetry_gets_the_same_score() {
+    let eval = PatternEval::load_embedded().unwrap();
+    let mut state = 0x1234_5678u64;
+    for _ in 0..100 {
+        random_game(&mut state, &mut |board, _| {
+            let score = eval.evaluate(board);
+            for k in 0..symmetry::COUNT {
+                let image = Board8 {
+                    player: symmetry::bits(k, board.player),
+                    opponent: symmetry::bits(k, board.opponent),
+                };
+                assert_eq!(eval.evaluate(&image), score);
+            }
+        });
+    }
+}
+
+#[test]
+fn incremental_indices_equal_recomputation_on_random_games() {
+    let eval = PatternEval::load_embedded().unwrap();
+    let mut state = 0xDEAD_BEEFu64;
+    for _ in 0..500 {
+        let mut kept = IncrementalIndices::new(&Board8::START);
+        random_game(&mut state, &mut |board, mv| {
+            assert_eq!(kept.indices(), &indices(board));
+            assert_eq!(kept.indices(), &indices_by_squares(board));
+            assert_eq!(
+                eval.evaluate_with(board, kept.indices()),
+                eval.evaluate(board)
+            );
+            match mv {
+                Some((index, flipped)) => kept.play(index, flipped),
+                None => kept.pass(),
+            }
+        });
+    }
+}
+
+#[test]
+fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
+    // Solved positions from outside the training games (independent data).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/endgames/eg_21_22.txt"
+    );
+    let positions = exact::read(std::path::Path::new(path)).unwrap();
+    assert!(positions.len() > 400);
+    let eval = PatternEval::load_embedded().unwrap();
+    let (mut error, mut zero) = (0.0, 0.0);
+    for p in &positions {
+        error += (eval.evaluate(&p.board) as f64 / 100.0 - p.value as f64).abs();
+        zero += (p.value as f64).abs();
+    }
+    let (mae, zero_mae) = (
+        error / positions.len() as f64,
+        zero / positions.len() as f64,
+    );
+    assert!(mae < 8.0, "mean absolute error {mae:.2} discs");
+    assert!(
+        mae < 0.5 * zero_mae,
+        "{mae:.2} vs {zero_mae:.2} for always 0"
+    );
+}
