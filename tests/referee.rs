@@ -229,6 +229,13 @@ fn an_engine_that_cannot_start_fails_the_match_with_its_command() {
 }
 
 #[test]
+fn lines_outside_replies_are_tolerated() {
+    let config = config(fake("--chatty --seed 13"), fake("--seed 14"), 2);
+    let outcome = run(&config);
+    assert_eq!(outcome.tally.finished, 2, "{}", outcome.report);
+}
+
+#[test]
 fn engines_that_pass_implicitly_play_through_forced_passes() {
     let mut config = config(fake("--implicit-pass --seed 11"), fake("--seed 12"), 6);
     config.size = 6;

@@ -25,6 +25,9 @@ pub struct GtpClient {
     fractional_time: bool,
 }
 
+/// Lines outside replies tolerated while waiting for one reply.
+const MAX_STRAY_LINES: usize = 100;
+
 /// Seconds as GTP time commands take them: whole when whole, else to the millisecond.
 fn seconds(duration: Duration) -> String {
     let millis = duration.as_millis();
@@ -93,22 +96,28 @@ impl GtpClient {
         if let Err(e) = self.process.send(command) {
             return Err(fail(&mut self.process, e));
         }
-        // Skip blank lines before the reply; anything else must open one.
-        let first = loop {
+        // A reply opens with `=` or `?`. Lines before it are not GTP, but some engines print
+        // diagnostics there (Edax: "*** SEARCH STILL RUNNING ? ***") and then answer
+        // properly: they are logged and skipped, up to a limit past which they are garbage.
+        let mut stray = 0;
+        let (first, success) = loop {
             match self.process.read_line(deadline) {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => break line,
+                Ok(line) => match line.chars().next() {
+                    Some('=') => break (line, true),
+                    Some('?') => break (line, false),
+                    _ if line.trim().is_empty() => continue,
+                    _ if stray < MAX_STRAY_LINES => {
+                        log::info!("{} printed outside a reply: {line}", self.name);
+                        stray += 1;
+                    }
+                    _ => {
+                        return Err(Fault::Garbage {
+                            waiting_for: command.to_string(),
+                            line,
+                        })
+                    }
+                },
                 Err(e) => return Err(fail(&mut self.process, e)),
-            }
-        };
-        let success = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => {
-                return Err(Fault::Garbage {
-                    waiting_for: command.to_string(),
-                    line: first,
-                })
             }
         };
         // `=[id] text`: drop the sign and an optional numeric id.

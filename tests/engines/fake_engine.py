@@ -8,6 +8,10 @@ moves (seeded), and can misbehave on purpose at its Nth move:
   --seed S             random seed (default 1)
   --name NAME          name to report
   --implicit-pass      reject "play <colour> pass" and pass implicitly, as GRhino does
+  --chatty             print a diagnostic line before every GTP reply, as Edax sometimes does
+
+In GTP, "garbage" prints a stray line and then a reply that is no move; in NBoard, an
+answer that is no move.
 """
 
 import argparse
@@ -107,7 +111,12 @@ class Engine:
         return square_name(self.rng.choice(moves) if moves else None)
 
 
+CHATTY = False
+
+
 def reply(text="", ok=True):
+    if CHATTY:
+        sys.stdout.write("*** thinking out loud ***\n")
     sys.stdout.write(("= " if ok else "? ") + text + "\n\n")
     sys.stdout.flush()
 
@@ -159,7 +168,7 @@ def gtp(engine):
             if answer not in ("garbage",):
                 engine.board.play(color, parse_square(answer))
             if answer == "garbage":
-                sys.stdout.write("this is not a reply\n\n")
+                sys.stdout.write("this is not a reply\n= ???\n\n")
                 sys.stdout.flush()
             else:
                 reply(answer)
@@ -209,7 +218,10 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--name", default="fake")
     parser.add_argument("--implicit-pass", action="store_true")
+    parser.add_argument("--chatty", action="store_true")
     args = parser.parse_args()
+    global CHATTY
+    CHATTY = args.chatty
     engine = Engine(args)
     if args.proto == "nboard":
         nboard(engine)
