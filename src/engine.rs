@@ -3,14 +3,15 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{Move, Position};
+use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::endgame::Solver;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
-use crate::search::{self, tt::TranspositionTable};
+use crate::search::{self, exact8, tt::TranspositionTable};
 use crate::timeman;
 use crate::with_board;
 
@@ -86,7 +87,11 @@ pub struct Engine {
     eval: EvalKind,
     /// Deepest iteration allowed by the `depth` option (0 = no cap).
     depth_cap: u32,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
+    probcut: u32,
     tt: TranspositionTable,
+    /// The 8x8 exact endgame solver, created on first use with a table of `hash` MiB.
+    solver: Option<Solver>,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -109,6 +114,9 @@ impl Default for Engine {
 impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+    /// Default ProbCut margin, tenths of a standard deviation.
+    pub const DEFAULT_PROBCUT: u32 = 10;
 
     /// Default transposition table size, MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
@@ -133,7 +141,9 @@ impl Engine {
             pattern,
             weights_file: String::new(),
             depth_cap: 0,
+            probcut: Engine::DEFAULT_PROBCUT,
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
+            solver: None,
             classic: Classic::default(),
             squares: Squares::default(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -159,6 +169,9 @@ impl Engine {
     /// Forgets what earlier searches learned (empties the transposition table).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
     }
 
     /// The options and their current values.
@@ -189,6 +202,13 @@ impl Engine {
                 },
                 help: "the pattern evaluation's weights: builtin, or the path of a weights \
                        file written by emilia train",
+            },
+            OptionInfo {
+                name: "probcut",
+                value: self.probcut.to_string(),
+                help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
+                       search puts this far outside the window are pruned; 0 turns it off \
+                       (0 to 100)",
             },
             OptionInfo {
                 name: "depth",
@@ -228,6 +248,7 @@ impl Engine {
                 }
                 if mib != self.tt.mib() {
                     self.tt = TranspositionTable::new(mib);
+                    self.solver = None;
                 }
             }
             "threads" => {
@@ -256,6 +277,13 @@ impl Engine {
                     self.pattern = Some(pattern);
                     self.weights_file = value.to_string();
                 }
+            }
+            "probcut" => {
+                let tenths = number()?;
+                if tenths > 100 {
+                    bail!("option probcut: {tenths} is out of range 0 to 100");
+                }
+                self.probcut = tenths as u32;
             }
             "depth" => {
                 let depth = number()?;
@@ -356,6 +384,7 @@ impl Engine {
         score_all_moves: bool,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> search::Outcome {
+        let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         let size = position.size();
@@ -370,24 +399,91 @@ impl Engine {
         if self.depth_cap > 0 {
             max_depth = max_depth.min(self.depth_cap);
         }
+        let stop = Arc::clone(&self.stop);
         let control = search::Control {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
-            stop: &self.stop,
+            stop: &stop,
             score_all_moves,
+            probcut: self.probcut,
         };
+        if let AnyBoard::Eight(board) = position.board {
+            if !score_all_moves && board.has_moves() {
+                if let Some(exact) = exact8::plan(empties, &plan, max_depth) {
+                    return self.run_exact(position, &board, exact, &control, start, progress);
+                }
+            }
+        }
+        self.midgame(position, &control, progress)
+    }
+
+    /// The midgame search with the chosen evaluation.
+    fn midgame(
+        &mut self,
+        position: &Position,
+        control: &search::Control,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> search::Outcome {
         let tt = &mut self.tt;
         match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
-                search::search(b, pattern, tt, &control, progress)
+                search::search(b, pattern, tt, control, progress)
             }),
             (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
-                search::search(b, &self.classic, tt, &control, progress)
+                search::search(b, &self.classic, tt, control, progress)
             }),
             (EvalKind::Squares, _) => with_board!(&position.board, b => {
-                search::search(b, &self.squares, tt, &control, progress)
+                search::search(b, &self.squares, tt, control, progress)
             }),
+        }
+    }
+
+    /// An 8x8 search handed to the exact solver as `exact` plans: a short midgame search
+    /// for a fallback move, then the solve; the fallback stands if the solve is cut short.
+    fn run_exact(
+        &mut self,
+        position: &Position,
+        board: &Board8,
+        exact: exact8::ExactPlan,
+        control: &search::Control,
+        start: Instant,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> search::Outcome {
+        let mut fallback = None;
+        if let Some(plan) = exact.midgame {
+            let first = search::Control { plan, ..*control };
+            let outcome = self.midgame(position, &first, progress);
+            if outcome.report.exact || control.stop.load(Ordering::Relaxed) {
+                return outcome;
+            }
+            fallback = Some(outcome);
+        }
+        let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
+        let mib = self.tt.mib();
+        let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
+        let max_nodes =
+            (control.node_limit != u64::MAX).then(|| control.node_limit.saturating_sub(used));
+        match exact8::solve(
+            solver,
+            board,
+            start,
+            exact.deadline,
+            control.stop,
+            max_nodes,
+        ) {
+            Some(mut report) => {
+                report.nodes += used;
+                progress(&report);
+                search::Outcome {
+                    report,
+                    root_scores: Vec::new(),
+                }
+            }
+            None => match fallback {
+                Some(outcome) => outcome,
+                None => self.midgame(position, control, progress),
+            },
         }
     }
 }

@@ -2,13 +2,14 @@
 //!
 //! The crate is layered so that each part knows only the parts below it:
 //! [`board`] holds the rules and notation; [`formats`] reads files of positions and games;
-//! [`perft`] counts game trees; [`eval`] scores positions; [`search`] looks ahead within
+//! [`perft`] counts game trees; [`endgame`] solves endgames exactly; [`eval`] scores positions; [`search`] looks ahead within
 //! the budget of [`timeman`]; [`engine`] is the persistent engine front-ends drive;
 //! [`selfplay`] plays in-process games; [`game`] records games; [`protocol`] serves the
 //! text and NBoard protocols; [`cli`] is the command line.
 
 pub mod board;
 pub mod cli;
+pub mod endgame;
 pub mod engine;
 pub mod eval;
 pub mod formats;

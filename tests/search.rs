@@ -222,12 +222,63 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
 }
 
 #[test]
+fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
+    use emilia::board::{AnyBoard, Board};
+    use emilia::eval::Classic;
+    use emilia::search::{search, tt::TranspositionTable, Control};
+    use emilia::timeman::TimePlan;
+    use std::sync::atomic::AtomicBool;
+
+    let positions = random_positions(41, 24, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 11 && p.size() == 8 && p.board.has_moves()
+    });
+    assert!(positions.len() >= 4);
+    let mut engine = engine();
+    let mut tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let control = Control {
+        max_depth: 60,
+        node_limit: u64::MAX,
+        plan: TimePlan::UNLIMITED,
+        stop: &stop,
+        score_all_moves: false,
+        probcut: 10,
+    };
+    for position in positions.iter().take(4) {
+        let AnyBoard::Eight(board) = position.board else {
+            unreachable!()
+        };
+        let searched = search(&board, &Classic::default(), &mut tt, &control, &mut |_| {});
+        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
+        assert!(searched.report.exact && solved.exact);
+        assert_eq!(searched.report.score, solved.score, "{position}");
+        assert_eq!(board.empties(), solved.depth);
+    }
+}
+
+#[test]
+fn a_timed_8x8_search_hands_a_small_endgame_to_the_solver() {
+    let suite = include_str!("data/ffo/fforum-1-19.obf");
+    let line = suite.lines().next().unwrap();
+    let position: Position = line.parse().unwrap();
+    let limits = Limits {
+        move_time: Some(Duration::from_secs(2)),
+        ..Limits::default()
+    };
+    let report = engine().search(&position, &limits, &mut |_| {});
+    assert!(report.exact, "{line}");
+    assert_eq!(report.score, 1800);
+    assert_eq!(report.best, "g8".parse().unwrap());
+}
+
+#[test]
 fn the_table_survives_between_searches() {
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
     let mut engine = engine();
-    let cold = engine.search(&position, &depth(8), &mut |_| {});
-    let warm = engine.search(&position, &depth(8), &mut |_| {});
+    let cold = engine.search(&position, &depth(11), &mut |_| {});
+    let warm = engine.search(&position, &depth(11), &mut |_| {});
     assert!(
         warm.nodes * 2 < cold.nodes,
         "cold {} warm {}",
@@ -235,11 +286,35 @@ fn the_table_survives_between_searches() {
         warm.nodes
     );
     engine.new_game();
-    let after_new_game = engine.search(&position, &depth(8), &mut |_| {});
+    let after_new_game = engine.search(&position, &depth(11), &mut |_| {});
     assert!(after_new_game.nodes * 2 < cold.nodes);
     engine.clear_hash();
-    let cleared = engine.search(&position, &depth(8), &mut |_| {});
+    let cleared = engine.search(&position, &depth(11), &mut |_| {});
     assert_eq!(cleared.nodes, cold.nodes);
+}
+
+#[test]
+fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
+    let start = Position::start(8).unwrap();
+    let (midgame, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
+    let mut plain = engine();
+    plain.set_option("probcut", "0").unwrap();
+    let full = plain.search(&midgame, &depth(10), &mut |_| {});
+    let pruned = engine().search(&midgame, &depth(10), &mut |_| {});
+    assert!(
+        pruned.nodes * 3 < full.nodes * 2,
+        "{} {}",
+        pruned.nodes,
+        full.nodes
+    );
+    let endgames = random_positions(29, 8, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 9 && p.size() == 8 && !p.is_game_over()
+    });
+    for position in endgames.iter().take(3) {
+        let report = engine().solve(position, &Limits::default(), &mut |_| {});
+        assert_eq!(report.score, 100 * brute_force(position), "{position}");
+    }
 }
 
 #[test]
@@ -308,11 +383,24 @@ fn hints_score_every_move_exactly_in_small_endgames() {
 }
 
 #[test]
+fn a_hint_cut_short_still_scores_every_move() {
+    let position = Position::start(12).unwrap();
+    let limits = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let hints = engine().hint(&position, 10, &limits);
+    assert_eq!(hints.len(), 4);
+}
+
+#[test]
 fn options_choose_the_evaluation_and_cap_the_depth() {
     let mut engine = engine();
     engine.set_option("eval", "squares").unwrap();
     engine.set_option("depth", "3").unwrap();
     assert!(engine.set_option("eval", "neural").is_err());
+    assert!(engine.set_option("probcut", "0").is_ok());
+    assert!(engine.set_option("probcut", "500").is_err());
     let options = engine.options();
     let value = |name: &str| {
         options

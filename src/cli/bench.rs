@@ -8,15 +8,18 @@ use crate::board::Board8;
 use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
+Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
   perft     perft from the 8x8 start position (Edax convention), default depth 12
+  ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
+            every score checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
             or node counts at a fixed --depth N; --eval classic|squares
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
-            openings (--games N at --ms T a move, default 100); --against random|squares|both
+            openings (--games N at --ms T a move, default 100); --against random|squares|both;
+            --against options --a name=value,... --b name=value,...: two engine settings
   clock     not run by default: self-play games between two emilia processes on game
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
             100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
@@ -39,6 +42,8 @@ pub fn run(args: &[String]) -> Result<()> {
             ("ms", 1),
             ("size", 1),
             ("against", 1),
+            ("a", 1),
+            ("b", 1),
             ("clocks", 1),
             ("engine", 1),
         ],
@@ -50,7 +55,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
     let all = which.is_empty();
     for name in &which {
-        if !["perft", "midgame", "time", "strength", "clock", "eval"].contains(name) {
+        if ![
+            "perft", "ffo", "midgame", "time", "strength", "clock", "eval",
+        ]
+        .contains(name)
+        {
             bail!("unknown benchmark '{name}'\n\n{HELP}");
         }
     }
@@ -63,6 +72,9 @@ pub fn run(args: &[String]) -> Result<()> {
             "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
             leaves as f64 / seconds
         );
+    }
+    if all || which.contains(&"ffo") {
+        bench_ffo()?;
     }
     if all || which.contains(&"midgame") {
         bench_search::midgame(&args)?;
@@ -78,6 +90,21 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if all || which.contains(&"eval") {
         super::bench_eval::run()?;
+    }
+    Ok(())
+}
+
+/// FFO #40-#59, the standard endgame speed test, embedded so the benchmark needs no files.
+const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
+
+/// Solves FFO #40-#49 from an empty table each, checking every score.
+fn bench_ffo() -> Result<()> {
+    let records = crate::formats::obf::read_obf(FFO_40_59)?;
+    let mut solver = crate::endgame::Solver::default();
+    println!("ffo: FFO #40-#49, exact, one thread");
+    let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;
+    if report.wrong > 0 {
+        bail!("ffo: {} wrong scores", report.wrong);
     }
     Ok(())
 }

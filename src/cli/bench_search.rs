@@ -231,8 +231,11 @@ pub fn strength(args: &Args) -> Result<()> {
     let ms: u64 = args.get("ms", 100)?;
     let size: usize = args.get("size", 8)?;
     let which = args.value("against").unwrap_or("both");
-    if !["random", "squares", "both"].contains(&which) {
-        bail!("--against {which}: expected random, squares or both");
+    if !["random", "squares", "both", "options"].contains(&which) {
+        bail!("--against {which}: expected random, squares, both or options");
+    }
+    if which == "options" {
+        return options_match(args, games, ms);
     }
     if which != "squares" {
         let start = Position::start(size)
@@ -278,5 +281,37 @@ pub fn strength(args: &Args) -> Result<()> {
             openings.len()
         );
     }
+    Ok(())
+}
+
+/// Reads `name=value,name=value` engine options.
+fn parse_options(text: &str) -> Result<Vec<(&str, &str)>> {
+    text.split(',')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            part.split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("'{part}' is not name=value"))
+        })
+        .collect()
+}
+
+/// `bench strength --against options --a OPTS --b OPTS`: two settings of the engine
+/// against each other from XOT openings.
+fn options_match(args: &Args, games: usize, ms: u64) -> Result<()> {
+    let (a_text, b_text) = (args.value("a").unwrap_or(""), args.value("b").unwrap_or(""));
+    let limits = Limits {
+        move_time: Some(Duration::from_millis(ms)),
+        ..Limits::default()
+    };
+    let mut a = Player::engine(&parse_options(a_text)?, limits.clone(), 16);
+    let mut b = Player::engine(&parse_options(b_text)?, limits, 16);
+    let openings = xot_openings(games.div_ceil(2));
+    let score = play_match(&openings, &mut a, &mut b, &mut |_, discs| {
+        log::info!("game: {discs:+}");
+    });
+    println!(
+        "strength [{a_text}] vs [{b_text}] ({ms} ms a move, {} XOT openings x 2 colours): {score}",
+        openings.len()
+    );
     Ok(())
 }

@@ -10,6 +10,7 @@ mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
+mod solve;
 mod train;
 mod tune;
 
@@ -27,6 +28,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
+    ("solve", "solve 8x8 endgame positions exactly"),
     ("tune", "fit the evaluation weights to self-play games"),
     (
         "match",
@@ -124,6 +126,7 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => bench::run(rest),
         "play" => play::run(rest),
         "move" => move_file::run(rest),
+        "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),

@@ -235,9 +235,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 .line(&format!("search PA {} 0 {depth}", eval_text(-report.score)));
         } else {
             let count = count.clamp(1, 64);
-            // Each move is searched one ply less deep than the depth reported for it.
-            let deepest = self.depth_for(&position).max(2);
-            for depth in 1..deepest {
+            for depth in 1..=self.depth_for(&position) {
                 if self.interrupts.pending() {
                     break;
                 }
@@ -245,7 +243,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     depth: Some(depth),
                     ..Limits::default()
                 };
-                let scores = self.engine.hint(&position, count, &limits);
+                let mut scores = self.engine.hint(&position, count, &limits);
+                super::settle_game_ends(&position, &mut scores);
                 if self.interrupts.pending() {
                     break; // this iteration was cut short: its numbers mean nothing
                 }
@@ -429,8 +428,9 @@ mod tests {
             "hint 3",
             "analyze",
         ]);
-        let searches = text.lines().filter(|l| l.starts_with("search ")).count();
-        assert_eq!(searches, 3, "3 moves at depth 2: {text}");
+        let searches: Vec<&str> = text.lines().filter(|l| l.starts_with("search ")).collect();
+        assert_eq!(searches.len(), 6, "3 moves at depths 1 and 2: {text}");
+        assert!(searches[5].ends_with(" 0 2"), "{text}");
         let analysis: Vec<&str> = text
             .lines()
             .filter(|l| l.starts_with("analysis "))

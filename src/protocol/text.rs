@@ -13,7 +13,7 @@ use crate::perft::{perft, perft8, Convention};
 use super::diagram::diagram;
 use super::ggf;
 use super::input::Line;
-use super::timing::{discs, engine_clock, search_within};
+use super::timing::{discs, engine_clock, search_within, solve_within};
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
@@ -487,7 +487,8 @@ impl TextSession {
         }
         let position = *self.game.position();
         let limits = self.limits(&search, position.to_move, &position);
-        let scores = self.engine.hint(&position, count, &limits);
+        let mut scores = self.engine.hint(&position, count, &limits);
+        super::settle_game_ends(&position, &mut scores);
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
@@ -518,14 +519,13 @@ impl TextSession {
         } else {
             (position, false)
         };
-        let (_, _, empties) = searched.board.counts();
         let limits = Limits {
-            depth: Some(empties.max(1)),
+            depth: None,
             move_time: search.move_time.or(self.fixed.move_time),
             nodes: search.nodes.or(self.fixed.nodes),
             clock: None,
         };
-        let report = search_within(&mut self.engine, &searched, &limits, &mut log_progress);
+        let report = solve_within(&mut self.engine, &searched, &limits, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",

@@ -83,10 +83,34 @@ pub fn search_within(
     limits: &Limits,
     progress: &mut dyn FnMut(&SearchReport),
 ) -> SearchReport {
+    guarded(engine, position, limits, |engine| {
+        engine.search(position, limits, progress)
+    })
+}
+
+/// Solves `position` to the end of the game within `limits` (time and nodes), with the
+/// same watchdog and check as [`search_within`].
+pub fn solve_within(
+    engine: &mut Engine,
+    position: &Position,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&SearchReport),
+) -> SearchReport {
+    guarded(engine, position, limits, |engine| {
+        engine.solve(position, limits, progress)
+    })
+}
+
+fn guarded(
+    engine: &mut Engine,
+    position: &Position,
+    limits: &Limits,
+    run: impl FnOnce(&mut Engine) -> SearchReport,
+) -> SearchReport {
     let start = Instant::now();
     let mut report = {
         let _watchdog = Watchdog::arm(engine.stop_flag(), hard_limit(limits));
-        engine.search(position, limits, progress)
+        run(engine)
     };
     if position.play(report.best).is_err() {
         let legal = position.legal_moves();

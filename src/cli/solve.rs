@@ -1,0 +1,209 @@
+//! `emilia solve`: exact endgame solving of one position or of every position of a file, with
+//! nodes, time and speed, checked against the file's scores when it has them.
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::time::Instant;
+
+use super::Args;
+use crate::board::{AnyBoard, Move, Position, Square};
+use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
+use crate::formats::obf::{read_endgames, read_obf, Record};
+
+const HELP: &str = "\
+Usage: emilia solve <squares> <side>
+       emilia solve --obf <file>
+       emilia solve --endgames <file>
+
+Solves 8x8 positions exactly: the final disc difference for the side to move under perfect
+play (empty squares to the winner) and a best move, with nodes, time and nodes per second.
+
+  <squares> <side>   64 squares of X, O and - (a1, b1, ..., h8), then X or O to move
+  --obf FILE         every position of an OBF file (`<squares> <X|O>; MOVE:SCORE; ...`),
+                     each checked against the file's best score and moves
+  --endgames FILE    every position of an endgame list (`<squares> <Black|White>
+                     <move index> <score for Black>`), checked likewise
+  --first N          only the first N positions of the file
+  --table MIB        transposition table size in MiB (default 64)
+  --keep-table       keep the table from one position to the next (default: clear it)
+";
+
+/// Runs `emilia solve`.
+pub fn run(args: &[String]) -> Result<()> {
+    // Board squares may start with "--": take them out before option parsing.
+    let is_squares = |a: &String| a.len() == 64 && a.chars().all(|c| "XOxo*-._".contains(c));
+    let squares: Vec<String> = args.iter().filter(|a| is_squares(a)).cloned().collect();
+    let rest: Vec<String> = args.iter().filter(|a| !is_squares(a)).cloned().collect();
+    let mut args = Args::parse(
+        &rest,
+        &[("obf", 1), ("endgames", 1), ("first", 1), ("table", 1)],
+    )?;
+    args.positional.splice(0..0, squares);
+    if args.flag("help") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    args.reject_unknown_flags(&["keep-table"])?;
+    let mut records = match (
+        args.value("obf"),
+        args.value("endgames"),
+        &args.positional[..],
+    ) {
+        (Some(path), None, []) => read_file(path, read_obf)?,
+        (None, Some(path), []) => read_file(path, read_endgames)?,
+        (None, None, [squares, side]) => vec![Record {
+            position: Position::from_parts(squares, side)?,
+            score: None,
+            moves: Vec::new(),
+        }],
+        _ => bail!("expected a position, --obf FILE or --endgames FILE\n\n{HELP}"),
+    };
+    if let Some(first) = args.value("first") {
+        let first: usize = first
+            .parse()
+            .map_err(|_| anyhow!("--first {first}: not a number"))?;
+        records.truncate(first);
+    }
+    let mut solver = Solver::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    let report = solve_records(&mut solver, &records, 1, !args.flag("keep-table"))?;
+    if report.wrong > 0 {
+        bail!(
+            "{} of {} scores differ from the file",
+            report.wrong,
+            records.len()
+        );
+    }
+    Ok(())
+}
+
+fn read_file(
+    path: &str,
+    parse: fn(&str) -> Result<Vec<Record>, crate::formats::obf::FormatError>,
+) -> Result<Vec<Record>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    parse(&text).with_context(|| format!("in {path}"))
+}
+
+/// Totals over a run of [`solve_records`].
+pub struct Report {
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Seconds over all positions.
+    pub seconds: f64,
+    /// Processor seconds over all positions, where the system reports them.
+    pub cpu_seconds: Option<f64>,
+    /// Positions whose score or move disagrees with the file.
+    pub wrong: usize,
+    /// Positions whose score differs from the file's only as a plain disc difference
+    /// (empty squares not given to the winner) would.
+    pub plain: usize,
+}
+
+/// Whether `file`'s score could be the plain disc difference (empties left unawarded) of a
+/// game whose world-rule score is `score`, with at most `empties` squares left empty.
+fn plain_difference(score: i32, file: i32, empties: u32) -> bool {
+    score.signum() == file.signum() && (1..=empties as i32).contains(&(score.abs() - file.abs()))
+}
+
+/// Processor time used by this thread so far, where the system reports it (Linux), in
+/// seconds: on a busy machine it shows the solver's own cost better than the clock does.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(nanoseconds as f64 * 1e-9)
+}
+
+fn square_name(index: Option<usize>) -> String {
+    index.map_or("pass".to_string(), |i| Square::from_index(i, 8).to_string())
+}
+
+/// Solves every record, printing a line each (numbered from `first_number`) and a total line;
+/// clears the table before each position when `clear` is set.
+pub fn solve_records(
+    solver: &mut Solver,
+    records: &[Record],
+    first_number: usize,
+    clear: bool,
+) -> Result<Report> {
+    println!(
+        "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>9} {:>12}  check",
+        "#", "empties", "move", "score", "nodes", "seconds", "cpu s", "nodes/s"
+    );
+    let mut report = Report {
+        nodes: 0,
+        seconds: 0.0,
+        cpu_seconds: Some(0.0),
+        wrong: 0,
+        plain: 0,
+    };
+    for (i, record) in records.iter().enumerate() {
+        let AnyBoard::Eight(board) = record.position.board else {
+            bail!("position {} is not 8x8", i + first_number);
+        };
+        if clear {
+            solver.clear();
+        }
+        let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());
+        let solution = solver.solve_exact(&board);
+        let seconds = start.elapsed().as_secs_f64();
+        let cpu_seconds = thread_cpu_seconds()
+            .zip(cpu_start)
+            .map(|(end, start)| end - start);
+        report.nodes += solution.nodes;
+        report.seconds += seconds;
+        report.cpu_seconds = report.cpu_seconds.zip(cpu_seconds).map(|(a, b)| a + b);
+        let empties = board.empty_mask().count_ones();
+        let check = match record.score {
+            None => String::new(),
+            Some(expected) => {
+                let played = match solution.best {
+                    Some(index) => Move::Play(Square::from_index(index, 8)),
+                    None => Move::Pass,
+                };
+                if solution.score != expected && plain_difference(solution.score, expected, empties)
+                {
+                    report.plain += 1;
+                    format!("file says {expected:+}: empties not given to the winner?")
+                } else if solution.score != expected {
+                    report.wrong += 1;
+                    format!("WRONG: file says {expected:+}")
+                } else if !record.best_moves().contains(&played) && record.moves.len() > 1 {
+                    report.wrong += 1;
+                    format!("WRONG MOVE: file's best is not {played}")
+                } else {
+                    "ok".to_string()
+                }
+            }
+        };
+        println!(
+            "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
+            i + first_number,
+            empties,
+            square_name(solution.best),
+            solution.score,
+            solution.nodes,
+            seconds,
+            cpu_seconds.map_or("-".to_string(), |s| format!("{s:.3}")),
+            solution.nodes as f64 / seconds.max(1e-9),
+        );
+    }
+    println!(
+        "total: {} positions, {} nodes, {:.3} s{}, {:.0} nodes/s{}",
+        records.len(),
+        report.nodes,
+        report.seconds,
+        report
+            .cpu_seconds
+            .map_or(String::new(), |s| format!(" ({s:.3} s of processor time)")),
+        report.nodes as f64 / report.seconds.max(1e-9),
+        if records.iter().any(|r| r.score.is_some()) {
+            let plain = match report.plain {
+                0 => String::new(),
+                n => format!(", {n} differing as plain disc differences"),
+            };
+            format!(", {} wrong{plain}", report.wrong)
+        } else {
+            String::new()
+        }
+    );
+    Ok(report)
+}

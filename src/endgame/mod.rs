@@ -1,0 +1,248 @@
+//! Exact endgame solving on 8x8: the final disc difference under perfect play by both sides.
+//!
+//! [`Solver`] owns a transposition table and is reused from call to call:
+//!
+//! ```
+//! use emilia::board::{Board8, Position, AnyBoard};
+//! use emilia::endgame::Solver;
+//!
+//! // FFO position #1 (14 empties), Black to move: best g8, +18.
+//! let position: Position =
+//!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X".parse().unwrap();
+//! let AnyBoard::Eight(board) = position.board else { unreachable!() };
+//! let mut solver = Solver::new(16);
+//! let solution = solver.solve_exact(&board);
+//! assert_eq!(solution.score, 18);
+//! assert_eq!(solution.best, Some(62)); // g8
+//! ```
+//!
+//! Scores count empty squares for the winner (the world rule), so they are even. Node
+//! counts include every position the search visits, the last move's included.
+
+mod bits;
+mod last;
+mod last_flip;
+mod order;
+mod parity;
+mod solver;
+mod stability;
+mod table;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::Board8;
+use solver::Search;
+use table::{Table, NO_MOVE};
+
+pub use stability::stable_discs;
+
+/// How far below a fail-low's bound [`Solver::solve_within`] looks next.
+const FAIL_LOW_DROP: i32 = 12;
+
+/// Transposition-table size of [`Solver::default`], in mebibytes.
+pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move under perfect play (empty squares to the
+    /// winner), when it lies strictly inside the window asked for. Otherwise a bound:
+    /// at most `alpha` when the score is at most `alpha`, at least `beta` when it is at
+    /// least `beta` (fail-soft).
+    pub score: i32,
+    /// The best move's square index (a1 = 0), or `None` when the side to move must pass or
+    /// the game is over. On a fail-low (score at most `alpha`) it is only the move with the
+    /// best bound.
+    pub best: Option<usize>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Limits that stop a solve early. The search looks at them every few thousand nodes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    /// Stop when another thread sets this flag.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop at this moment.
+    pub deadline: Option<Instant>,
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits<'_> {
+    /// No limit: the solve runs to the end.
+    pub const NONE: Limits<'static> = Limits {
+        stop: None,
+        deadline: None,
+        max_nodes: None,
+    };
+
+    /// Whether a limit is reached after `nodes` nodes.
+    fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.max_nodes.is_some_and(|m| nodes >= m)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Win, draw or loss for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins with perfect play.
+    Win,
+    /// Perfect play draws.
+    Draw,
+    /// The side to move loses against perfect play.
+    Loss,
+}
+
+/// An exact endgame solver with its own transposition table.
+pub struct Solver {
+    table: Table,
+}
+
+impl Default for Solver {
+    /// A solver with a [`DEFAULT_TABLE_MIB`] table.
+    fn default() -> Solver {
+        Solver::new(DEFAULT_TABLE_MIB)
+    }
+}
+
+impl Solver {
+    /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
+    /// 64-byte buckets, rounded down).
+    pub fn new(mib: usize) -> Solver {
+        Solver {
+            table: Table::new(mib),
+        }
+    }
+
+    /// The transposition table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets everything the table learnt, so that the next solve is as from scratch.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Solves `board` within the window `alpha..beta` (exact inside, a bound outside; see
+    /// [`Solution::score`]).
+    pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
+        self.solve_within(board, alpha, beta, &Limits::NONE)
+            .expect("a solve without limits runs to the end")
+    }
+
+    /// The exact score and a best move.
+    pub fn solve_exact(&mut self, board: &Board8) -> Solution {
+        self.solve(board, -65, 65)
+    }
+
+    /// Whether the side to move wins, draws or loses, with a move that achieves it; a
+    /// null-window search, faster than [`Solver::solve_exact`].
+    pub fn solve_wld(&mut self, board: &Board8) -> (Outcome, Solution) {
+        let solution = self.solve(board, -1, 1);
+        let outcome = match solution.score {
+            s if s > 0 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        };
+        (outcome, solution)
+    }
+
+    /// Like [`Solver::solve`], but gives up and returns `None` when a limit is reached.
+    ///
+    /// The window is narrowed by a series of searches with a window of two around a guess,
+    /// each answering "below, at or above the guess"; the transposition table carries what
+    /// each learnt to the next. Guesses start at 0 and move to the bound just found, except
+    /// that after a fail-low the next guess drops [`FAIL_LOW_DROP`] further: proving "at
+    /// least" is much cheaper than proving "at most", so the search closes in from below.
+    pub fn solve_within(
+        &mut self,
+        board: &Board8,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+    ) -> Option<Solution> {
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        assert!(alpha < beta, "empty window {alpha}..{beta}");
+        self.table.next_generation();
+        if beta - alpha <= 2 {
+            let (score, best, nodes) = self.search(board, alpha, beta, limits)?;
+            return Some(Solution { score, best, nodes });
+        }
+        let (mut lower, mut upper) = (-64, 64);
+        let mut guess = 0.clamp(alpha + 1, beta - 1);
+        let mut best = None;
+        let mut nodes = 0;
+        loop {
+            let (score, found, searched) = self.search(board, guess - 1, guess + 1, limits)?;
+            nodes += searched;
+            if score > guess {
+                lower = score;
+                best = found;
+            } else if score < guess {
+                upper = score;
+                best = best.or(found);
+            } else {
+                return Some(Solution {
+                    score,
+                    best: found,
+                    nodes,
+                });
+            }
+            // Done when the window is decided or the score known.
+            if lower >= beta || lower == upper {
+                return Some(Solution {
+                    score: lower,
+                    best,
+                    nodes,
+                });
+            }
+            if upper <= alpha {
+                return Some(Solution {
+                    score: upper,
+                    best,
+                    nodes,
+                });
+            }
+            guess = if score > guess {
+                lower
+            } else {
+                (upper - FAIL_LOW_DROP).max(lower).max(alpha + 1)
+            };
+        }
+    }
+
+    /// One principal variation search of the root with the window `alpha..beta`: score,
+    /// best move and nodes, or `None` when a limit stopped it.
+    fn search(
+        &mut self,
+        board: &Board8,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+    ) -> Option<(i32, Option<usize>, u64)> {
+        let (player, opponent) = (board.player, board.opponent);
+        let empty = !(player | opponent);
+        let mut search = Search::new(&mut self.table, limits);
+        let (score, best) = search.pvs(
+            player,
+            opponent,
+            alpha,
+            beta,
+            empty.count_ones(),
+            parity::parity_of(empty),
+        );
+        if search.aborted {
+            return None;
+        }
+        Some((
+            score,
+            (best != NO_MOVE).then_some(best as usize),
+            search.nodes,
+        ))
+    }
+}

@@ -1,0 +1,621 @@
+//! The search: negascout (principal variation search) over exact final scores. Principal
+//! nodes search their first move with the full window and the others with a null window;
+//! null-window nodes get cheaper the fewer empty squares remain:
+//!
+//! - 9 empties and more: transposition table, stability cut-off, fastest-first ordering
+//!   with potential mobility; from 11, enhanced transposition cut-off; from 12, moves ordered
+//!   by a shallow search on the ordering heuristic (see [`super::order`]);
+//! - 7 and 8: fastest-first ordering, stability cut-off, no table;
+//! - 5 and 6: squares in region-parity order, no move list;
+//! - 4 and fewer: the hand-written solvers of [`super::last`].
+
+use super::bits::NEIGHBOURS;
+use super::order::{fastest_first, heuristic};
+use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
+use super::stability::stable_discs;
+use super::table::{Table, NO_MOVE};
+use super::Limits;
+use crate::board::bitboard::{flips, legal_moves, Bits};
+use crate::board::{Board, Board8};
+use std::mem::MaybeUninit;
+
+/// Below every score: "no move searched yet".
+const NONE: i32 = -100;
+
+/// Null-window nodes with this many empties or more sort their moves.
+const SORTED_MIN_EMPTIES: u32 = 7;
+/// Null-window nodes with this many empties or more use the transposition table.
+const TABLE_MIN_EMPTIES: u32 = 9;
+/// Nodes with this many empties or more look up their children in the table first.
+const ETC_MIN_EMPTIES: u32 = 11;
+/// Nodes with this many empties or more order their moves by a shallow search...
+const SEARCH_ORDER_MIN_EMPTIES: u32 = 12;
+/// ...one ply deeper for every this many empties more...
+const SEARCH_ORDER_STEP: u32 = 2;
+/// ...up to this depth.
+const SEARCH_ORDER_MAX_DEPTH: u32 = 5;
+/// Weight of the shallow search's value against the fastest-first score.
+const SEARCH_ORDER_WEIGHT: i32 = 128;
+/// Beyond every heuristic value.
+const INFINITE_VALUE: i32 = 1 << 20;
+
+/// Nodes between two looks at the stop flag, deadline and node limit.
+const POLL_INTERVAL: u64 = 1 << 14;
+
+/// Per number of empties, the lowest `alpha` at which a null-window node computes the
+/// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
+static STABILITY_THRESHOLD: [i32; 61] = stability_thresholds();
+
+const fn stability_thresholds() -> [i32; 61] {
+    let mut table = [99; 61];
+    let mut n = 4;
+    while n <= 60 {
+        let t = 2 * n as i32 - 2;
+        table[n] = if t < 64 { t } else { 64 };
+        n += 1;
+    }
+    table
+}
+
+/// The final score of a finished game for the side to move: disc difference, empty squares
+/// to the winner.
+#[inline(always)]
+pub(super) fn final_score(player: u64, opponent: u64) -> i32 {
+    let (p, o) = (player.count_ones() as i32, opponent.count_ones() as i32);
+    let empties = 64 - p - o;
+    match p.cmp(&o) {
+        std::cmp::Ordering::Greater => p - o + empties,
+        std::cmp::Ordering::Less => p - o - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// Discs `player` flips by moving on `square`, or 0 (the flip kernel skipped when no
+/// opponent disc touches the square).
+#[inline(always)]
+pub(super) fn try_flips(player: u64, opponent: u64, square: usize) -> u64 {
+    if NEIGHBOURS[square & 63] & opponent == 0 {
+        0
+    } else {
+        flips(player, opponent, square & 63)
+    }
+}
+
+/// The position after `player` moves on `square` flipping `flipped`: (player, opponent) of
+/// the side then to move.
+#[inline(always)]
+fn play(player: u64, opponent: u64, square: usize, flipped: u64) -> (u64, u64) {
+    (opponent ^ flipped, player ^ flipped ^ 1 << square)
+}
+
+/// One legal move with its flips and ordering score.
+#[derive(Clone, Copy)]
+struct Candidate {
+    flips: u64,
+    /// The hash of the position after the move, where the table is used.
+    key: u64,
+    square: u8,
+    score: i32,
+}
+
+/// The legal moves of a node, handed out best-first by selection (cut-offs usually come
+/// after one or two moves, so sorting the rest would be wasted). Lives on the stack and is
+/// filled in place: no allocation, no clearing.
+struct MoveList {
+    moves: [MaybeUninit<Candidate>; 64],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    fn new() -> MoveList {
+        MoveList {
+            moves: [MaybeUninit::uninit(); 64],
+            len: 0,
+        }
+    }
+
+    /// Adds the moves of `player` in `moves`, with their flips, unscored.
+    #[inline(always)]
+    fn generate(&mut self, player: u64, opponent: u64, moves: u64) {
+        for x in Bits(moves) {
+            self.moves[self.len & 63].write(Candidate {
+                flips: flips(player, opponent, x),
+                key: 0,
+                square: x as u8,
+                score: 0,
+            });
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Candidate] {
+        // SAFETY: the first `len` entries were written by `generate` (a board has at most
+        // 60 empty squares, so `len` never passes 64).
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Candidate>(), self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [Candidate] {
+        // SAFETY: as in `as_slice`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Candidate>(), self.len)
+        }
+    }
+
+    /// Moves the best of the moves from `i` on to `i` and returns it.
+    #[inline(always)]
+    fn pick(&mut self, i: usize) -> Candidate {
+        let moves = self.as_mut_slice();
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if moves[j].score > moves[best].score {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        moves[i]
+    }
+
+    /// Takes the move on `square` out of the list, if there.
+    #[inline(always)]
+    fn take(&mut self, square: u8) -> Option<Candidate> {
+        let moves = self.as_mut_slice();
+        let i = moves.iter().position(|m| m.square == square)?;
+        let taken = moves[i];
+        moves[i] = moves[moves.len() - 1];
+        self.len -= 1;
+        Some(taken)
+    }
+}
+
+/// The state of one solve: node count, table, limits.
+pub(super) struct Search<'a> {
+    /// Positions visited so far.
+    pub(super) nodes: u64,
+    table: &'a mut Table,
+    limits: &'a Limits<'a>,
+    next_poll: u64,
+    /// Set when a limit stopped the search; every score computed since is meaningless.
+    pub(super) aborted: bool,
+}
+
+impl<'a> Search<'a> {
+    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>) -> Search<'a> {
+        Search {
+            nodes: 0,
+            table,
+            limits,
+            next_poll: POLL_INTERVAL,
+            aborted: false,
+        }
+    }
+
+    /// Checks the limits every [`POLL_INTERVAL`] nodes; true when the search must stop.
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.limits.reached(self.nodes) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// The stability cut-off: an upper bound on the score from the opponent's stable discs,
+    /// when it is at most `alpha`.
+    #[inline(always)]
+    pub(super) fn stability_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        if alpha >= STABILITY_THRESHOLD[empties as usize] {
+            let bound = 64 - 2 * stable_discs(opponent, player) as i32;
+            if bound <= alpha {
+                return Some(bound);
+            }
+        }
+        None
+    }
+
+    /// Null-window search of any node: is the score above `alpha`? Fail-soft.
+    #[inline(always)]
+    pub(super) fn nws(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        match empties {
+            0 => {
+                self.nodes += 1;
+                final_score(player, opponent)
+            }
+            1 => {
+                let square = (!(player | opponent)).trailing_zeros() as usize;
+                self.solve_1(player, alpha, square)
+            }
+            2 => {
+                let e = !(player | opponent);
+                let first = e.trailing_zeros() as usize;
+                let second = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve_2(player, opponent, alpha, [first, second])
+            }
+            3 => self.solve_3(player, opponent, alpha, parity),
+            4 => self.solve_4(player, opponent, alpha, parity),
+            n if n < SORTED_MIN_EMPTIES => self.nws_shallow(player, opponent, alpha, n, parity),
+            n if n < TABLE_MIN_EMPTIES => self.nws_sorted(player, opponent, alpha, n, parity),
+            n => self.nws_table(player, opponent, alpha, n, parity),
+        }
+    }
+
+    /// Null-window search with few empties: squares in odd regions first, no move list.
+    fn nws_shallow(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
+            return bound;
+        }
+        let empty = !(player | opponent);
+        let odd = empty & QUADRANT_MASK[parity as usize];
+        let mut best = NONE;
+        for set in [odd, empty & !odd] {
+            for x in Bits(set) {
+                let f = try_flips(player, opponent, x);
+                if f == 0 {
+                    continue;
+                }
+                let (p, o) = play(player, opponent, x, f);
+                let parity = parity ^ QUADRANT_BIT[x];
+                let score = if empties == 5 {
+                    -self.solve_4(p, o, -alpha - 1, parity)
+                } else {
+                    -self.nws_shallow(p, o, -alpha - 1, empties - 1, parity)
+                };
+                if score > alpha {
+                    return score;
+                }
+                best = best.max(score);
+            }
+        }
+        if best == NONE {
+            if legal_moves(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws_shallow(opponent, player, -alpha - 1, empties, parity);
+        }
+        best
+    }
+
+    /// Null-window search with fastest-first ordering, no table.
+    fn nws_sorted(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
+            return bound;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            if legal_moves(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws_sorted(opponent, player, -alpha - 1, empties, parity);
+        }
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
+        for m in list.as_mut_slice() {
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            m.score = fastest_first::<false>(p, o, x, parity);
+        }
+        let mut best = NONE;
+        for i in 0..list.len {
+            let m = list.pick(i);
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            let score = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
+            if score > alpha {
+                return score;
+            }
+            best = best.max(score);
+        }
+        best
+    }
+
+    /// Scores `list` for ordering at a node with `empties` empties: fastest first, and from
+    /// [`SEARCH_ORDER_MIN_EMPTIES`] on a shallow search on the ordering heuristic.
+    fn score_moves(
+        &mut self,
+        list: &mut MoveList,
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        parity: u8,
+    ) {
+        let depth = if empties >= SEARCH_ORDER_MIN_EMPTIES {
+            (1 + (empties - SEARCH_ORDER_MIN_EMPTIES) / SEARCH_ORDER_STEP)
+                .min(SEARCH_ORDER_MAX_DEPTH)
+        } else {
+            0
+        };
+        for i in 0..list.len {
+            let m = list.as_slice()[i];
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            let mut score = fastest_first::<true>(p, o, x, parity);
+            if depth > 0 && p != 0 {
+                let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
+                score += value * SEARCH_ORDER_WEIGHT;
+            }
+            list.as_mut_slice()[i].score = score;
+        }
+    }
+
+    /// Alpha-beta on the ordering heuristic to `depth` plies, moves sorted by the heuristic
+    /// from 2 plies up.
+    fn shallow_value(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return heuristic(player, opponent);
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            if legal_moves(opponent, player) == 0 {
+                // A finished game outweighs any heuristic value.
+                return final_score(player, opponent) * 1000;
+            }
+            return -self.shallow_value(opponent, player, depth, -beta, -alpha);
+        }
+        let mut best = -INFINITE_VALUE;
+        if depth >= 2 {
+            // Deeper down, sorting by the heuristic pays for itself in cut-offs.
+            let mut list = MoveList::new();
+            list.generate(player, opponent, moves);
+            for m in list.as_mut_slice() {
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                m.score = -heuristic(p, o);
+            }
+            for i in 0..list.len {
+                let m = list.pick(i);
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        for x in Bits(moves) {
+            let f = flips(player, opponent, x);
+            let (p, o) = play(player, opponent, x, f);
+            let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search with the transposition table.
+    fn nws_table(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
+            return bound;
+        }
+        let key = Board8 { player, opponent }.hash();
+        let mut table_move = NO_MOVE;
+        if let Some(hit) = self.table.probe(key) {
+            if hit.lower > alpha {
+                return hit.lower;
+            }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+            table_move = hit.best;
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            if legal_moves(opponent, player) == 0 {
+                return final_score(player, opponent);
+            }
+            return -self.nws_table(opponent, player, -alpha - 1, empties, parity);
+        }
+        let start = self.nodes;
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
+        if empties > TABLE_MIN_EMPTIES {
+            // The children use the table: fetch their entries all at once, so that the
+            // memory accesses overlap instead of coming one after the other.
+            for m in list.as_mut_slice() {
+                let (p, o) = play(player, opponent, m.square as usize, m.flips);
+                m.key = Board8 {
+                    player: p,
+                    opponent: o,
+                }
+                .hash();
+                self.table.prefetch(m.key);
+            }
+            if empties >= ETC_MIN_EMPTIES {
+                // Enhanced transposition cut-off: a child the table already knows to be bad
+                // enough for the opponent proves the cut-off without a search.
+                for m in list.as_slice() {
+                    if let Some(hit) = self.table.probe(m.key) {
+                        if -hit.upper > alpha {
+                            self.table.store(key, empties, -hit.upper, 64, m.square, 1);
+                            return -hit.upper;
+                        }
+                    }
+                }
+            }
+        }
+        let mut best = NONE;
+        let mut best_move = NO_MOVE;
+        // The table's move first, before spending time ordering the others.
+        if let Some(m) = list.take(table_move) {
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            best = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
+            if self.aborted {
+                return 0;
+            }
+            best_move = m.square;
+        }
+        if best <= alpha {
+            self.score_moves(&mut list, player, opponent, empties, parity);
+            for i in 0..list.len {
+                let m = list.pick(i);
+                let x = m.square as usize;
+                let (p, o) = play(player, opponent, x, m.flips);
+                let score = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
+                if self.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = m.square;
+                    if score > alpha {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best > alpha {
+            (best, 64)
+        } else {
+            (-64, best)
+        };
+        self.table
+            .store(key, empties, lower, upper, best_move, self.nodes - start);
+        best
+    }
+
+    /// Principal variation search with the window `alpha..beta`: the score (fail-soft) and
+    /// the best move ([`NO_MOVE`] for a pass or a finished game).
+    pub(super) fn pvs(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u8,
+    ) -> (i32, u8) {
+        self.nodes += 1;
+        if self.should_stop() {
+            return (0, NO_MOVE);
+        }
+        let moves = legal_moves(player, opponent);
+        if moves == 0 {
+            if legal_moves(opponent, player) == 0 {
+                return (final_score(player, opponent), NO_MOVE);
+            }
+            let (score, _) = self.pvs(opponent, player, -beta, -alpha, empties, parity);
+            return (-score, NO_MOVE);
+        }
+        let key = Board8 { player, opponent }.hash();
+        let table_move = self.table.probe(key).map_or(NO_MOVE, |hit| hit.best);
+        let start = self.nodes;
+        let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
+        let mut list = MoveList::new();
+        list.generate(player, opponent, moves);
+        self.score_moves(&mut list, player, opponent, empties, parity);
+        if let Some(m) = list
+            .as_mut_slice()
+            .iter_mut()
+            .find(|m| m.square == table_move)
+        {
+            m.score = i32::MAX;
+        }
+        for i in 0..list.len {
+            let m = list.pick(i);
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            let parity = parity ^ QUADRANT_BIT[x];
+            let score = if i == 0 {
+                -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
+            } else {
+                let probe = -self.nws(p, o, -alpha - 1, empties - 1, parity);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return (0, NO_MOVE);
+            }
+            if score > best {
+                best = score;
+                best_move = m.square;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if empties >= TABLE_MIN_EMPTIES {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best <= alpha_in {
+                (-64, best)
+            } else {
+                (best, best)
+            };
+            let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
+            self.table
+                .store(key, empties, lower, upper, stored_move, self.nodes - start);
+        }
+        (best, best_move)
+    }
+}

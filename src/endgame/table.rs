@@ -1,0 +1,211 @@
+//! The solver's transposition table: a fixed-size array of 64-byte buckets, four packed
+//! 16-byte entries each, so that one probe touches one cache line.
+//!
+//! An entry holds bounds on the exact final score of one position (exact solving has no
+//! depth, so bounds from any search of the same position can be merged), the best move
+//! found, and the log2 of the nodes its search took as the cost of recomputing it.
+//!
+//! Replacement rule, deterministic: a store for a position already in its bucket merges the
+//! bounds into that entry; otherwise it takes an unused entry if there is one, else the
+//! entry with the lowest priority, where an entry written in an earlier solve (generation)
+//! ranks below every entry of the current one and, within a generation, cheaper entries rank
+//! lower (ties: the first such entry in the bucket).
+
+/// Marks "no move" in an entry.
+pub const NO_MOVE: u8 = 64;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    /// The position's full 64-bit hash.
+    key: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    /// Empty squares of the position; 0 marks an unused entry.
+    empties: u8,
+    cost: u8,
+    generation: u8,
+    _padding: [u8; 2],
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; ENTRIES_PER_BUCKET]);
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The best move found, or [`NO_MOVE`].
+    pub best: u8,
+}
+
+/// A transposition table of fixed size.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least one).
+    pub fn new(mib: usize) -> Table {
+        let wanted = (mib << 20) / std::mem::size_of::<Bucket>();
+        let count = if wanted <= 1 {
+            1
+        } else {
+            1usize << (usize::BITS - 1 - wanted.leading_zeros())
+        };
+        Table {
+            buckets: vec![Bucket::default(); count],
+            mask: count - 1,
+            generation: 1,
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 1;
+    }
+
+    /// Starts a new solve: entries of earlier solves become the first to be replaced.
+    pub fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1).max(1);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & self.mask
+    }
+
+    /// Asks the memory system to fetch the bucket of `key` ahead of a probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint and never faults; the address is in bounds.
+            unsafe { core::arch::x86_64::_mm_prefetch(bucket, core::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry for the position with hash `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let bucket = &self.buckets[self.bucket(key)];
+        bucket
+            .0
+            .iter()
+            .find(|e| e.key == key && e.empties != 0)
+            .map(|e| Hit {
+                lower: e.lower as i32,
+                upper: e.upper as i32,
+                best: e.best,
+            })
+    }
+
+    /// Records that the position with hash `key` and `empties` empty squares scores within
+    /// `lower..=upper`, with best move `best` (or [`NO_MOVE`]), after a search of `nodes` nodes.
+    pub fn store(&mut self, key: u64, empties: u32, lower: i32, upper: i32, best: u8, nodes: u64) {
+        let generation = self.generation;
+        let cost = (64 - nodes.leading_zeros()) as u8;
+        let index = self.bucket(key);
+        let bucket = &mut self.buckets[index];
+        if let Some(entry) = bucket.0.iter_mut().find(|e| e.key == key && e.empties != 0) {
+            let (merged_lower, merged_upper) =
+                (lower.max(entry.lower as i32), upper.min(entry.upper as i32));
+            // Bounds that disagree can only come from a hash collision: trust the new ones.
+            let (lower, upper) = if merged_lower <= merged_upper {
+                (merged_lower, merged_upper)
+            } else {
+                (lower, upper)
+            };
+            entry.lower = lower as i8;
+            entry.upper = upper as i8;
+            if best != NO_MOVE {
+                entry.best = best;
+            }
+            entry.cost = entry.cost.max(cost);
+            entry.generation = generation;
+            return;
+        }
+        let priority = |e: &Entry| {
+            if e.empties == 0 {
+                0
+            } else {
+                1 + ((e.generation == generation) as u32) * 256 + e.cost as u32
+            }
+        };
+        let mut victim = 0;
+        for i in 1..ENTRIES_PER_BUCKET {
+            if priority(&bucket.0[i]) < priority(&bucket.0[victim]) {
+                victim = i;
+            }
+        }
+        bucket.0[victim] = Entry {
+            key,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: empties as u8,
+            cost,
+            generation,
+            _padding: [0; 2],
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pack_four_to_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        assert_eq!(Table::new(1).bytes(), 1 << 20);
+        assert_eq!(Table::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn bounds_of_one_position_merge() {
+        let mut table = Table::new(1);
+        table.store(42, 12, 4, 64, 19, 1000);
+        table.store(42, 12, -64, 10, NO_MOVE, 1000);
+        let hit = table.probe(42).unwrap();
+        assert_eq!((hit.lower, hit.upper, hit.best), (4, 10, 19));
+        assert_eq!(table.probe(43), None);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_old_then_cheap_entries() {
+        let mut table = Table::new(0); // one bucket
+        for key in 1..=4u64 {
+            table.store(key, 12, 0, 0, NO_MOVE, 1 << (10 + key));
+        }
+        // Same generation: the cheapest (key 1) goes.
+        table.store(5, 12, 0, 0, NO_MOVE, 1 << 20);
+        assert!(table.probe(1).is_none());
+        assert!(table.probe(2).is_some());
+        // A new generation: old entries go first, however costly.
+        table.next_generation();
+        table.store(6, 12, 0, 0, NO_MOVE, 1);
+        assert!(table.probe(6).is_some());
+        assert!(table.probe(2).is_none());
+    }
+}

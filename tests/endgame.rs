@@ -1,0 +1,274 @@
+//! The endgame solver against independent data: the FFO suite, solved endgame lists, and a
+//! plain minimax on random positions.
+
+use std::sync::atomic::AtomicBool;
+
+use emilia::board::{AnyBoard, Board, Board8, Move, Square};
+use emilia::endgame::{Limits, Outcome, Solver};
+use emilia::formats::obf::{read_endgames, read_obf, Record};
+
+fn data(path: &str) -> String {
+    let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+fn board8(record: &Record) -> Board8 {
+    match record.position.board {
+        AnyBoard::Eight(b) => b,
+        AnyBoard::Other(_) => panic!("not 8x8"),
+    }
+}
+
+fn as_move(best: Option<usize>) -> Move {
+    best.map_or(Move::Pass, |i| Move::Play(Square::from_index(i, 8)))
+}
+
+/// Plain negamax over the whole tree: the definition of the exact score.
+fn minimax(board: &Board8) -> i32 {
+    let moves: Vec<usize> = board.moves().collect();
+    if moves.is_empty() {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return board.final_score();
+        }
+        return -minimax(&passed);
+    }
+    moves
+        .into_iter()
+        .map(|m| -minimax(&board.play(m)))
+        .max()
+        .unwrap()
+}
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// Random positions reached by random play from the start, with `empties` empty squares.
+fn random_positions(count: usize, empties: u32, seed: u64) -> Vec<Board8> {
+    let mut state = seed;
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut board = Board8::START;
+        while board.empties() > empties {
+            let moves: Vec<usize> = board.moves().collect();
+            if moves.is_empty() {
+                board = board.pass();
+                if !board.has_moves() {
+                    break;
+                }
+                continue;
+            }
+            board = board.play(moves[(xorshift(&mut state) % moves.len() as u64) as usize]);
+        }
+        if board.empties() == empties {
+            found.push(board);
+        }
+    }
+    found
+}
+
+#[test]
+fn matches_minimax_on_random_positions() {
+    let mut solver = Solver::new(4);
+    for empties in 0..=10 {
+        let count = if empties <= 8 { 60 } else { 15 };
+        for board in random_positions(count, empties, 0x5EED + empties as u64) {
+            let expected = minimax(&board);
+            let solution = solver.solve_exact(&board);
+            assert_eq!(solution.score, expected, "{board:?} ({empties} empties)");
+            match solution.best {
+                Some(m) => assert_eq!(-minimax(&board.play(m)), expected, "{board:?}"),
+                None => assert!(!board.has_moves()),
+            }
+            // Null windows around the score agree with it.
+            assert!(solver.solve(&board, expected - 1, expected + 1).score == expected);
+            assert!(solver.solve(&board, expected, expected + 1).score <= expected);
+            assert!(solver.solve(&board, expected - 1, expected).score >= expected);
+        }
+    }
+}
+
+/// Solves every OBF record: the score must be the file's, and the move one of those the
+/// file lists with that score.
+fn check_obf(records: &[Record], solver: &mut Solver) {
+    for (i, record) in records.iter().enumerate() {
+        let solution = solver.solve_exact(&board8(record));
+        let expected = record.score.expect("a listed score");
+        assert_eq!(
+            solution.score,
+            expected,
+            "position {} ({})",
+            i + 1,
+            record.position
+        );
+        let best = record.best_moves();
+        assert!(
+            best.contains(&as_move(solution.best)),
+            "position {}: {:?} is not among the best {:?}",
+            i + 1,
+            solution.best,
+            best
+        );
+    }
+}
+
+#[test]
+fn solves_ffo_1_to_19() {
+    let records = read_obf(&data("ffo/fforum-1-19.obf")).unwrap();
+    assert_eq!(records.len(), 19);
+    check_obf(&records, &mut Solver::new(16));
+}
+
+#[test]
+fn solves_ffo_20_to_39() {
+    let records = read_obf(&data("ffo/fforum-20-39.obf")).unwrap();
+    assert_eq!(records.len(), 20);
+    check_obf(&records, &mut Solver::new(32));
+}
+
+/// Every `step`-th position of an endgame list, starting at `offset`.
+fn sample(file: &str, step: usize, offset: usize) -> Vec<Record> {
+    let records = read_endgames(&data(&format!("endgames/{file}"))).unwrap();
+    assert!(records.len() > 400, "{file}");
+    records.into_iter().skip(offset).step_by(step).collect()
+}
+
+/// The lists give plain disc differences: where perfect play ends the game with empty squares
+/// left, the world-rule score is further from zero by the empties left. Every other score must
+/// match, and the file's move must reach the file's score.
+#[test]
+fn solves_endgame_list_samples() {
+    let mut solver = Solver::new(16);
+    let (mut checked, mut plain) = (0, 0);
+    // About 100 positions, fewer of the slower ones with many empties.
+    for (file, step) in [
+        ("eg_13_14.txt", 15),
+        ("eg_15_16.txt", 15),
+        ("eg_17_18.txt", 20),
+        ("eg_19_20.txt", 40),
+        ("eg_21_22.txt", 100),
+    ] {
+        for record in sample(file, step, 3) {
+            let board = board8(&record);
+            let expected = record.score.unwrap();
+            let score = solver.solve_exact(&board).score;
+            checked += 1;
+            if score != expected {
+                // Same winner, and the gap no more than the empties.
+                let gap = score.abs() - expected.abs();
+                assert!(
+                    score.signum() == expected.signum() && gap > 0 && gap <= board.empties() as i32,
+                    "{}: {score} against the file's {expected}",
+                    record.position
+                );
+                plain += 1;
+                continue;
+            }
+            if let Some(&(Move::Play(square), _)) = record.moves.first() {
+                let after = board.play(square.index(8).unwrap());
+                assert_eq!(
+                    -solver.solve_exact(&after).score,
+                    expected,
+                    "{}",
+                    record.position
+                );
+            }
+        }
+    }
+    assert!(
+        checked >= 100 && plain * 10 < checked,
+        "{plain} of {checked} differ"
+    );
+}
+
+#[test]
+fn a_forced_pass_has_no_best_move() {
+    let mut solver = Solver::new(1);
+    let mut found = 0;
+    for empties in 6..=12 {
+        for board in random_positions(300, empties, 77) {
+            if board.has_moves() || !board.pass().has_moves() {
+                continue;
+            }
+            let solution = solver.solve_exact(&board);
+            assert_eq!(solution.best, None);
+            assert_eq!(solution.score, -minimax(&board.pass()));
+            found += 1;
+        }
+    }
+    assert!(found > 0);
+}
+
+#[test]
+fn win_loss_draw_agrees_with_the_exact_score() {
+    let records = read_obf(&data("ffo/fforum-1-19.obf")).unwrap();
+    let mut solver = Solver::new(16);
+    for record in &records {
+        let (outcome, solution) = solver.solve_wld(&board8(record));
+        let expected = match record.score.unwrap() {
+            s if s > 0 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        };
+        assert_eq!(outcome, expected, "{}", record.position);
+        // A winning or drawing move must keep the result.
+        if let Some(m) = solution.best {
+            let after = board8(record).play(m);
+            let score = -solver.solve_exact(&after).score;
+            assert_eq!(score.signum(), record.score.unwrap().signum());
+        }
+    }
+}
+
+#[test]
+fn limits_stop_the_search_and_leave_the_solver_usable() {
+    // FFO #40 (20 empties): millions of nodes.
+    let records = read_obf(&data("ffo/fforum-40-59.obf")).unwrap();
+    let board = board8(&records[0]);
+    let mut solver = Solver::new(16);
+
+    let stop = AtomicBool::new(true);
+    let limits = Limits {
+        stop: Some(&stop),
+        ..Limits::NONE
+    };
+    assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
+
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..Limits::NONE
+    };
+    assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
+
+    let limits = Limits {
+        deadline: Some(std::time::Instant::now()),
+        ..Limits::NONE
+    };
+    let start = std::time::Instant::now();
+    assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
+    assert!(start.elapsed().as_millis() < 500);
+
+    // Another thread raises the flag while the solve runs.
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        stop: Some(&stop),
+        ..Limits::NONE
+    };
+    let hard = board8(&records[9]); // FFO #49, 26 empties
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        solver.solve_within(&hard, -65, 65, &limits)
+    });
+    assert_eq!(result, None);
+
+    // Nothing half-done was kept: the full solve is still right.
+    let solution = solver.solve_exact(&board);
+    assert_eq!((solution.score, solution.best), (38, Some(8))); // a2
+}
