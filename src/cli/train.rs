@@ -25,6 +25,8 @@ Options:
   --iterations N      conjugate-gradient iterations (default 100)
   --l2 X              ridge penalty (default 1)
   --smooth X          penalty on differences between neighbouring stages (default 100)
+  --solve N           solve positions with at most N empties exactly for their labels
+                      (default 14; 0: labels from the game records alone)
   --measure FILE      measure an existing weights file on the held-out games, no training
   --exact FILE        also report the error on a file of positions with exact values,
                       '<squares> <Black|White> <best> <score>' a line (repeatable)
@@ -46,6 +48,7 @@ pub fn run(args: &[String]) -> Result<()> {
             ("smooth", 1),
             ("exact", 1),
             ("measure", 1),
+            ("solve", 1),
         ],
     )?;
     if args.flag("help") {
@@ -74,6 +77,7 @@ pub fn run(args: &[String]) -> Result<()> {
         },
         exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
         measure_only: args.value("measure").map(PathBuf::from),
+        solve_empties: args.get("solve", defaults.solve_empties)?,
     };
     if config.games.is_empty() {
         bail!("no games given: use --games <file or directory>\n\n{HELP}");

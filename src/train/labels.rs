@@ -7,6 +7,31 @@
 //! after the last it is the last.
 
 use super::games::Game;
+use crate::board::Board8;
+
+/// Adds exact values from `solve` (the final disc difference for the side to move under
+/// perfect play) for the game's positions with at most `max_empties` empty squares, in
+/// game order so that a solver's table helps with the later ones.
+pub fn add_solved(game: &mut Game, max_empties: u32, solve: &mut dyn FnMut(&Board8) -> i32) {
+    for position in &game.positions {
+        let empties = position.empties();
+        if empties > max_empties || game.exact.iter().any(|&(e, _)| e == empties) {
+            continue;
+        }
+        let value = solve(&position.board);
+        let black = if position.black_to_move {
+            value
+        } else {
+            -value
+        };
+        let at = game
+            .exact
+            .iter()
+            .position(|&(e, _)| e < empties)
+            .unwrap_or(game.exact.len());
+        game.exact.insert(at, (empties, black));
+    }
+}
 
 /// Labels of every position of `game` in discs for its side to move, or `None` for all
 /// when the game has no exact value at all.
@@ -48,7 +73,6 @@ fn black_value(exact: &[(u32, i32)], empties: u32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board8;
     use crate::train::games::{replay, GamePosition};
 
     #[test]
@@ -60,6 +84,24 @@ mod tests {
         assert_eq!(black_value(&exact, 4), -10.0);
         assert_eq!(black_value(&exact, 2), -10.0);
         assert_eq!(black_value(&[(24, 6)], 3), 6.0);
+    }
+
+    #[test]
+    fn solved_values_join_the_exact_ones_in_order() {
+        // f5 d6 c3 d3 c4: positions with 60 to 56 empties, Black to move at 60, 58, 56.
+        let (positions, _) = replay(&[37, 43, 18, 19, 26]).unwrap();
+        let mut game = Game {
+            positions,
+            exact: vec![(24, 10), (0, 6)],
+        };
+        // A "solver" that gives 2 * empties for the side to move.
+        add_solved(&mut game, 58, &mut |b: &Board8| {
+            2 * b.empty_mask().count_ones() as i32
+        });
+        assert_eq!(
+            game.exact,
+            vec![(58, 116), (57, -114), (56, 112), (24, 10), (0, 6)]
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use crate::board::Board8;
+use crate::endgame::Solver;
 use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
@@ -44,6 +45,9 @@ pub struct Config {
     pub penalties: Penalties,
     /// Files of positions with exact values (see [`exact`]) to measure the result on.
     pub exact_files: Vec<PathBuf>,
+    /// Positions with at most this many empty squares are solved exactly for their labels
+    /// (0: none, labels come from the game records alone).
+    pub solve_empties: u32,
     /// Measure this weights file instead of training (`None`: train).
     pub measure_only: Option<PathBuf>,
 }
@@ -65,6 +69,7 @@ impl Default for Config {
             },
             exact_files: Vec::new(),
             measure_only: None,
+            solve_empties: 14,
         }
     }
 }
@@ -151,6 +156,8 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
     let mut held_out: Vec<Game> = Vec::new();
     let mut number = 0usize;
     let mut trained = 0usize;
+    let mut solver = Solver::new(16);
+    let mut solved = 0usize;
     for file in &files {
         let (games, skipped) = games::read_wthor(file)?;
         if skipped > 0 {
@@ -159,18 +166,27 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
                 file.display()
             ));
         }
-        for game in games {
+        for mut game in games {
             let residue = number % config.holdout_every;
             number += 1;
-            if residue == config.holdout {
+            let held = residue == config.holdout;
+            let used = if held || Some(residue) == config.exclude {
+                false
+            } else {
+                trained += 1;
+                (trained - 1).is_multiple_of(config.subsample) && config.measure_only.is_none()
+            };
+            if !held && !used {
+                continue;
+            }
+            if config.solve_empties > 0 {
+                labels::add_solved(&mut game, config.solve_empties, &mut |board| {
+                    solved += 1;
+                    solver.solve_exact(board).score
+                });
+            }
+            if held {
                 held_out.push(game);
-                continue;
-            }
-            if Some(residue) == config.exclude {
-                continue;
-            }
-            trained += 1;
-            if !(trained - 1).is_multiple_of(config.subsample) || config.measure_only.is_some() {
                 continue;
             }
             let Some(labels) = labels::game_labels(&game) else {
@@ -187,6 +203,12 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
         }
     }
     summary.games = (number, held_out.len(), trained.div_ceil(config.subsample));
+    if solved > 0 {
+        say(&format!(
+            "{solved} positions with at most {} empties solved exactly",
+            config.solve_empties
+        ));
+    }
     let mut samples = Samples {
         slot_base: layout.slot_base,
         ..Samples::default()
