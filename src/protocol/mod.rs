@@ -12,8 +12,7 @@ pub mod timing;
 
 use std::io::{Read, Write};
 
-use crate::board::Position;
-use crate::engine::{Engine, MoveScore};
+use crate::engine::Engine;
 use input::{is_nboard_hello, spawn_reader, Interrupts, Line};
 
 /// Replies on their way out: every write is flushed at once, and a failed write (the
@@ -55,20 +54,6 @@ impl<W: Write> Output<W> {
     pub fn into_inner(self) -> W {
         self.sink
     }
-}
-
-/// Marks as exact, with the final score, the hint moves that end the game (whatever the
-/// engine reported, nothing is left to search after them), and keeps the best first.
-pub fn settle_game_ends(position: &Position, scores: &mut [MoveScore]) {
-    for score in scores.iter_mut() {
-        if let Ok(after) = position.play(score.mv) {
-            if after.is_game_over() {
-                score.score = after.final_score_for(position.to_move) * 100;
-                score.exact = true;
-            }
-        }
-    }
-    scores.sort_by_key(|s| -s.score);
 }
 
 /// Serves one session on `input` and `output` until `quit`, the end of the input, or a

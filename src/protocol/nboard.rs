@@ -243,8 +243,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     depth: Some(depth),
                     ..Limits::default()
                 };
-                let mut scores = self.engine.hint(&position, count, &limits);
-                super::settle_game_ends(&position, &mut scores);
+                let scores = self.engine.hint(&position, count, &limits);
                 if self.interrupts.pending() {
                     break; // this iteration was cut short: its numbers mean nothing
                 }

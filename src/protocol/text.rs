@@ -487,8 +487,7 @@ impl TextSession {
         }
         let position = *self.game.position();
         let limits = self.limits(&search, position.to_move, &position);
-        let mut scores = self.engine.hint(&position, count, &limits);
-        super::settle_game_ends(&position, &mut scores);
+        let scores = self.engine.hint(&position, count, &limits);
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
