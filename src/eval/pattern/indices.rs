@@ -53,54 +53,89 @@ fn extract(bits: u64, mask: u64) -> usize {
     }
 }
 
-const fn instance_symmetries() -> [u8; INSTANCE_COUNT] {
-    let mut out = [0; INSTANCE_COUNT];
+/// How one instance's contents are read from its symmetric view of the board.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// The symmetry of the view.
+    symmetry: u8,
+    /// Squares of the instance (in the view).
+    squares: u8,
+    /// Whether the instance lies in the view's low half (rows 1-4): then one extraction
+    /// from a word holding both sides' low halves reads it (see [`indices`]).
+    packed: bool,
+    /// The extraction mask: the shape's squares, repeated in the high half when packed.
+    mask: u64,
+}
+
+const fn make_readings() -> [Reading; INSTANCE_COUNT] {
+    let mut out = [Reading {
+        symmetry: 0,
+        squares: 0,
+        packed: false,
+        mask: 0,
+    }; INSTANCE_COUNT];
     let mut i = 0;
     while i < INSTANCE_COUNT {
-        out[i] = INSTANCES[i].symmetry as u8;
+        let mask = INSTANCES[i].mask;
+        let packed = mask >> 32 == 0;
+        out[i] = Reading {
+            symmetry: INSTANCES[i].symmetry as u8,
+            squares: mask.count_ones() as u8,
+            packed,
+            mask: if packed { mask | mask << 32 } else { mask },
+        };
         i += 1;
     }
     out
 }
 
-const fn instance_masks() -> [u64; INSTANCE_COUNT] {
-    let mut out = [0; INSTANCE_COUNT];
-    let mut i = 0;
-    while i < INSTANCE_COUNT {
-        out[i] = INSTANCES[i].mask;
-        i += 1;
-    }
-    out
-}
+/// Each instance's reading in a flat table: the unrolled loop below reads it as constants.
+const READINGS: [Reading; INSTANCE_COUNT] = make_readings();
 
-/// Each instance's symmetry and mask in flat tables: the loop below reads them as
-/// constants.
-const SYMMETRIES: [u8; INSTANCE_COUNT] = instance_symmetries();
-const MASKS: [u64; INSTANCE_COUNT] = instance_masks();
-
-/// Calls `visit(instance, contents)` for every instance, in [`INSTANCES`] order, computing
-/// the contents from the discs alone. Inlined into its callers, so that an evaluation can
-/// add up weights without storing the indices first.
+/// Instance `I`'s contents from the views of the board (see [`indices`]); with `I` a
+/// constant, its reading is one too and the branch disappears.
 #[inline(always)]
-pub fn visit_indices(board: &Board8, mut visit: impl FnMut(usize, usize)) {
-    let player = symmetry::all_bits(board.player);
-    let opponent = symmetry::all_bits(board.opponent);
-    for i in 0..INSTANCE_COUNT {
-        let (k, mask) = (SYMMETRIES[i] as usize & 7, MASKS[i]);
-        // Masks have at most MAX_SQUARES bits, so the extracted bits index TERNARY; the
-        // explicit mask lets the compiler drop the bounds check.
-        let own = extract(player[k], mask) & ((1 << MAX_SQUARES) - 1);
-        let other = extract(opponent[k], mask) & ((1 << MAX_SQUARES) - 1);
-        visit(i, TERNARY[own] as usize + 2 * TERNARY[other] as usize);
-    }
+fn read<const I: usize>(player: &[u64; 8], opponent: &[u64; 8], packed: &[u64; 8]) -> u16 {
+    const { assert!(I < INSTANCE_COUNT) };
+    let reading = const { READINGS[I] };
+    let k = reading.symmetry as usize;
+    let (own, other) = if reading.packed {
+        let both = extract(packed[k], reading.mask);
+        (both, both >> reading.squares)
+    } else {
+        (
+            extract(player[k], reading.mask),
+            extract(opponent[k], reading.mask),
+        )
+    };
+    // Both have at most `squares` digits, so they index TERNARY; the explicit masks let
+    // the compiler drop the bounds checks.
+    let digits = (1 << reading.squares) - 1;
+    (TERNARY[own & digits] as usize + 2 * TERNARY[other & digits] as usize) as u16
 }
 
 /// Every instance's contents, computed from the discs alone.
+///
+/// Extraction (`pext`) is the bottleneck: one per side and instance. Most shapes lie in
+/// rows 1-4 of their view, so the view's low half of the side to move's discs and of the
+/// other side's, side by side in one word, give both sides' digits in one extraction.
 #[inline]
 pub fn indices(board: &Board8) -> Indices {
-    let mut out = [0u16; INSTANCE_COUNT];
-    visit_indices(board, |i, contents| out[i] = contents as u16);
-    out
+    let player = symmetry::all_bits(board.player);
+    let opponent = symmetry::all_bits(board.opponent);
+    let mut packed = [0u64; symmetry::COUNT];
+    for k in 0..symmetry::COUNT {
+        packed[k] = player[k] & 0xFFFF_FFFF | opponent[k] << 32;
+    }
+    // One call per instance with a constant index (the list must name every instance).
+    const { assert!(INSTANCE_COUNT == 46) };
+    macro_rules! read_all {
+        ($($i:literal)*) => { [$(read::<$i>(&player, &opponent, &packed)),*] };
+    }
+    read_all!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45
+    )
 }
 
 /// Every instance's contents, summed digit by digit: the definition [`indices`] and
