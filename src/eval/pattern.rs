@@ -112,7 +112,7 @@ impl PatternEval {
 
     /// The score of `board` whose instance contents `indices` are already known (for
     /// example kept by [`IncrementalIndices`]).
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
         let (table, mut sum) = self.stage_table(board);
         for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
