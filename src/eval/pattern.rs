@@ -14,9 +14,7 @@ use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{
-    after_move, indices, indices_by_squares, visit_indices, IncrementalIndices, Indices,
-};
+pub use indices::{after_move, indices, indices_by_squares, IncrementalIndices, Indices};
 pub use layout::{
     full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
 };
@@ -106,16 +104,15 @@ impl PatternEval {
     /// The score of `board` for the side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate(&self, board: &Board8) -> i32 {
-        let (table, mut sum) = self.stage_table(board);
-        visit_indices(board, |i, contents| {
-            sum += table[INSTANCE_OFFSETS[i] as usize + contents] as i32;
-        });
-        sum.clamp(-MAX_SCORE, MAX_SCORE)
+        // All indices first, then all lookups: the table reads, often cache misses, are
+        // then independent of each other and overlap (adding each weight as soon as its
+        // index is known measured half as fast again).
+        self.evaluate_with(board, &indices(board))
     }
 
     /// The score of `board` whose instance contents `indices` are already known (for
     /// example kept by [`IncrementalIndices`]).
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
         let (table, mut sum) = self.stage_table(board);
         for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
@@ -280,6 +277,55 @@ mod tests {
             }
             let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
             board = board.play(Bits(moves).nth(pick).unwrap_or(0));
+        }
+    }
+
+    /// The evaluation by its definition: every feature's weight found square by square.
+    fn evaluate_by_definition(eval: &PatternEval, board: &Board8) -> i32 {
+        let empties = (0..64)
+            .filter(|&s| (board.player | board.opponent) >> s & 1 == 0)
+            .count();
+        let table = &eval.tables[stage(empties as u32) * FULL_LEN..][..FULL_LEN];
+        // Flips along rays, not the move generator the evaluation uses.
+        let legal = |b: &Board8| {
+            (0..64)
+                .filter(|&s| (b.player | b.opponent) >> s & 1 == 0 && b.flips(s) != 0)
+                .count()
+        };
+        let mobility = |b: &Board8| legal(b).min(layout::MOBILITY_ENTRIES - 1);
+        let mut sum = table[PLAYER_MOBILITY + mobility(board)] as i32
+            + table[OPPONENT_MOBILITY + mobility(&board.pass())] as i32
+            + table[PARITY + empties % 2] as i32;
+        for (i, &contents) in indices_by_squares(board).iter().enumerate() {
+            sum += table[INSTANCE_OFFSETS[i] as usize + contents as usize] as i32;
+        }
+        sum.clamp(-MAX_SCORE, MAX_SCORE)
+    }
+
+    #[test]
+    fn evaluations_match_the_definition_on_random_games() {
+        let evals = [random_eval(), PatternEval::load_embedded().unwrap()];
+        let mut state = 41u64;
+        for _ in 0..200 {
+            let mut board = Board8::START;
+            loop {
+                for eval in &evals {
+                    let expected = evaluate_by_definition(eval, &board);
+                    assert_eq!(eval.evaluate(&board), expected, "{board:?}");
+                    let kept = indices_by_squares(&board);
+                    assert_eq!(eval.evaluate_with(&board, &kept), expected);
+                }
+                let moves = board.move_mask();
+                if moves == 0 {
+                    board = board.pass();
+                    if board.move_mask() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+                board = board.play(Bits(moves).nth(pick).unwrap_or(0));
+            }
         }
     }
 

@@ -9,27 +9,6 @@ use crate::board::Board8;
 /// The contents of every instance, in [`INSTANCES`] order.
 pub type Indices = [u16; INSTANCE_COUNT];
 
-const fn make_ternary() -> [u16; 1 << MAX_SQUARES] {
-    let mut table = [0u16; 1 << MAX_SQUARES];
-    let mut bits = 0;
-    while bits < table.len() {
-        let mut value = 0;
-        let mut j = 0;
-        while j < MAX_SQUARES {
-            if bits >> j & 1 != 0 {
-                value += pow3(j);
-            }
-            j += 1;
-        }
-        table[bits] = value as u16;
-        bits += 1;
-    }
-    table
-}
-
-/// The binary digits of `bits` read as ternary digits.
-static TERNARY: [u16; 1 << MAX_SQUARES] = make_ternary();
-
 /// The bits of `bits` under `mask`, packed into the low bits in order.
 #[inline(always)]
 fn extract(bits: u64, mask: u64) -> usize {
@@ -53,54 +32,248 @@ fn extract(bits: u64, mask: u64) -> usize {
     }
 }
 
-const fn instance_symmetries() -> [u8; INSTANCE_COUNT] {
-    let mut out = [0; INSTANCE_COUNT];
-    let mut i = 0;
-    while i < INSTANCE_COUNT {
-        out[i] = INSTANCES[i].symmetry as u8;
-        i += 1;
-    }
-    out
+/// The views of the board instances are read from: the board itself, and the board
+/// transposed along the a1-h8 diagonal (columns become rows).
+const VIEWS: [usize; 2] = [0, 4];
+
+/// Where an instance lies in its view, which decides how its digits are extracted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    /// In rows 1-4: one extraction from a word holding both sides' low halves.
+    Low,
+    /// In rows 5-8: the same from a word of both sides' high halves.
+    High,
+    /// Across both halves: one extraction per side.
+    Both,
 }
 
-const fn instance_masks() -> [u64; INSTANCE_COUNT] {
-    let mut out = [0; INSTANCE_COUNT];
-    let mut i = 0;
-    while i < INSTANCE_COUNT {
-        out[i] = INSTANCES[i].mask;
-        i += 1;
-    }
-    out
+/// How one instance's contents are read.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// Index into [`VIEWS`].
+    view: usize,
+    /// Squares of the instance.
+    squares: u32,
+    half: Half,
+    /// The extraction mask: the instance's squares in the view; for a packed reading, those
+    /// of the side to move in the low 32 bits and the other side's in the high 32.
+    mask: u64,
+    /// Index into [`DIGIT_ORDERS`]: the order in which extraction finds the digits.
+    order: usize,
 }
 
-/// Each instance's symmetry and mask in flat tables: the loop below reads them as
-/// constants.
-const SYMMETRIES: [u8; INSTANCE_COUNT] = instance_symmetries();
-const MASKS: [u64; INSTANCE_COUNT] = instance_masks();
+/// A digit order: `order[j]` is the digit of the `j`-th extracted bit. Past an instance's
+/// digits, an order goes on as the plain one, so that equal orders compare equal whatever
+/// their length.
+type Order = [u8; MAX_SQUARES];
 
-/// Calls `visit(instance, contents)` for every instance, in [`INSTANCES`] order, computing
-/// the contents from the discs alone. Inlined into its callers, so that an evaluation can
-/// add up weights without storing the indices first.
+/// The order in which extracting instance `i`'s squares from view `v` finds its digits.
+const fn digit_order(i: usize, view: usize) -> Order {
+    let instance = &INSTANCES[i];
+    let digits = instance.mask.count_ones() as usize;
+    let mut mask = view_mask(i, view);
+    let mut order = [0u8; MAX_SQUARES];
+    let mut j = 0;
+    while j < MAX_SQUARES {
+        order[j] = j as u8;
+        j += 1;
+    }
+    j = 0;
+    while mask != 0 {
+        let square = mask.trailing_zeros() as usize;
+        let mut d = 0;
+        while d < digits {
+            if symmetry::square(VIEWS[view], digit_square(instance, d)) == square {
+                order[j] = d as u8;
+            }
+            d += 1;
+        }
+        mask &= mask - 1;
+        j += 1;
+    }
+    order
+}
+
+/// Instance `i`'s squares in view `v`.
+const fn view_mask(i: usize, view: usize) -> u64 {
+    let instance = &INSTANCES[i];
+    let mut mask = 0u64;
+    let mut d = 0;
+    while d < instance.mask.count_ones() as usize {
+        mask |= 1 << symmetry::square(VIEWS[view], digit_square(instance, d));
+        d += 1;
+    }
+    mask
+}
+
+const fn same_order(a: &Order, b: &Order) -> bool {
+    let mut j = 0;
+    while j < MAX_SQUARES {
+        if a[j] != b[j] {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+/// Each instance's reading, and the distinct digit orders they need (the first is the
+/// plain order, which most instances read in).
+const fn make_readings() -> (
+    [Reading; INSTANCE_COUNT],
+    [Order; INSTANCE_COUNT + 1],
+    usize,
+) {
+    let mut readings = [Reading {
+        view: 0,
+        squares: 0,
+        half: Half::Both,
+        mask: 0,
+        order: 0,
+    }; INSTANCE_COUNT];
+    let mut orders = [[0u8; MAX_SQUARES]; INSTANCE_COUNT + 1];
+    let mut j = 0;
+    while j < MAX_SQUARES {
+        orders[0][j] = j as u8;
+        j += 1;
+    }
+    let mut order_count = 1;
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        // The first view where the instance fits in one half, else the board itself.
+        let mut view = 0;
+        let mut half = Half::Both;
+        let mut v = VIEWS.len();
+        while v > 0 {
+            v -= 1;
+            let mask = view_mask(i, v);
+            if mask >> 32 == 0 {
+                (view, half) = (v, Half::Low);
+            } else if mask << 32 == 0 {
+                (view, half) = (v, Half::High);
+            }
+        }
+        let mask = view_mask(i, view);
+        let order = digit_order(i, view);
+        let mut o = 0;
+        while o < order_count && !same_order(&orders[o], &order) {
+            o += 1;
+        }
+        if o == order_count {
+            orders[o] = order;
+            order_count += 1;
+        }
+        readings[i] = Reading {
+            view,
+            squares: mask.count_ones(),
+            half,
+            mask: match half {
+                Half::Low => mask | mask << 32,
+                Half::High => mask >> 32 | mask,
+                Half::Both => mask,
+            },
+            order: o,
+        };
+        i += 1;
+    }
+    (readings, orders, order_count)
+}
+
+const READINGS_AND_ORDERS: (
+    [Reading; INSTANCE_COUNT],
+    [Order; INSTANCE_COUNT + 1],
+    usize,
+) = make_readings();
+
+/// Each instance's reading: with the instance a constant, so is its reading.
+const READINGS: [Reading; INSTANCE_COUNT] = READINGS_AND_ORDERS.0;
+
+/// Number of distinct digit orders.
+const ORDER_COUNT: usize = READINGS_AND_ORDERS.2;
+
+const fn make_ternary() -> [[u16; 1 << MAX_SQUARES]; ORDER_COUNT] {
+    let orders = READINGS_AND_ORDERS.1;
+    let mut tables = [[0u16; 1 << MAX_SQUARES]; ORDER_COUNT];
+    let mut o = 0;
+    while o < ORDER_COUNT {
+        let mut bits = 0;
+        while bits < 1 << MAX_SQUARES {
+            let mut value = 0;
+            let mut j = 0;
+            while j < MAX_SQUARES {
+                if bits >> j & 1 != 0 {
+                    value += pow3(orders[o][j] as usize);
+                }
+                j += 1;
+            }
+            tables[o][bits] = value as u16;
+            bits += 1;
+        }
+        o += 1;
+    }
+    tables
+}
+
+/// For each digit order, extracted bits read as ternary digits in that order: the value of
+/// the digits that are set. Only the first `2^squares` entries of a table are ever read.
+static TERNARY: [[u16; 1 << MAX_SQUARES]; ORDER_COUNT] = make_ternary();
+
+/// Instance `I`'s contents; with `I` a constant, its reading is one too and the branches
+/// disappear.
 #[inline(always)]
-pub fn visit_indices(board: &Board8, mut visit: impl FnMut(usize, usize)) {
-    let player = symmetry::all_bits(board.player);
-    let opponent = symmetry::all_bits(board.opponent);
-    for i in 0..INSTANCE_COUNT {
-        let (k, mask) = (SYMMETRIES[i] as usize & 7, MASKS[i]);
-        // Masks have at most MAX_SQUARES bits, so the extracted bits index TERNARY; the
-        // explicit mask lets the compiler drop the bounds check.
-        let own = extract(player[k], mask) & ((1 << MAX_SQUARES) - 1);
-        let other = extract(opponent[k], mask) & ((1 << MAX_SQUARES) - 1);
-        visit(i, TERNARY[own] as usize + 2 * TERNARY[other] as usize);
-    }
+fn read<const I: usize>(boards: &[(u64, u64); 2], packed: &[[u64; 2]; 2]) -> u16 {
+    let reading = const { READINGS[I] };
+    let (player, opponent) = boards[reading.view];
+    let (own, other) = match reading.half {
+        Half::Low | Half::High => {
+            let word = packed[reading.view][(reading.half == Half::High) as usize];
+            let both = extract(word, reading.mask);
+            (both, both >> reading.squares)
+        }
+        Half::Both => (
+            extract(player, reading.mask),
+            extract(opponent, reading.mask),
+        ),
+    };
+    // At most `squares` digits each: the explicit masks let the compiler drop the bounds
+    // checks.
+    let digits = (1 << reading.squares) - 1;
+    let table = &TERNARY[reading.order];
+    (table[own & digits] as usize + 2 * table[other & digits] as usize) as u16
 }
 
 /// Every instance's contents, computed from the discs alone.
+///
+/// Extraction (`pext`) is the bottleneck, so each instance is read from a view of the
+/// board (itself or transposed) where it lies in one half when there is one: the
+/// half's bits of both sides side by side in one word give both sides' digits in one
+/// extraction. The digits come out in the order the view's squares come in; a table per
+/// order turns them into the instance's contents.
 #[inline]
 pub fn indices(board: &Board8) -> Indices {
-    let mut out = [0u16; INSTANCE_COUNT];
-    visit_indices(board, |i, contents| out[i] = contents as u16);
-    out
+    let boards = [
+        (board.player, board.opponent),
+        (
+            symmetry::bits(VIEWS[1], board.player),
+            symmetry::bits(VIEWS[1], board.opponent),
+        ),
+    ];
+    const LOW: u64 = 0xFFFF_FFFF;
+    let packed = boards.map(|(player, opponent)| {
+        [
+            player & LOW | opponent << 32,
+            player >> 32 | opponent & !LOW,
+        ]
+    });
+    // One call per instance with a constant index (the list must name every instance).
+    const { assert!(INSTANCE_COUNT == 46) };
+    macro_rules! read_all {
+        ($($i:literal)*) => { [$(read::<$i>(&boards, &packed)),*] };
+    }
+    read_all!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45
+    )
 }
 
 /// Every instance's contents, summed digit by digit: the definition [`indices`] and
@@ -270,6 +443,21 @@ mod tests {
                 incremental.play(index, flipped);
                 assert_eq!(after_move(&waiter, index, flipped), indices(&board));
             }
+        }
+    }
+
+    #[test]
+    fn instances_read_from_two_views_in_few_digit_orders() {
+        // Only the diagonals longer than 4 cross both halves of every view.
+        let split = READINGS.iter().filter(|r| r.half == Half::Both).count();
+        assert_eq!(split, 14);
+        assert_eq!(ORDER_COUNT, 12);
+        // Every order is a permutation of its instance's digits.
+        for (i, reading) in READINGS.iter().enumerate() {
+            let n = INSTANCES[i].mask.count_ones() as usize;
+            let mut order = READINGS_AND_ORDERS.1[reading.order][..n].to_vec();
+            order.sort_unstable();
+            assert_eq!(order, (0..n as u8).collect::<Vec<_>>(), "instance {i}");
         }
     }
 
