@@ -180,10 +180,10 @@ class RefereeTest(unittest.TestCase):
         return board
 
     def test_whole_game_with_explicit_passes(self):
-        self.play_game(clock_ms=1000, send_passes=True)
+        self.play_game(clock_ms=2000, send_passes=True)
 
     def test_whole_game_without_passes(self):
-        self.play_game(clock_ms=500, send_passes=False)
+        self.play_game(clock_ms=2000, send_passes=False)
 
     def test_errors_leave_the_game_as_it_was(self):
         engine = Engine()
