@@ -6,8 +6,8 @@
 //!   with potential mobility; from 10, enhanced transposition cut-off; from 14, moves ordered
 //!   by a shallow search on the pattern evaluation (from 12 on the ordering heuristic of
 //!   [`super::order`] should the pattern weights be unavailable);
-//! - 7 and 8: fastest-first ordering, stability cut-off, no table;
-//! - 5 and 6: squares in region-parity order, no move list;
+//! - 6 to 8: fastest-first ordering, stability cut-off, no table;
+//! - 5: squares in region-parity order, no move list;
 //! - 4 and fewer: the hand-written solvers of [`super::last`].
 
 use super::bits::NEIGHBOURS;
@@ -25,7 +25,7 @@ use std::mem::MaybeUninit;
 const NONE: i32 = -100;
 
 /// Null-window nodes with this many empties or more sort their moves.
-const SORTED_MIN_EMPTIES: u32 = 7;
+const SORTED_MIN_EMPTIES: u32 = 6;
 /// Null-window nodes with this many empties or more use the transposition table.
 const TABLE_MIN_EMPTIES: u32 = 9;
 /// Nodes with this many empties or more look up their children in the table first.
@@ -38,13 +38,17 @@ const SEARCH_ORDER_STEP: u32 = 2;
 const SEARCH_ORDER_MAX_DEPTH: u32 = 5;
 /// With the pattern evaluation, whose values are better but dearer than the ordering
 /// heuristic's, shallow searches start higher and stop shallower (FFO #40-#49: 25% less
-/// time than with the heuristic).
+/// time than with the heuristic), and their values weigh more against fastest first.
 const PATTERN_ORDER_MIN_EMPTIES: u32 = 14;
-const PATTERN_ORDER_MAX_DEPTH: u32 = 4;
+const PATTERN_ORDER_MAX_DEPTH: u32 = 3;
+const PATTERN_ORDER_WEIGHT: i32 = 256;
 /// Hundredths of a disc (the pattern evaluation) per quarter disc (the heuristic).
 const PATTERN_PER_HEURISTIC_UNIT: i32 = 25;
 /// Weight of the shallow search's value against the fastest-first score.
 const SEARCH_ORDER_WEIGHT: i32 = 128;
+/// Depth of [`Search::estimate`]'s search (FFO #40-#49: 5% fewer nodes than starting at 0;
+/// 6 and 10 did no better).
+const ESTIMATE_DEPTH: u32 = 8;
 /// Beyond every heuristic value.
 const INFINITE_VALUE: i32 = 1 << 20;
 
@@ -375,9 +379,17 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) {
-        let (min_empties, max_depth) = match self.order_eval {
-            Some(_) => (PATTERN_ORDER_MIN_EMPTIES, PATTERN_ORDER_MAX_DEPTH),
-            None => (SEARCH_ORDER_MIN_EMPTIES, SEARCH_ORDER_MAX_DEPTH),
+        let (min_empties, max_depth, weight) = match self.order_eval {
+            Some(_) => (
+                PATTERN_ORDER_MIN_EMPTIES,
+                PATTERN_ORDER_MAX_DEPTH,
+                PATTERN_ORDER_WEIGHT,
+            ),
+            None => (
+                SEARCH_ORDER_MIN_EMPTIES,
+                SEARCH_ORDER_MAX_DEPTH,
+                SEARCH_ORDER_WEIGHT,
+            ),
         };
         let depth = if empties >= min_empties {
             (1 + (empties - min_empties) / SEARCH_ORDER_STEP).min(max_depth)
@@ -391,7 +403,7 @@ impl<'a> Search<'a> {
             let mut score = fastest_first::<true>(p, o, x, parity);
             if depth > 0 && p != 0 {
                 let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
-                score += value * SEARCH_ORDER_WEIGHT;
+                score += value * weight;
             }
             list.as_mut_slice()[i].score = score;
         }
@@ -459,6 +471,20 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+
+    /// A guess at the exact score, to start the root's null-window searches near it: a
+    /// shallow search on the ordering evaluation, in discs, rounded to an even number.
+    pub(super) fn estimate(&mut self, player: u64, opponent: u64) -> i32 {
+        let value = self.shallow_value(
+            player,
+            opponent,
+            ESTIMATE_DEPTH,
+            -INFINITE_VALUE,
+            INFINITE_VALUE,
+        );
+        // Quarter discs to discs; finished games, scored beyond every estimate, clip.
+        ((value as f64 / 8.0).round() as i32 * 2).clamp(-64, 64)
     }
 
     /// Null-window search with the transposition table.
