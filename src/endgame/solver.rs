@@ -18,7 +18,7 @@ use super::table::{Table, NO_MOVE};
 use super::Limits;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
-use crate::eval::pattern::PatternEval;
+use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
 use std::mem::MaybeUninit;
 
 /// Below every score: "no move searched yet".
@@ -220,6 +220,40 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// What [`Search::child_value`] needs of a parent: with the pattern evaluation, its
+    /// pattern indices seen from the side not to move, from which each child's follow by
+    /// the squares its move changed (about half the cost of indexing each child afresh).
+    #[inline(always)]
+    fn parent_indices(&self, player: u64, opponent: u64) -> Option<Indices> {
+        self.order_eval.map(|_| {
+            indices(&Board8 {
+                player: opponent,
+                opponent: player,
+            })
+        })
+    }
+
+    /// [`Search::order_value`] of the child `(player, opponent)` reached from a parent with
+    /// [`Search::parent_indices`] `parent` by a move on `square` flipping `flipped`.
+    #[inline(always)]
+    fn child_value(
+        &self,
+        parent: &Option<Indices>,
+        square: usize,
+        flipped: u64,
+        player: u64,
+        opponent: u64,
+    ) -> i32 {
+        match (self.order_eval, parent) {
+            (Some(eval), Some(waiter)) => {
+                let board = Board8 { player, opponent };
+                eval.evaluate_with(&board, &after_move(waiter, square, flipped))
+                    / PATTERN_PER_HEURISTIC_UNIT
+            }
+            _ => heuristic(player, opponent),
+        }
+    }
+
     /// Checks the limits every [`POLL_INTERVAL`] nodes; true when the search must stop.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
@@ -242,7 +276,11 @@ impl<'a> Search<'a> {
         alpha: i32,
         empties: u32,
     ) -> Option<i32> {
-        if alpha >= STABILITY_THRESHOLD[empties as usize] {
+        // Stable discs are among the opponent's discs: when even all of them could not
+        // bring the bound down to `alpha`, skip working them out.
+        if alpha >= STABILITY_THRESHOLD[empties as usize]
+            && 64 - 2 * opponent.count_ones() as i32 <= alpha
+        {
             let bound = 64 - 2 * stable_discs(opponent, player) as i32;
             if bound <= alpha {
                 return Some(bound);
@@ -396,12 +434,20 @@ impl<'a> Search<'a> {
         } else {
             0
         };
+        let parent = if depth == 1 {
+            self.parent_indices(player, opponent)
+        } else {
+            None
+        };
         for i in 0..list.len {
             let m = list.as_slice()[i];
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
             let mut score = fastest_first::<true>(p, o, x, parity);
-            if depth > 0 && p != 0 {
+            if depth == 1 && p != 0 {
+                self.nodes += 1;
+                score -= self.child_value(&parent, x, m.flips, p, o) * weight;
+            } else if depth > 1 && p != 0 {
                 let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
                 score += value * weight;
             }
@@ -432,13 +478,15 @@ impl<'a> Search<'a> {
             return -self.shallow_value(opponent, player, depth, -beta, -alpha);
         }
         let mut best = -INFINITE_VALUE;
+        let parent = self.parent_indices(player, opponent);
         if depth >= 2 {
             // Deeper down, sorting by the heuristic pays for itself in cut-offs.
             let mut list = MoveList::new();
             list.generate(player, opponent, moves);
             for m in list.as_mut_slice() {
-                let (p, o) = play(player, opponent, m.square as usize, m.flips);
-                m.score = -self.order_value(p, o);
+                let x = m.square as usize;
+                let (p, o) = play(player, opponent, x, m.flips);
+                m.score = -self.child_value(&parent, x, m.flips, p, o);
             }
             for i in 0..list.len {
                 let m = list.pick(i);
@@ -456,10 +504,12 @@ impl<'a> Search<'a> {
             }
             return best;
         }
+        // One ply: the children's values are the evaluation's.
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
             let (p, o) = play(player, opponent, x, f);
-            let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+            self.nodes += 1;
+            let value = -self.child_value(&parent, x, f, p, o);
             if value > best {
                 best = value;
                 if value > alpha {
