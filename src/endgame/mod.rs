@@ -38,7 +38,7 @@ use table::{Table, NO_MOVE};
 pub use stability::stable_discs;
 
 /// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
-const FAIL_LOW_DROP: i32 = 12;
+const FAIL_LOW_DROP: i32 = 2;
 
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
@@ -160,10 +160,10 @@ impl Solver {
     ///
     /// The window is narrowed by a series of searches with a window of two around a guess,
     /// each answering "below, at or above the guess"; the transposition table carries what
-    /// each learnt to the next. Guesses start at 0 and move to the bound just found, except
-    /// that after a fail-low the next guess drops 12 further: proving "at least" is much
-    /// cheaper than proving "at most", so the search closes in from below. Limits apply to
-    /// the whole series.
+    /// each learnt to the next. Guesses start at an estimate from a shallow search on the
+    /// evaluation and move to the bound just found, except that after a fail-low the next
+    /// guess drops 2 further: proving "at least" is much cheaper than proving "at most", so
+    /// the search closes in from below. Limits apply to the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
@@ -179,11 +179,15 @@ impl Solver {
             return Some(Solution { score, best, nodes });
         }
         let (mut lower, mut upper) = (-64, 64);
-        let mut guess = 0.clamp(alpha + 1, beta - 1);
+        let mut search = Search::new(&mut self.table, limits, 0);
+        let estimate = search.estimate(board.player, board.opponent);
+        let mut nodes = search.nodes;
+        log::debug!("solve: estimate {estimate} after {nodes} nodes");
+        let mut guess = estimate.clamp(alpha + 1, beta - 1);
         let mut best = None;
-        let mut nodes = 0;
         loop {
             let (score, found, total) = self.search(board, guess - 1, guess + 1, limits, nodes)?;
+            log::debug!("solve: guess {guess}: score {score}, {total} nodes so far");
             nodes = total;
             if score > guess {
                 lower = score;

@@ -6,8 +6,8 @@
 //!   with potential mobility; from 10, enhanced transposition cut-off; from 14, moves ordered
 //!   by a shallow search on the pattern evaluation (from 12 on the ordering heuristic of
 //!   [`super::order`] should the pattern weights be unavailable);
-//! - 7 and 8: fastest-first ordering, stability cut-off, no table;
-//! - 5 and 6: squares in region-parity order, no move list;
+//! - 6 to 8: fastest-first ordering, stability cut-off, no table;
+//! - 5: squares in region-parity order, no move list;
 //! - 4 and fewer: the hand-written solvers of [`super::last`].
 
 use super::bits::NEIGHBOURS;
@@ -18,14 +18,14 @@ use super::table::{Table, NO_MOVE};
 use super::Limits;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
-use crate::eval::pattern::PatternEval;
+use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
 use std::mem::MaybeUninit;
 
 /// Below every score: "no move searched yet".
 const NONE: i32 = -100;
 
 /// Null-window nodes with this many empties or more sort their moves.
-const SORTED_MIN_EMPTIES: u32 = 7;
+const SORTED_MIN_EMPTIES: u32 = 6;
 /// Null-window nodes with this many empties or more use the transposition table.
 const TABLE_MIN_EMPTIES: u32 = 9;
 /// Nodes with this many empties or more look up their children in the table first.
@@ -38,13 +38,17 @@ const SEARCH_ORDER_STEP: u32 = 2;
 const SEARCH_ORDER_MAX_DEPTH: u32 = 5;
 /// With the pattern evaluation, whose values are better but dearer than the ordering
 /// heuristic's, shallow searches start higher and stop shallower (FFO #40-#49: 25% less
-/// time than with the heuristic).
+/// time than with the heuristic), and their values weigh more against fastest first.
 const PATTERN_ORDER_MIN_EMPTIES: u32 = 14;
-const PATTERN_ORDER_MAX_DEPTH: u32 = 4;
+const PATTERN_ORDER_MAX_DEPTH: u32 = 3;
+const PATTERN_ORDER_WEIGHT: i32 = 256;
 /// Hundredths of a disc (the pattern evaluation) per quarter disc (the heuristic).
 const PATTERN_PER_HEURISTIC_UNIT: i32 = 25;
 /// Weight of the shallow search's value against the fastest-first score.
 const SEARCH_ORDER_WEIGHT: i32 = 128;
+/// Depth of [`Search::estimate`]'s search (FFO #40-#49: 5% fewer nodes than starting at 0;
+/// 6 and 10 did no better).
+const ESTIMATE_DEPTH: u32 = 8;
 /// Beyond every heuristic value.
 const INFINITE_VALUE: i32 = 1 << 20;
 
@@ -216,6 +220,40 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// What [`Search::child_value`] needs of a parent: with the pattern evaluation, its
+    /// pattern indices seen from the side not to move, from which each child's follow by
+    /// the squares its move changed (about half the cost of indexing each child afresh).
+    #[inline(always)]
+    fn parent_indices(&self, player: u64, opponent: u64) -> Option<Indices> {
+        self.order_eval.map(|_| {
+            indices(&Board8 {
+                player: opponent,
+                opponent: player,
+            })
+        })
+    }
+
+    /// [`Search::order_value`] of the child `(player, opponent)` reached from a parent with
+    /// [`Search::parent_indices`] `parent` by a move on `square` flipping `flipped`.
+    #[inline(always)]
+    fn child_value(
+        &self,
+        parent: &Option<Indices>,
+        square: usize,
+        flipped: u64,
+        player: u64,
+        opponent: u64,
+    ) -> i32 {
+        match (self.order_eval, parent) {
+            (Some(eval), Some(waiter)) => {
+                let board = Board8 { player, opponent };
+                eval.evaluate_with(&board, &after_move(waiter, square, flipped))
+                    / PATTERN_PER_HEURISTIC_UNIT
+            }
+            _ => heuristic(player, opponent),
+        }
+    }
+
     /// Checks the limits every [`POLL_INTERVAL`] nodes; true when the search must stop.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
@@ -238,7 +276,11 @@ impl<'a> Search<'a> {
         alpha: i32,
         empties: u32,
     ) -> Option<i32> {
-        if alpha >= STABILITY_THRESHOLD[empties as usize] {
+        // Stable discs are among the opponent's discs: when even all of them could not
+        // bring the bound down to `alpha`, skip working them out.
+        if alpha >= STABILITY_THRESHOLD[empties as usize]
+            && 64 - 2 * opponent.count_ones() as i32 <= alpha
+        {
             let bound = 64 - 2 * stable_discs(opponent, player) as i32;
             if bound <= alpha {
                 return Some(bound);
@@ -375,23 +417,39 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) {
-        let (min_empties, max_depth) = match self.order_eval {
-            Some(_) => (PATTERN_ORDER_MIN_EMPTIES, PATTERN_ORDER_MAX_DEPTH),
-            None => (SEARCH_ORDER_MIN_EMPTIES, SEARCH_ORDER_MAX_DEPTH),
+        let (min_empties, max_depth, weight) = match self.order_eval {
+            Some(_) => (
+                PATTERN_ORDER_MIN_EMPTIES,
+                PATTERN_ORDER_MAX_DEPTH,
+                PATTERN_ORDER_WEIGHT,
+            ),
+            None => (
+                SEARCH_ORDER_MIN_EMPTIES,
+                SEARCH_ORDER_MAX_DEPTH,
+                SEARCH_ORDER_WEIGHT,
+            ),
         };
         let depth = if empties >= min_empties {
             (1 + (empties - min_empties) / SEARCH_ORDER_STEP).min(max_depth)
         } else {
             0
         };
+        let parent = if depth == 1 {
+            self.parent_indices(player, opponent)
+        } else {
+            None
+        };
         for i in 0..list.len {
             let m = list.as_slice()[i];
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
             let mut score = fastest_first::<true>(p, o, x, parity);
-            if depth > 0 && p != 0 {
+            if depth == 1 && p != 0 {
+                self.nodes += 1;
+                score -= self.child_value(&parent, x, m.flips, p, o) * weight;
+            } else if depth > 1 && p != 0 {
                 let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
-                score += value * SEARCH_ORDER_WEIGHT;
+                score += value * weight;
             }
             list.as_mut_slice()[i].score = score;
         }
@@ -420,13 +478,15 @@ impl<'a> Search<'a> {
             return -self.shallow_value(opponent, player, depth, -beta, -alpha);
         }
         let mut best = -INFINITE_VALUE;
+        let parent = self.parent_indices(player, opponent);
         if depth >= 2 {
             // Deeper down, sorting by the heuristic pays for itself in cut-offs.
             let mut list = MoveList::new();
             list.generate(player, opponent, moves);
             for m in list.as_mut_slice() {
-                let (p, o) = play(player, opponent, m.square as usize, m.flips);
-                m.score = -self.order_value(p, o);
+                let x = m.square as usize;
+                let (p, o) = play(player, opponent, x, m.flips);
+                m.score = -self.child_value(&parent, x, m.flips, p, o);
             }
             for i in 0..list.len {
                 let m = list.pick(i);
@@ -444,10 +504,12 @@ impl<'a> Search<'a> {
             }
             return best;
         }
+        // One ply: the children's values are the evaluation's.
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
             let (p, o) = play(player, opponent, x, f);
-            let value = -self.shallow_value(p, o, depth - 1, -beta, -alpha);
+            self.nodes += 1;
+            let value = -self.child_value(&parent, x, f, p, o);
             if value > best {
                 best = value;
                 if value > alpha {
@@ -459,6 +521,20 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+
+    /// A guess at the exact score, to start the root's null-window searches near it: a
+    /// shallow search on the ordering evaluation, in discs, rounded to an even number.
+    pub(super) fn estimate(&mut self, player: u64, opponent: u64) -> i32 {
+        let value = self.shallow_value(
+            player,
+            opponent,
+            ESTIMATE_DEPTH,
+            -INFINITE_VALUE,
+            INFINITE_VALUE,
+        );
+        // Quarter discs to discs; finished games, scored beyond every estimate, clip.
+        ((value as f64 / 8.0).round() as i32 * 2).clamp(-64, 64)
     }
 
     /// Null-window search with the transposition table.
