@@ -536,8 +536,14 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
 
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
+        // Children deep enough to probe the table have their entries fetched now, so the
+        // memory latency overlaps the work on their elder siblings.
+        let prefetch = depth > MIN_TT_DEPTH;
         for m in moves {
             let child = board.play(m);
+            if prefetch {
+                self.tt.prefetch(Board::hash(&child));
+            }
             let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
             list.push((key, m, child));
         }
