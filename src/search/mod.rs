@@ -38,8 +38,9 @@ const ASPIRATION_WINDOW: i32 = 150;
 const ASPIRATION_FROM_DEPTH: u32 = 4;
 
 /// Shallowest depth whose results go through the transposition table: below it a
-/// search is cheaper than the memory traffic.
-const MIN_TT_DEPTH: u32 = 3;
+/// search is cheaper than the memory traffic. Depth-two nodes gain from it since their
+/// parents prefetch their entries.
+const MIN_TT_DEPTH: u32 = 2;
 
 /// Shallowest depth at which ProbCut is tried.
 const PROBCUT_MIN_DEPTH: u32 = 4;
