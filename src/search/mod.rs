@@ -601,6 +601,12 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             Bound::Upper
         };
         if use_tt {
+            // A node that failed low has no proven best move: the table keeps its last.
+            let best_move = if bound == Bound::Upper {
+                None
+            } else {
+                best_move
+            };
             self.tt.store(hash, best_score, best_move, depth, bound);
         }
         best_score
