@@ -38,8 +38,9 @@ const ASPIRATION_WINDOW: i32 = 150;
 const ASPIRATION_FROM_DEPTH: u32 = 4;
 
 /// Shallowest depth whose results go through the transposition table: below it a
-/// search is cheaper than the memory traffic.
-const MIN_TT_DEPTH: u32 = 3;
+/// search is cheaper than the memory traffic. Depth-two nodes gain from it since their
+/// parents prefetch their entries.
+const MIN_TT_DEPTH: u32 = 2;
 
 /// Shallowest depth at which ProbCut is tried.
 const PROBCUT_MIN_DEPTH: u32 = 4;
@@ -536,8 +537,14 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
 
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
+        // Children deep enough to probe the table have their entries fetched now, so the
+        // memory latency overlaps the work on their elder siblings.
+        let prefetch = depth > MIN_TT_DEPTH;
         for m in moves {
             let child = board.play(m);
+            if prefetch {
+                self.tt.prefetch(Board::hash(&child));
+            }
             let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
             list.push((key, m, child));
         }
@@ -594,6 +601,12 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             Bound::Upper
         };
         if use_tt {
+            // A node that failed low has no proven best move: the table keeps its last.
+            let best_move = if bound == Bound::Upper {
+                None
+            } else {
+                best_move
+            };
             self.tt.store(hash, best_score, best_move, depth, bound);
         }
         best_score
