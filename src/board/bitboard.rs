@@ -25,6 +25,74 @@ fn moves_along(player: u64, mask: u64, shift: u32) -> u64 {
 /// Squares where `player` may move against `opponent`.
 #[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        legal_moves_avx2(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_scalar(player, opponent)
+    }
+}
+
+/// [`legal_moves`] with the four line directions in the four lanes of a 256-bit vector,
+/// both senses of each at once ([`moves_along`] lane by lane).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: the build enables AVX2, so the instructions exist.
+    unsafe {
+        let shift = _mm256_set_epi64x(9, 7, 8, 1);
+        let shift2 = _mm256_add_epi64(shift, shift);
+        let inner = (opponent & NOT_EDGE_COLUMNS) as i64;
+        let mask = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+        let p = _mm256_set1_epi64x(player as i64);
+        let mut forward = _mm256_and_si256(mask, _mm256_sllv_epi64(p, shift));
+        let mut backward = _mm256_and_si256(mask, _mm256_srlv_epi64(p, shift));
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(mask, _mm256_sllv_epi64(forward, shift)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(mask, _mm256_srlv_epi64(backward, shift)),
+        );
+        let pairs_forward = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
+        let pairs_backward = _mm256_srlv_epi64(pairs_forward, shift);
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
+        );
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
+        );
+        let moves = _mm256_or_si256(
+            _mm256_sllv_epi64(forward, shift),
+            _mm256_srlv_epi64(backward, shift),
+        );
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(moves),
+            _mm256_extracti128_si256::<1>(moves),
+        );
+        let moves = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(moves) as u64 & !(player | opponent)
+    }
+}
+
+/// [`legal_moves`] one direction at a time, in plain integer code.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+#[inline(always)]
+fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
     let inner = opponent & NOT_EDGE_COLUMNS;
     let moves = moves_along(player, inner, 1)
         | moves_along(player, opponent, 8)
@@ -280,6 +348,7 @@ mod tests {
                 }
             }
             assert_eq!(legal_moves(player, opponent), expected_moves);
+            assert_eq!(legal_moves_scalar(player, opponent), expected_moves);
         }
     }
 
