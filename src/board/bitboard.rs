@@ -25,6 +25,74 @@ fn moves_along(player: u64, mask: u64, shift: u32) -> u64 {
 /// Squares where `player` may move against `opponent`.
 #[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        legal_moves_avx2(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_scalar(player, opponent)
+    }
+}
+
+/// [`legal_moves`] with the four line directions in the four lanes of a 256-bit vector,
+/// both senses of each at once ([`moves_along`] lane by lane).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: the build enables AVX2, so the instructions exist.
+    unsafe {
+        let shift = _mm256_set_epi64x(9, 7, 8, 1);
+        let shift2 = _mm256_add_epi64(shift, shift);
+        let inner = (opponent & NOT_EDGE_COLUMNS) as i64;
+        let mask = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+        let p = _mm256_set1_epi64x(player as i64);
+        let mut forward = _mm256_and_si256(mask, _mm256_sllv_epi64(p, shift));
+        let mut backward = _mm256_and_si256(mask, _mm256_srlv_epi64(p, shift));
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(mask, _mm256_sllv_epi64(forward, shift)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(mask, _mm256_srlv_epi64(backward, shift)),
+        );
+        let pairs_forward = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
+        let pairs_backward = _mm256_srlv_epi64(pairs_forward, shift);
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
+        );
+        forward = _mm256_or_si256(
+            forward,
+            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
+        );
+        backward = _mm256_or_si256(
+            backward,
+            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
+        );
+        let moves = _mm256_or_si256(
+            _mm256_sllv_epi64(forward, shift),
+            _mm256_srlv_epi64(backward, shift),
+        );
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(moves),
+            _mm256_extracti128_si256::<1>(moves),
+        );
+        let moves = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(moves) as u64 & !(player | opponent)
+    }
+}
+
+/// [`legal_moves`] one direction at a time, in plain integer code.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+#[inline(always)]
+fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
     let inner = opponent & NOT_EDGE_COLUMNS;
     let moves = moves_along(player, inner, 1)
         | moves_along(player, opponent, 8)
@@ -63,6 +131,99 @@ static RAYS_DOWN: [[u64; 64]; 4] = [rays(-1, 0), rays(1, -1), rays(0, -1), rays(
 /// Discs of `opponent` flipped when `player` moves on `square`; 0 when the move flips nothing.
 #[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        flips_avx2(player, opponent, square)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        flips_scalar(player, opponent, square)
+    }
+}
+
+/// The four rays up (or down) from each square, one per 256-bit lane group, aligned for
+/// vector loads.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[repr(C, align(32))]
+struct Rays4([[u64; 4]; 64]);
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+const fn transpose(rays: &[[u64; 64]; 4]) -> Rays4 {
+    let mut table = [[0u64; 4]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut dir = 0;
+        while dir < 4 {
+            table[square][dir] = rays[dir][square];
+            dir += 1;
+        }
+        square += 1;
+    }
+    Rays4(table)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+static RAYS_UP_4: Rays4 = transpose(&RAYS_UP);
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+static RAYS_DOWN_4: Rays4 = transpose(&RAYS_DOWN);
+
+/// [`flips`] with the four directions of each sense in the four lanes of a 256-bit vector.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn flips_avx2(player: u64, opponent: u64, square: usize) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: the build enables AVX2, so the instructions exist; both tables hold 64 rows of
+    // four u64, 32-byte aligned, and `square` < 64, so the loads are in bounds and aligned.
+    unsafe {
+        let square = square & 63;
+        let up = _mm256_load_si256(RAYS_UP_4.0[square].as_ptr().cast());
+        let down = _mm256_load_si256(RAYS_DOWN_4.0[square].as_ptr().cast());
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+        let ones = _mm256_cmpeq_epi64(zero, zero);
+
+        // Up: adding one to (opponent or off-ray) carries from bit 0 through the squares
+        // below the ray and the opponent's run on it, stopping on the ray's first other square.
+        let carried = _mm256_sub_epi64(_mm256_or_si256(o, _mm256_xor_si256(up, ones)), ones);
+        let outflank = _mm256_and_si256(_mm256_and_si256(carried, up), p);
+        let closed = _mm256_cmpeq_epi64(outflank, zero);
+        let flipped_up = _mm256_andnot_si256(
+            closed,
+            _mm256_and_si256(_mm256_add_epi64(outflank, ones), up),
+        );
+
+        // Down: smear the ray's non-opponent squares downwards along the ray (7 steps at most);
+        // the highest of them is the one no smear reaches, and the flips lie above it.
+        let steps = _mm256_set_epi64x(9, 8, 7, 1);
+        let blockers = _mm256_andnot_si256(o, down);
+        let mut smear = _mm256_or_si256(blockers, _mm256_srlv_epi64(blockers, steps));
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_slli_epi64::<1>(steps)),
+        );
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_slli_epi64::<2>(steps)),
+        );
+        let highest = _mm256_andnot_si256(_mm256_srlv_epi64(smear, steps), blockers);
+        let closed = _mm256_cmpeq_epi64(_mm256_and_si256(highest, p), zero);
+        let flipped_down = _mm256_andnot_si256(closed, _mm256_andnot_si256(smear, down));
+
+        let both = _mm256_or_si256(flipped_up, flipped_down);
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(both),
+            _mm256_extracti128_si256::<1>(both),
+        );
+        let flipped = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(flipped) as u64
+    }
+}
+
+/// [`flips`] one direction at a time, in plain integer code.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+#[inline(always)]
+fn flips_scalar(player: u64, opponent: u64, square: usize) -> u64 {
     let mut flipped = 0;
     for dir in 0..4 {
         // Up: the nearest non-opponent square is the lowest set bit of the ray's stoppers.
@@ -183,9 +344,11 @@ mod tests {
                         expected,
                         "{player:x} {opponent:x} {square}"
                     );
+                    assert_eq!(flips_scalar(player, opponent, square), expected);
                 }
             }
             assert_eq!(legal_moves(player, opponent), expected_moves);
+            assert_eq!(legal_moves_scalar(player, opponent), expected_moves);
         }
     }
 

@@ -88,20 +88,55 @@ fn full_lines(occupied: u64) -> [u64; 4] {
     columns &= columns >> 32;
     let columns = (columns & RANK_1).wrapping_mul(FILE_A);
 
-    // Branch-free: each full diagonal adds its mask.
-    let full = |masks: &[u64; 11]| {
-        masks.iter().fold(0, |lines, &mask| {
-            lines | (mask & ((occupied & mask == mask) as u64).wrapping_neg())
-        })
-    };
-    [rows, columns, full(&DIAGONALS), full(&ANTI_DIAGONALS)]
+    [
+        rows,
+        columns,
+        full_diagonals(occupied, 9, DIAGONAL_EDGES),
+        full_diagonals(occupied, 7, ANTI_DIAGONAL_EDGES),
+    ]
+}
+
+/// For [`full_diagonals`]: the squares from which 1, 2 and 4 steps up the diagonal leave the
+/// board, then the same for steps down.
+const DIAGONAL_EDGES: [u64; 6] = [
+    0xFF80_8080_8080_8080,
+    0xFFFF_C0C0_C0C0_C0C0,
+    0xFFFF_FFFF_F0F0_F0F0,
+    0x0101_0101_0101_01FF,
+    0x0303_0303_0303_FFFF,
+    0x0F0F_0F0F_FFFF_FFFF,
+];
+const ANTI_DIAGONAL_EDGES: [u64; 6] = [
+    0xFF01_0101_0101_0101,
+    0xFFFF_0303_0303_0303,
+    0xFFFF_FFFF_0F0F_0F0F,
+    0x8080_8080_8080_80FF,
+    0xC0C0_C0C0_C0C0_FFFF,
+    0xF0F0_F0F0_FFFF_FFFF,
+];
+
+/// Squares whose diagonal in the direction of `step` (9: a1-h8, 7: h1-a8) is full: each
+/// square ANDs in its neighbours 1, 2, then 4 steps along each way, a step off the board
+/// counting as full.
+#[inline(always)]
+fn full_diagonals(occupied: u64, step: u32, edges: [u64; 6]) -> u64 {
+    let mut up = occupied & ((occupied >> step) | edges[0]);
+    up &= (up >> (2 * step)) | edges[1];
+    up &= (up >> (4 * step)) | edges[2];
+    let mut down = occupied & ((occupied << step) | edges[3]);
+    down &= (down << (2 * step)) | edges[4];
+    down &= (down << (4 * step)) | edges[5];
+    up & down
 }
 
 /// The a1-h8 diagonals of three squares or more (shorter ones hold only edge discs).
+#[cfg(test)]
 static DIAGONALS: [u64; 11] = diagonals(1);
 /// The h1-a8 diagonals of three squares or more.
+#[cfg(test)]
 static ANTI_DIAGONALS: [u64; 11] = diagonals(-1);
 
+#[cfg(test)]
 const fn diagonals(dcol: i32) -> [u64; 11] {
     // Start on row 1 or the first/last column so that every diagonal is met once.
     let mut masks = [0u64; 11];
@@ -190,6 +225,28 @@ mod tests {
         let covered = DIAGONALS.iter().fold(0, |a, m| a | m);
         // Only a8, h1 (alone) and a7, b8, g1, h2 (pairs) lie on shorter diagonals.
         assert_eq!(covered.count_ones(), 64 - 6);
+    }
+
+    #[test]
+    fn full_diagonals_match_the_diagonal_masks() {
+        let mut state = 0x0F1E_2D3C_4B5A_6978u64;
+        for _ in 0..20_000 {
+            // Dense boards, so that full diagonals are common.
+            let occupied = xorshift(&mut state) | xorshift(&mut state) | xorshift(&mut state);
+            for (masks, step, edges) in [
+                (&DIAGONALS, 9, DIAGONAL_EDGES),
+                (&ANTI_DIAGONALS, 7, ANTI_DIAGONAL_EDGES),
+            ] {
+                let expected = masks
+                    .iter()
+                    .filter(|&&m| occupied & m == m)
+                    .fold(0, |lines, m| lines | m);
+                // Diagonals of one or two squares (corner areas) count as well; compare the rest.
+                let long = masks.iter().fold(0, |a, m| a | m);
+                let got = full_diagonals(occupied, step, edges) & long;
+                assert_eq!(got, expected, "{occupied:x} {step}");
+            }
+        }
     }
 
     fn xorshift(state: &mut u64) -> u64 {

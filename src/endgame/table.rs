@@ -31,6 +31,10 @@ struct Entry {
 
 const ENTRIES_PER_BUCKET: usize = 4;
 
+/// The huge page size of x86-64 Linux, and how many buckets fill one.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+const HUGE_PAGE_BUCKETS: usize = HUGE_PAGE_BYTES / std::mem::size_of::<Bucket>();
+
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([Entry; ENTRIES_PER_BUCKET]);
@@ -48,7 +52,12 @@ pub struct Hit {
 
 /// A transposition table of fixed size.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// The buckets, with room to start the used ones on a huge-page boundary.
+    storage: Vec<Bucket>,
+    /// Where the used buckets start in `storage`.
+    offset: usize,
+    /// How many buckets are used (a power of two).
+    count: usize,
     mask: usize,
     generation: u8,
 }
@@ -62,21 +71,62 @@ impl Table {
         } else {
             1usize << (usize::BITS - 1 - wanted.leading_zeros())
         };
+        // Large tables start on a 2 MiB boundary and ask for huge pages: random probes then
+        // mostly hit the address translation cache instead of walking page tables.
+        let slack = if count >= HUGE_PAGE_BUCKETS {
+            HUGE_PAGE_BUCKETS
+        } else {
+            0
+        };
+        // Advise before the first write, which is when the kernel chooses the page size.
+        let mut storage: Vec<Bucket> = Vec::with_capacity(count + slack);
+        let misalignment = storage.as_ptr() as usize % HUGE_PAGE_BYTES;
+        let offset = if slack == 0 || misalignment == 0 {
+            0
+        } else {
+            (HUGE_PAGE_BYTES - misalignment) / std::mem::size_of::<Bucket>()
+        };
+        #[cfg(target_os = "linux")]
+        if slack != 0 {
+            // SAFETY: the range lies inside `storage`'s allocation, and the advice only
+            // changes how the kernel backs it, not its contents.
+            unsafe {
+                libc::madvise(
+                    storage.as_mut_ptr().add(offset) as *mut libc::c_void,
+                    count * std::mem::size_of::<Bucket>(),
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+        storage.resize(count + slack, Bucket::default());
         Table {
-            buckets: vec![Bucket::default(); count],
+            storage,
+            offset,
+            count,
             mask: count - 1,
             generation: 1,
         }
     }
 
+    /// The used buckets.
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        &self.storage[self.offset..self.offset + self.count]
+    }
+
+    #[inline(always)]
+    fn buckets_mut(&mut self) -> &mut [Bucket] {
+        &mut self.storage[self.offset..self.offset + self.count]
+    }
+
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.count * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.buckets_mut().fill(Bucket::default());
         self.generation = 1;
     }
 
@@ -95,7 +145,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket = &self.buckets[self.bucket(key)] as *const Bucket as *const i8;
+            let bucket = &self.buckets()[self.bucket(key)] as *const Bucket as *const i8;
             // SAFETY: a prefetch is only a hint and never faults; the address is in bounds.
             unsafe { core::arch::x86_64::_mm_prefetch(bucket, core::arch::x86_64::_MM_HINT_T0) };
         }
@@ -106,7 +156,7 @@ impl Table {
     /// The entry for the position with hash `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let bucket = &self.buckets[self.bucket(key)];
+        let bucket = &self.buckets()[self.bucket(key)];
         bucket
             .0
             .iter()
@@ -124,7 +174,7 @@ impl Table {
         let generation = self.generation;
         let cost = (64 - nodes.leading_zeros()) as u8;
         let index = self.bucket(key);
-        let bucket = &mut self.buckets[index];
+        let bucket = &mut self.buckets_mut()[index];
         if let Some(entry) = bucket.0.iter_mut().find(|e| e.key == key && e.empties != 0) {
             let (merged_lower, merged_upper) =
                 (lower.max(entry.lower as i32), upper.min(entry.upper as i32));
@@ -180,6 +230,17 @@ mod tests {
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(Table::new(1).bytes(), 1 << 20);
         assert_eq!(Table::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn large_tables_start_on_a_huge_page_boundary() {
+        let mut table = Table::new(4);
+        assert_eq!(table.bytes(), 4 << 20);
+        assert_eq!(table.buckets().as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+        table.store(7, 20, -2, 64, 3, 10);
+        assert_eq!(table.probe(7).map(|hit| hit.lower), Some(-2));
+        table.clear();
+        assert_eq!(table.probe(7), None);
     }
 
     #[test]
