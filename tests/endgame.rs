@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use emilia::board::{AnyBoard, Board, Board8, Move, Square};
 use emilia::endgame::{Limits, Outcome, Solver};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
+use emilia::players::Rng;
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -40,16 +41,9 @@ fn minimax(board: &Board8) -> i32 {
         .unwrap()
 }
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 /// Random positions reached by random play from the start, with `empties` empty squares.
 fn random_positions(count: usize, empties: u32, seed: u64) -> Vec<Board8> {
-    let mut state = seed;
+    let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
         let mut board = Board8::START;
@@ -62,7 +56,7 @@ fn random_positions(count: usize, empties: u32, seed: u64) -> Vec<Board8> {
                 }
                 continue;
             }
-            board = board.play(moves[(xorshift(&mut state) % moves.len() as u64) as usize]);
+            board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
         }
         if board.empties() == empties {
             found.push(board);

@@ -8,20 +8,14 @@ use emilia::eval::pattern::{
     indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval, EMBEDDED_WEIGHTS,
 };
 use emilia::eval::weights::{Weights, WeightsError};
+use emilia::players::Rng;
 use emilia::train::exact;
-
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
 
 /// A move played: its square and the discs it flipped; `None` for a pass or the end.
 type Played = Option<(usize, u64)>;
 
 /// Plays a random game from the start, calling `visit` on every position and move.
-fn random_game(state: &mut u64, visit: &mut dyn FnMut(&Board8, Played)) {
+fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
     let mut board = Board8::START;
     loop {
         let moves = board.move_mask();
@@ -34,7 +28,7 @@ fn random_game(state: &mut u64, visit: &mut dyn FnMut(&Board8, Played)) {
             board = board.pass();
             continue;
         }
-        let pick = (xorshift(state) % moves.count_ones() as u64) as usize;
+        let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
         let index = Bits(moves).nth(pick).unwrap();
         let flipped = board.flips(index);
         visit(&board, Some((index, flipped)));
@@ -79,9 +73,9 @@ fn the_shipped_weights_load_and_damage_is_reported() {
 #[test]
 fn every_board_symmetry_gets_the_same_score() {
     let eval = PatternEval::load_embedded().unwrap();
-    let mut state = 0x1234_5678u64;
+    let mut rng = Rng::new(0x1234_5678u64);
     for _ in 0..100 {
-        random_game(&mut state, &mut |board, _| {
+        random_game(&mut rng, &mut |board, _| {
             let score = eval.evaluate(board);
             for k in 0..symmetry::COUNT {
                 let image = Board8 {
@@ -97,10 +91,10 @@ fn every_board_symmetry_gets_the_same_score() {
 #[test]
 fn incremental_indices_equal_recomputation_on_random_games() {
     let eval = PatternEval::load_embedded().unwrap();
-    let mut state = 0xDEAD_BEEFu64;
+    let mut rng = Rng::new(0xDEAD_BEEFu64);
     for _ in 0..500 {
         let mut kept = IncrementalIndices::new(&Board8::START);
-        random_game(&mut state, &mut |board, mv| {
+        random_game(&mut rng, &mut |board, mv| {
             assert_eq!(kept.indices(), &indices(board));
             assert_eq!(kept.indices(), &indices_by_squares(board));
             assert_eq!(

@@ -60,22 +60,17 @@ fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
         );
         let pairs_forward = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
         let pairs_backward = _mm256_srlv_epi64(pairs_forward, shift);
-        forward = _mm256_or_si256(
-            forward,
-            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
-        );
-        backward = _mm256_or_si256(
-            backward,
-            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
-        );
-        forward = _mm256_or_si256(
-            forward,
-            _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
-        );
-        backward = _mm256_or_si256(
-            backward,
-            _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
-        );
+        // Two doubling steps reach the longest run of six opponent discs.
+        for _ in 0..2 {
+            forward = _mm256_or_si256(
+                forward,
+                _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
+            );
+            backward = _mm256_or_si256(
+                backward,
+                _mm256_and_si256(pairs_backward, _mm256_srlv_epi64(backward, shift2)),
+            );
+        }
         let moves = _mm256_or_si256(
             _mm256_sllv_epi64(forward, shift),
             _mm256_srlv_epi64(backward, shift),
@@ -99,6 +94,52 @@ fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
         | moves_along(player, inner, 7)
         | moves_along(player, inner, 9);
     moves & !(player | opponent)
+}
+
+/// The bits of `x` under `mask`, packed into the low bits in square order.
+#[inline(always)]
+pub fn gather(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the build enables BMI2, so the instruction exists.
+        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut bit, mut m) = (0u64, 0, mask);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & low != 0 {
+                out |= 1 << bit;
+            }
+            bit += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// The low bits of `x` spread onto the squares of `mask`, in square order (undoes [`gather`]).
+#[inline(always)]
+pub fn scatter(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the build enables BMI2, so the instruction exists.
+        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut bit, mut m) = (0u64, 0, mask);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x >> bit & 1 != 0 {
+                out |= low;
+            }
+            bit += 1;
+            m &= m - 1;
+        }
+        out
+    }
 }
 
 const fn ray(square: usize, dcol: i32, drow: i32) -> u64 {
@@ -280,6 +321,7 @@ impl ExactSizeIterator for Bits {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::Rng;
 
     /// Plain square-by-square walking, the definition the kernels must match.
     fn slow_flips(player: u64, opponent: u64, square: usize) -> u64 {
@@ -316,20 +358,13 @@ mod tests {
         flipped
     }
 
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     #[test]
     fn kernels_match_square_by_square_walking_on_random_boards() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..20_000 {
-            let a = xorshift(&mut state);
-            let b = xorshift(&mut state);
-            let density = xorshift(&mut state);
+            let a = rng.next_u64();
+            let b = rng.next_u64();
+            let density = rng.next_u64();
             let player = a & density;
             let opponent = !a & b;
             let mut expected_moves = 0;

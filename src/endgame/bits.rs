@@ -1,51 +1,7 @@
-//! Small bit kernels the solver shares: gathering the squares of a line into a byte and back,
-//! with the BMI2 instructions where the build allows them and plain loops elsewhere.
+//! Small bit masks and kernels the solver shares; gathering the squares of a line into a
+//! byte and back lives with the other board kernels.
 
-/// The bits of `x` under `mask`, packed into the low bits in square order.
-#[inline(always)]
-pub fn gather(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the build enables BMI2, so the instruction exists.
-        unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut bit, mut m) = (0u64, 0, mask);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & low != 0 {
-                out |= 1 << bit;
-            }
-            bit += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
-
-/// The low bits of `x` spread onto the squares of `mask`, in square order (undoes [`gather`]).
-#[inline(always)]
-pub fn scatter(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the build enables BMI2, so the instruction exists.
-        unsafe { core::arch::x86_64::_pdep_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut bit, mut m) = (0u64, 0, mask);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x >> bit & 1 != 0 {
-                out |= low;
-            }
-            bit += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
+pub(super) use crate::board::bitboard::{gather, scatter};
 
 /// Column a (a1, a2, …, a8).
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;

@@ -203,6 +203,7 @@ pub fn stable_set(player: u64, opponent: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::bitboard::{flips, legal_moves};
+    use crate::players::Rng;
 
     #[test]
     fn edge_table_knows_corners_and_filled_edges() {
@@ -229,10 +230,10 @@ mod tests {
 
     #[test]
     fn full_diagonals_match_the_diagonal_masks() {
-        let mut state = 0x0F1E_2D3C_4B5A_6978u64;
+        let mut rng = Rng::new(0x0F1E_2D3C_4B5A_6978u64);
         for _ in 0..20_000 {
             // Dense boards, so that full diagonals are common.
-            let occupied = xorshift(&mut state) | xorshift(&mut state) | xorshift(&mut state);
+            let occupied = rng.next_u64() | rng.next_u64() | rng.next_u64();
             for (masks, step, edges) in [
                 (&DIAGONALS, 9, DIAGONAL_EDGES),
                 (&ANTI_DIAGONALS, 7, ANTI_DIAGONAL_EDGES),
@@ -249,20 +250,13 @@ mod tests {
         }
     }
 
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     /// Plays random games from random dense boards; a disc called stable must never flip.
     #[test]
     fn stable_discs_never_flip_in_random_play() {
-        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut rng = Rng::new(0x1234_5678_9ABC_DEF1u64);
         for _ in 0..3000 {
-            let fill = xorshift(&mut state) | xorshift(&mut state);
-            let black = fill & xorshift(&mut state);
+            let fill = rng.next_u64() | rng.next_u64();
+            let black = fill & rng.next_u64();
             let white = fill & !black;
             let (mut player, mut opponent) = (black, white);
             let stable_black = stable_set(black, white);
@@ -278,7 +272,7 @@ mod tests {
                     black_to_move = !black_to_move;
                     continue;
                 }
-                let pick = xorshift(&mut state) % moves.count_ones() as u64;
+                let pick = rng.next_u64() % moves.count_ones() as u64;
                 let square = crate::board::bitboard::Bits(moves)
                     .nth(pick as usize)
                     .unwrap();

@@ -202,20 +202,26 @@ mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::Board;
+    use crate::players::Rng;
 
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
+    /// The position after a random legal move, or after a pass when the mover has none;
+    /// `None` when the game is over.
+    fn random_step(board: &Board8, rng: &mut Rng) -> Option<Board8> {
+        let moves = board.move_mask();
+        if moves == 0 {
+            let passed = board.pass();
+            return (passed.move_mask() != 0).then_some(passed);
+        }
+        let pick = rng.below(moves.count_ones() as usize);
+        Some(board.play(Bits(moves).nth(pick).unwrap_or(0)))
     }
 
     /// Random weights, so that symmetry cannot hold by accident of zero tables.
     fn random_eval() -> PatternEval {
         let layout = Layout::get();
-        let mut state = 99u64;
+        let mut rng = Rng::new(99u64);
         let values = (0..STAGES * layout.dense_len)
-            .map(|_| (xorshift(&mut state) % 201) as i16 - 100)
+            .map(|_| (rng.next_u64() % 201) as i16 - 100)
             .collect();
         let weights = Weights {
             stages: STAGES,
@@ -229,22 +235,15 @@ mod tests {
     #[test]
     fn the_eight_board_symmetries_evaluate_alike() {
         let evals = [random_eval(), PatternEval::load_embedded().unwrap()];
-        let mut state = 5u64;
+        let mut rng = Rng::new(5u64);
         for _ in 0..200 {
             let mut board = Board8::START;
-            let plies = xorshift(&mut state) % 60;
+            let plies = rng.next_u64() % 60;
             for _ in 0..plies {
-                let moves = board.move_mask();
-                if moves == 0 {
-                    board = board.pass();
-                    if board.move_mask() == 0 {
-                        break;
-                    }
-                    continue;
+                match random_step(&board, &mut rng) {
+                    Some(next) => board = next,
+                    None => break,
                 }
-                let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
-                let index = Bits(moves).nth(pick).unwrap_or(0);
-                board = board.after(index, board.flips(index));
             }
             for eval in &evals {
                 let value = eval.evaluate(&board);
@@ -262,7 +261,7 @@ mod tests {
     #[test]
     fn children_scored_from_the_parent_score_as_evaluated_alone() {
         let pattern = Pattern::embedded().unwrap();
-        let mut state = 17u64;
+        let mut rng = Rng::new(17u64);
         let mut board = Board8::START;
         for _ in 0..2000 {
             let moves = board.move_mask();
@@ -275,7 +274,7 @@ mod tests {
                 let child = board.play(m);
                 assert_eq!(score(m, &child), pattern.evaluate(&child));
             }
-            let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+            let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
             board = board.play(Bits(moves).nth(pick).unwrap_or(0));
         }
     }
@@ -305,7 +304,7 @@ mod tests {
     #[test]
     fn evaluations_match_the_definition_on_random_games() {
         let evals = [random_eval(), PatternEval::load_embedded().unwrap()];
-        let mut state = 41u64;
+        let mut rng = Rng::new(41u64);
         for _ in 0..200 {
             let mut board = Board8::START;
             loop {
@@ -315,16 +314,10 @@ mod tests {
                     let kept = indices_by_squares(&board);
                     assert_eq!(eval.evaluate_with(&board, &kept), expected);
                 }
-                let moves = board.move_mask();
-                if moves == 0 {
-                    board = board.pass();
-                    if board.move_mask() == 0 {
-                        break;
-                    }
-                    continue;
+                match random_step(&board, &mut rng) {
+                    Some(next) => board = next,
+                    None => break,
                 }
-                let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
-                board = board.play(Bits(moves).nth(pick).unwrap_or(0));
             }
         }
     }

@@ -3,34 +3,11 @@
 
 use super::shapes::{digit_square, pow3, INSTANCES, INSTANCE_COUNT, MAX_SQUARES};
 use super::symmetry;
-use crate::board::bitboard::Bits;
+use crate::board::bitboard::{gather, Bits};
 use crate::board::Board8;
 
 /// The contents of every instance, in [`INSTANCES`] order.
 pub type Indices = [u16; INSTANCE_COUNT];
-
-/// The bits of `bits` under `mask`, packed into the low bits in order.
-#[inline(always)]
-fn extract(bits: u64, mask: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the instruction exists, as the enabled target feature guarantees.
-        unsafe { core::arch::x86_64::_pext_u64(bits, mask) as usize }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut mask, mut bit) = (0usize, mask, 1usize);
-        while mask != 0 {
-            let low = mask & mask.wrapping_neg();
-            if bits & low != 0 {
-                out |= bit;
-            }
-            bit <<= 1;
-            mask ^= low;
-        }
-        out
-    }
-}
 
 /// The views of the board instances are read from: the board itself, and the board
 /// transposed along the a1-h8 diagonal (columns become rows).
@@ -227,12 +204,12 @@ fn read<const I: usize>(boards: &[(u64, u64); 2], packed: &[[u64; 2]; 2]) -> u16
     let (own, other) = match reading.half {
         Half::Low | Half::High => {
             let word = packed[reading.view][(reading.half == Half::High) as usize];
-            let both = extract(word, reading.mask);
+            let both = gather(word, reading.mask) as usize;
             (both, both >> reading.squares)
         }
         Half::Both => (
-            extract(player, reading.mask),
-            extract(opponent, reading.mask),
+            gather(player, reading.mask) as usize,
+            gather(opponent, reading.mask) as usize,
         ),
     };
     // At most `squares` digits each: the explicit masks let the compiler drop the bounds
@@ -408,17 +385,11 @@ impl IncrementalIndices {
 mod tests {
     use super::*;
     use crate::board::Board;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use crate::players::Rng;
 
     #[test]
     fn fast_and_incremental_indices_match_square_by_square_on_random_games() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..300 {
             let mut board = Board8::START;
             let mut incremental = IncrementalIndices::new(&board);
@@ -435,7 +406,7 @@ mod tests {
                     incremental.pass();
                     continue;
                 }
-                let pick = (xorshift(&mut state) % moves.count_ones() as u64) as usize;
+                let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
                 let index = Bits(moves).nth(pick).unwrap_or(0);
                 let flipped = board.flips(index);
                 let waiter = indices(&board.pass());
