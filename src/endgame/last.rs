@@ -70,8 +70,9 @@ impl Search<'_> {
         }
     }
 
-    /// Two empty squares.
-    #[inline(always)]
+    /// Two empty squares. Not inlined, nor is [`Search::solve_3`]: inlined into each other
+    /// they made [`Search::solve_4`] too large for the instruction cache.
+    #[inline(never)]
     pub(super) fn solve_2(
         &mut self,
         player: u64,
@@ -116,7 +117,7 @@ impl Search<'_> {
     }
 
     /// Three empty squares; `parity` is the region parity of the empty squares.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
         self.nodes += 1;
         let mut order = ParityOrder::new(!(player | opponent), parity);
@@ -225,7 +226,7 @@ mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::{Board, Board8};
-    use crate::endgame::table::Table;
+    use crate::endgame::table::Tables;
     use crate::endgame::Limits;
 
     /// The exact score by playing the game out move by move.
@@ -304,7 +305,7 @@ mod tests {
 
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
-        let mut table = Table::new(0);
+        let mut table = Tables::new(0);
         let limits = Limits::NONE;
         let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {

@@ -33,7 +33,7 @@ use std::time::Instant;
 
 use crate::board::Board8;
 use solver::Search;
-use table::{Table, NO_MOVE};
+use table::{Tables, NO_MOVE};
 
 pub use stability::stable_discs;
 
@@ -99,7 +99,7 @@ pub enum Outcome {
 
 /// An exact endgame solver with its own transposition table.
 pub struct Solver {
-    table: Table,
+    table: Tables,
 }
 
 impl Default for Solver {
@@ -111,10 +111,11 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
-    /// 64-byte buckets, rounded down).
+    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB for the positions
+    /// closest to the end.
     pub fn new(mib: usize) -> Solver {
         Solver {
-            table: Table::new(mib),
+            table: Tables::new(mib),
         }
     }
 

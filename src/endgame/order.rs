@@ -35,20 +35,15 @@ const POTENTIAL_WEIGHT: i32 = 128;
 /// Bonus for a move into a region with an odd number of empty squares.
 const PARITY_BONUS: i32 = 64;
 
-/// Replies of `player`, a corner counting twice.
-#[inline(always)]
-fn weighted_mobility(player: u64, opponent: u64) -> i32 {
-    let moves = legal_moves(player, opponent);
-    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
-}
-
 /// The fastest-first score of the move on `square` that leads to the position with
-/// `next_player` to move against `next_opponent` (higher: try earlier). `parity` is the
-/// region parity before the move; with `POTENTIAL` the opponent's potential mobility counts.
+/// `next_player` to move against `next_opponent`, where `next_player` has the moves
+/// `replies` (higher: try earlier). `parity` is the region parity before the move; with
+/// `POTENTIAL` the opponent's potential mobility counts.
 #[inline(always)]
 pub fn fastest_first<const POTENTIAL: bool>(
     next_player: u64,
     next_opponent: u64,
+    replies: u64,
     square: usize,
     parity: u8,
 ) -> i32 {
@@ -56,8 +51,9 @@ pub fn fastest_first<const POTENTIAL: bool>(
         return WIPEOUT;
     }
     let square = square & 63;
-    let mut score =
-        SQUARE_VALUE[square] - weighted_mobility(next_player, next_opponent) * MOBILITY_WEIGHT;
+    // Replies, a corner counting twice.
+    let weighted_replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mut score = SQUARE_VALUE[square] - weighted_replies * MOBILITY_WEIGHT;
     if POTENTIAL {
         let empty = !(next_player | next_opponent);
         let potential = (neighbours(next_opponent) & empty).count_ones() as i32;
@@ -67,6 +63,13 @@ pub fn fastest_first<const POTENTIAL: bool>(
         score += PARITY_BONUS;
     }
     score
+}
+
+/// Replies of `player`, a corner counting twice.
+#[inline(always)]
+fn weighted_mobility(player: u64, opponent: u64) -> i32 {
+    let moves = legal_moves(player, opponent);
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
 }
 
 /// X-squares (b2, g2, b7, g7).
@@ -159,8 +162,9 @@ mod tests {
     fn fewer_replies_score_higher() {
         // Same square and parity: the position leaving fewer replies wins.
         let start = crate::board::Board8::START;
-        let few = fastest_first::<false>(start.opponent, start.player, 19, 0);
-        let none = fastest_first::<false>(0, start.player, 19, 0);
+        let replies = legal_moves(start.opponent, start.player);
+        let few = fastest_first::<false>(start.opponent, start.player, replies, 19, 0);
+        let none = fastest_first::<false>(0, start.player, 0, 19, 0);
         assert!(none > few);
         assert_eq!(none, WIPEOUT);
     }

@@ -2,19 +2,26 @@
 //! nodes search their first move with the full window and the others with a null window;
 //! null-window nodes get cheaper the fewer empty squares remain:
 //!
-//! - 9 empties and more: transposition table, stability cut-off, fastest-first ordering
+//! - 9 empties and more: transposition table (a small cache-resident one below 13 empties,
+//!   see [`super::table::Tables`]), stability cut-off, fastest-first ordering
 //!   with potential mobility; from 10, enhanced transposition cut-off; from 14, moves ordered
 //!   by a shallow search on the pattern evaluation (from 12 on the ordering heuristic of
 //!   [`super::order`] should the pattern weights be unavailable);
-//! - 6 to 8: fastest-first ordering, stability cut-off, no table;
+//! - 6 to 8: fastest-first ordering, stability cut-off, no table; the replies counted for
+//!   ordering are handed to the child, which would otherwise generate them again;
 //! - 5: squares in region-parity order, no move list;
 //! - 4 and fewer: the hand-written solvers of [`super::last`].
+//!
+//! Most time goes to the nodes with the fewest empties, so their code is kept small: the
+//! last solvers are separate functions rather than inlined into one another (inlined, the
+//! 4-empties solver was 35,000 instructions and ran out of the instruction cache; apart,
+//! FFO #40-#49 runs about 5% faster).
 
 use super::bits::NEIGHBOURS;
 use super::order::{fastest_first, heuristic};
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
 use super::stability::stable_discs;
-use super::table::{Table, NO_MOVE};
+use super::table::{Tables, NO_MOVE};
 use super::Limits;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
@@ -105,6 +112,9 @@ fn play(player: u64, opponent: u64, square: usize, flipped: u64) -> (u64, u64) {
 #[derive(Clone, Copy)]
 struct Candidate {
     flips: u64,
+    /// The moves of the side to move after the move (worked out for ordering, and handed
+    /// down so the child need not work them out again).
+    replies: u64,
     /// The hash of the position after the move, where the table is used.
     key: u64,
     square: u8,
@@ -124,7 +134,9 @@ impl MoveList {
     #[inline(always)]
     fn new() -> MoveList {
         MoveList {
-            moves: [MaybeUninit::uninit(); 64],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Written as
+            // `[MaybeUninit::uninit(); 64]`, it cost a 1.5 KB memset at every node.)
+            moves: unsafe { MaybeUninit::<[MaybeUninit<Candidate>; 64]>::uninit().assume_init() },
             len: 0,
         }
     }
@@ -135,6 +147,7 @@ impl MoveList {
         for x in Bits(moves) {
             self.moves[self.len & 63].write(Candidate {
                 flips: flips(player, opponent, x),
+                replies: 0,
                 key: 0,
                 square: x as u8,
                 score: 0,
@@ -162,14 +175,18 @@ impl MoveList {
     #[inline(always)]
     fn pick(&mut self, i: usize) -> Candidate {
         let moves = self.as_mut_slice();
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if moves[j].score > moves[best].score {
-                best = j;
+        let (mut best, mut best_score) = (i, moves[i].score);
+        for (j, m) in moves.iter().enumerate().skip(i + 1) {
+            if m.score > best_score {
+                (best, best_score) = (j, m.score);
             }
         }
-        moves.swap(i, best);
-        moves[i]
+        // Read the chosen move before overwriting its slot, rather than swapping and reading
+        // it back from memory just written, which stalled on the store (FFO #40-#49: about
+        // 6% faster this way).
+        let chosen = moves[best];
+        moves[best] = moves[i];
+        chosen
     }
 
     /// Takes the move on `square` out of the list, if there.
@@ -188,7 +205,7 @@ impl MoveList {
 pub(super) struct Search<'a> {
     /// Positions visited so far.
     pub(super) nodes: u64,
-    table: &'a mut Table,
+    table: &'a mut Tables,
     limits: &'a Limits<'a>,
     next_poll: u64,
     /// Set when a limit stopped the search; every score computed since is meaningless.
@@ -200,7 +217,7 @@ pub(super) struct Search<'a> {
 
 impl<'a> Search<'a> {
     /// A search counting on from `nodes` nodes (limits apply to the count).
-    pub(super) fn new(table: &'a mut Table, limits: &'a Limits<'a>, nodes: u64) -> Search<'a> {
+    pub(super) fn new(table: &'a mut Tables, limits: &'a Limits<'a>, nodes: u64) -> Search<'a> {
         Search {
             nodes,
             table,
@@ -367,6 +384,7 @@ impl<'a> Search<'a> {
     }
 
     /// Null-window search with fastest-first ordering, no table.
+    #[inline(always)]
     fn nws_sorted(
         &mut self,
         player: u64,
@@ -379,7 +397,27 @@ impl<'a> Search<'a> {
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
-        let moves = legal_moves(player, opponent);
+        self.nws_sorted_moves(
+            player,
+            opponent,
+            legal_moves(player, opponent),
+            alpha,
+            empties,
+            parity,
+        )
+    }
+
+    /// [`Search::nws_sorted`] after the stability cut-off, `moves` being the side to move's
+    /// legal moves.
+    fn nws_sorted_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
         if moves == 0 {
             if legal_moves(opponent, player) == 0 {
                 return final_score(player, opponent);
@@ -391,14 +429,27 @@ impl<'a> Search<'a> {
         for m in list.as_mut_slice() {
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
-            m.score = fastest_first::<false>(p, o, x, parity);
+            m.replies = legal_moves(p, o);
+            m.score = fastest_first::<false>(p, o, m.replies, x, parity);
         }
         let mut best = NONE;
         for i in 0..list.len {
             let m = list.pick(i);
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
-            let score = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
+            let parity = parity ^ QUADRANT_BIT[x];
+            let score = if empties > SORTED_MIN_EMPTIES {
+                // The child is a sorted node too: its moves are known.
+                self.nodes += 1;
+                match self.stability_cutoff(p, o, -alpha - 1, empties - 1) {
+                    Some(bound) => -bound,
+                    None => {
+                        -self.nws_sorted_moves(p, o, m.replies, -alpha - 1, empties - 1, parity)
+                    }
+                }
+            } else {
+                -self.nws(p, o, -alpha - 1, empties - 1, parity)
+            };
             if score > alpha {
                 return score;
             }
@@ -443,7 +494,7 @@ impl<'a> Search<'a> {
             let m = list.as_slice()[i];
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
-            let mut score = fastest_first::<true>(p, o, x, parity);
+            let mut score = fastest_first::<true>(p, o, legal_moves(p, o), x, parity);
             if depth == 1 && p != 0 {
                 self.nodes += 1;
                 score -= self.child_value(&parent, x, m.flips, p, o) * weight;
@@ -555,7 +606,7 @@ impl<'a> Search<'a> {
         }
         let key = Board8 { player, opponent }.hash();
         let mut table_move = NO_MOVE;
-        if let Some(hit) = self.table.probe(key) {
+        if let Some(hit) = self.table.get(empties).probe(key) {
             if hit.lower > alpha {
                 return hit.lower;
             }
@@ -584,15 +635,17 @@ impl<'a> Search<'a> {
                     opponent: o,
                 }
                 .hash();
-                self.table.prefetch(m.key);
+                self.table.get(empties - 1).prefetch(m.key);
             }
             if empties >= ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
                 // enough for the opponent proves the cut-off without a search.
                 for m in list.as_slice() {
-                    if let Some(hit) = self.table.probe(m.key) {
+                    if let Some(hit) = self.table.get(empties - 1).probe(m.key) {
                         if -hit.upper > alpha {
-                            self.table.store(key, empties, -hit.upper, 64, m.square, 1);
+                            self.table
+                                .get_mut(empties)
+                                .store(key, empties, -hit.upper, 64, m.square, 1);
                             return -hit.upper;
                         }
                     }
@@ -635,8 +688,14 @@ impl<'a> Search<'a> {
         } else {
             (-64, best)
         };
-        self.table
-            .store(key, empties, lower, upper, best_move, self.nodes - start);
+        self.table.get_mut(empties).store(
+            key,
+            empties,
+            lower,
+            upper,
+            best_move,
+            self.nodes - start,
+        );
         best
     }
 
@@ -664,7 +723,11 @@ impl<'a> Search<'a> {
             return (-score, NO_MOVE);
         }
         let key = Board8 { player, opponent }.hash();
-        let table_move = self.table.probe(key).map_or(NO_MOVE, |hit| hit.best);
+        let table_move = self
+            .table
+            .get(empties)
+            .probe(key)
+            .map_or(NO_MOVE, |hit| hit.best);
         let start = self.nodes;
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
         let mut list = MoveList::new();
@@ -715,8 +778,14 @@ impl<'a> Search<'a> {
                 (best, best)
             };
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.table
-                .store(key, empties, lower, upper, stored_move, self.nodes - start);
+            self.table.get_mut(empties).store(
+                key,
+                empties,
+                lower,
+                upper,
+                stored_move,
+                self.nodes - start,
+            );
         }
         (best, best_move)
     }

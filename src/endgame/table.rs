@@ -1,5 +1,6 @@
-//! The solver's transposition table: a fixed-size array of 64-byte buckets, four packed
-//! 16-byte entries each, so that one probe touches one cache line.
+//! The solver's transposition tables: each a fixed-size array of 64-byte buckets, four
+//! packed 16-byte entries each, so that one probe touches one cache line; a small one for
+//! positions near the end of the game and a large one for the others ([`Tables`]).
 //!
 //! An entry holds bounds on the exact final score of one position (exact solving has no
 //! depth, so bounds from any search of the same position can be merged), the best move
@@ -219,6 +220,69 @@ impl Table {
     }
 }
 
+/// Positions with fewer empty squares than this go to the near table of [`Tables`].
+pub const NEAR_MAX_EMPTIES: u32 = 13;
+
+/// Size of the near table of [`Tables`], in mebibytes: about a core's level-2 cache.
+pub const NEAR_TABLE_MIB: usize = 1;
+
+/// The solver's tables: positions close to the end of the game (most of the table's traffic,
+/// each cheap to search again) in a small table that stays in the processor's caches, the
+/// others in a large one. With one large table for all, most probes near the leaves missed
+/// the caches and waited on memory: FFO #40-#49 took about 5% longer, for 2% fewer nodes.
+pub struct Tables {
+    deep: Table,
+    near: Table,
+}
+
+impl Tables {
+    /// A deep table of about `mib` mebibytes and a near table of [`NEAR_TABLE_MIB`] (or
+    /// `mib`, if less).
+    pub fn new(mib: usize) -> Tables {
+        Tables {
+            deep: Table::new(mib),
+            near: Table::new(NEAR_TABLE_MIB.min(mib)),
+        }
+    }
+
+    /// The table for positions with `empties` empty squares.
+    #[inline(always)]
+    pub fn get(&self, empties: u32) -> &Table {
+        if empties < NEAR_MAX_EMPTIES {
+            &self.near
+        } else {
+            &self.deep
+        }
+    }
+
+    /// The table for positions with `empties` empty squares, to store into.
+    #[inline(always)]
+    pub fn get_mut(&mut self, empties: u32) -> &mut Table {
+        if empties < NEAR_MAX_EMPTIES {
+            &mut self.near
+        } else {
+            &mut self.deep
+        }
+    }
+
+    /// Both tables' size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.deep.bytes() + self.near.bytes()
+    }
+
+    /// Forgets every entry of both.
+    pub fn clear(&mut self) {
+        self.deep.clear();
+        self.near.clear();
+    }
+
+    /// Starts a new solve in both (see [`Table::next_generation`]).
+    pub fn next_generation(&mut self) {
+        self.deep.next_generation();
+        self.near.next_generation();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,5 +332,25 @@ mod tests {
         table.store(6, 12, 0, 0, NO_MOVE, 1);
         assert!(table.probe(6).is_some());
         assert!(table.probe(2).is_none());
+    }
+
+    #[test]
+    fn positions_near_the_end_go_to_the_near_table() {
+        let mut tables = Tables::new(4);
+        assert_eq!(tables.bytes(), (4 + NEAR_TABLE_MIB) << 20);
+        tables
+            .get_mut(NEAR_MAX_EMPTIES - 1)
+            .store(9, NEAR_MAX_EMPTIES - 1, 2, 64, 5, 10);
+        tables
+            .get_mut(NEAR_MAX_EMPTIES)
+            .store(11, NEAR_MAX_EMPTIES, -4, 64, 6, 10);
+        // Each table holds its own positions only.
+        assert!(tables.get(NEAR_MAX_EMPTIES - 1).probe(9).is_some());
+        assert!(tables.get(NEAR_MAX_EMPTIES).probe(9).is_none());
+        assert!(tables.get(NEAR_MAX_EMPTIES).probe(11).is_some());
+        assert!(tables.get(0).probe(11).is_none());
+        tables.clear();
+        assert!(tables.get(0).probe(9).is_none());
+        assert!(tables.get(60).probe(11).is_none());
     }
 }
