@@ -51,9 +51,7 @@ pub fn fastest_first<const POTENTIAL: bool>(
         return WIPEOUT;
     }
     let square = square & 63;
-    // Replies, a corner counting twice.
-    let weighted_replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let mut score = SQUARE_VALUE[square] - weighted_replies * MOBILITY_WEIGHT;
+    let mut score = SQUARE_VALUE[square] - corner_weighted(replies) * MOBILITY_WEIGHT;
     if POTENTIAL {
         let empty = !(next_player | next_opponent);
         let potential = (neighbours(next_opponent) & empty).count_ones() as i32;
@@ -65,11 +63,16 @@ pub fn fastest_first<const POTENTIAL: bool>(
     score
 }
 
+/// The number of `moves`, a corner counting twice.
+#[inline(always)]
+fn corner_weighted(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+}
+
 /// Replies of `player`, a corner counting twice.
 #[inline(always)]
 fn weighted_mobility(player: u64, opponent: u64) -> i32 {
-    let moves = legal_moves(player, opponent);
-    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+    corner_weighted(legal_moves(player, opponent))
 }
 
 /// X-squares (b2, g2, b7, g7).

@@ -334,7 +334,7 @@ impl<'a> Search<'a> {
             3 => self.solve_3(player, opponent, alpha, parity),
             4 => self.solve_4(player, opponent, alpha, parity),
             n if n < SORTED_MIN_EMPTIES => self.nws_shallow(player, opponent, alpha, n, parity),
-            n if n < TABLE_MIN_EMPTIES => self.nws_sorted(player, opponent, alpha, n, parity),
+            n if n < TABLE_MIN_EMPTIES => self.nws_sorted(player, opponent, None, alpha, n, parity),
             n => self.nws_table(player, opponent, alpha, n, parity),
         }
     }
@@ -383,12 +383,13 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// Null-window search with fastest-first ordering, no table.
-    #[inline(always)]
+    /// Null-window search with fastest-first ordering, no table. `known_moves` are the side
+    /// to move's legal moves when the parent has worked them out already.
     fn nws_sorted(
         &mut self,
         player: u64,
         opponent: u64,
+        known_moves: Option<u64>,
         alpha: i32,
         empties: u32,
         parity: u8,
@@ -397,32 +398,12 @@ impl<'a> Search<'a> {
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
-        self.nws_sorted_moves(
-            player,
-            opponent,
-            legal_moves(player, opponent),
-            alpha,
-            empties,
-            parity,
-        )
-    }
-
-    /// [`Search::nws_sorted`] after the stability cut-off, `moves` being the side to move's
-    /// legal moves.
-    fn nws_sorted_moves(
-        &mut self,
-        player: u64,
-        opponent: u64,
-        moves: u64,
-        alpha: i32,
-        empties: u32,
-        parity: u8,
-    ) -> i32 {
+        let moves = known_moves.unwrap_or_else(|| legal_moves(player, opponent));
         if moves == 0 {
             if legal_moves(opponent, player) == 0 {
                 return final_score(player, opponent);
             }
-            return -self.nws_sorted(opponent, player, -alpha - 1, empties, parity);
+            return -self.nws_sorted(opponent, player, None, -alpha - 1, empties, parity);
         }
         let mut list = MoveList::new();
         list.generate(player, opponent, moves);
@@ -439,14 +420,8 @@ impl<'a> Search<'a> {
             let (p, o) = play(player, opponent, x, m.flips);
             let parity = parity ^ QUADRANT_BIT[x];
             let score = if empties > SORTED_MIN_EMPTIES {
-                // The child is a sorted node too: its moves are known.
-                self.nodes += 1;
-                match self.stability_cutoff(p, o, -alpha - 1, empties - 1) {
-                    Some(bound) => -bound,
-                    None => {
-                        -self.nws_sorted_moves(p, o, m.replies, -alpha - 1, empties - 1, parity)
-                    }
-                }
+                // The child is a sorted node too: hand it its moves.
+                -self.nws_sorted(p, o, Some(m.replies), -alpha - 1, empties - 1, parity)
             } else {
                 -self.nws(p, o, -alpha - 1, empties - 1, parity)
             };
