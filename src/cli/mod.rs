@@ -8,6 +8,7 @@ mod bench_eval;
 mod bench_search;
 mod match_cmd;
 mod move_file;
+mod output;
 mod perft;
 mod play;
 mod solve;
@@ -15,6 +16,7 @@ mod train;
 mod tune;
 
 pub use args::Args;
+use output::{note, out, outln};
 
 /// One line per subcommand for `emilia --help`.
 const SUBCOMMANDS: &[(&str, &str)] = &[
@@ -105,7 +107,7 @@ pub fn run(args: &[String]) -> i32 {
     let (engine_options, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {
-            eprintln!("emilia: {e:#}");
+            note(&format!("emilia: {e:#}"));
             return 2;
         }
     };
@@ -114,14 +116,8 @@ pub fn run(args: &[String]) -> i32 {
         None => ("", &[][..]),
     };
     let result = match command {
-        "-h" | "--help" | "help" => {
-            print!("{}", usage());
-            Ok(())
-        }
-        "-V" | "--version" => {
-            println!("emilia {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
+        "-h" | "--help" | "help" => out!("{}", usage()),
+        "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
         "play" => play::run(rest),
@@ -137,8 +133,10 @@ pub fn run(args: &[String]) -> i32 {
     };
     match result {
         Ok(()) => 0,
+        // The reader has gone: nothing more to say to it, and nothing went wrong.
+        Err(e) if output::is_closed(&e) => 0,
         Err(e) => {
-            eprintln!("emilia: {e:#}");
+            note(&format!("emilia: {e:#}"));
             2
         }
     }

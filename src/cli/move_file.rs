@@ -6,6 +6,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::{Engine, Limits};
@@ -30,7 +31,7 @@ A game that is already over is an error (exit code 2) and writes nothing.
 pub fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(args, &[])?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -50,7 +51,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let (mv, after) = choose(&position, Duration::from_secs_f64(seconds))?;
     std::fs::write(&next, write_board(&after))
         .with_context(|| format!("writing {}", next.display()))?;
-    println!("{mv}");
+    outln!("{mv}")?;
     Ok(())
 }
 

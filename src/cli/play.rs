@@ -4,6 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::output::{out, Stdout};
 use super::Args;
 use crate::board::{Color, Move};
 use crate::engine::{Engine, Limits};
@@ -44,7 +45,7 @@ pub fn run(args: &[String]) -> Result<()> {
         &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -69,8 +70,7 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     let mut engine = Engine::new();
     let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    play_game(&mut engine, settings, stdin.lock(), stdout.lock())
+    play_game(&mut engine, settings, stdin.lock(), Stdout)
 }
 
 /// Plays one game, reading the person's commands from `input` and drawing on `out`. Ends at
