@@ -502,6 +502,39 @@ fn end_of_input_and_closed_output_end_cleanly() {
 }
 
 #[test]
+fn a_client_that_dies_stops_the_search_and_the_process() {
+    // The input and the output both close during a long search: the search stops and the
+    // process ends (before: it searched on to its limit).
+    for command in ["genmove movetime 600000", "solve"] {
+        let (status, took) = common::client_dies(
+            &format!("1 name\n{command}\n"),
+            Some("=1 Emilia"),
+            Duration::from_millis(300),
+            Duration::from_secs(3),
+        );
+        assert!(status.success(), "{command}: {status}");
+        assert!(took < Duration::from_secs(3), "{command}: {took:?}");
+    }
+}
+
+#[test]
+fn the_end_of_input_alone_stops_nothing() {
+    // Commands read before the end of the input are answered in full while the output
+    // is read: a search keeps its time.
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("genmove black movetime 400");
+    emilia.send("last_search");
+    emilia.close_stdin();
+    assert!(emilia.reply().starts_with("= "));
+    let last = emilia.reply();
+    let time: f64 = last.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(time >= 0.3, "the search was cut short: {last}");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
 fn genmove_keeps_to_its_budget() {
     let mut emilia = Emilia::start(&[]);
     emilia.ok("name");

@@ -98,7 +98,7 @@ fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
-    crate::protocol::serve(engine, std::io::stdin(), std::io::stdout().lock());
+    crate::protocol::serve_stdio(engine);
     Ok(())
 }
 

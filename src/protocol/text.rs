@@ -12,7 +12,7 @@ use crate::perft::{perft, perft8, Convention};
 
 use super::diagram::diagram;
 use super::ggf;
-use super::input::Line;
+use super::input::{Interrupts, Line};
 use super::timing::{discs, engine_clock, search_within, solve_within};
 use super::Output;
 
@@ -869,16 +869,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
-/// `lines`. Returns at `quit`, at the end of the input, or when the output is closed.
+/// `lines`. Returns at `quit`, at the end of the input, when the output is closed, or when
+/// `interrupts` tell that the client is gone.
 pub fn serve<W: std::io::Write>(
     engine: Engine,
     first: Line,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
+    interrupts: &Interrupts,
 ) {
     let mut session = TextSession::new(engine);
     let mut next = Some(first);
-    loop {
+    while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
             None => match lines.recv() {
