@@ -149,3 +149,106 @@ fn board_files_carry_a_whole_game() {
     assert!(!ok && err.contains("no number to increment"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn start_board() -> String {
+    board_file(&Position::start(8).unwrap())
+}
+
+/// Runs `emilia args` with at most 1 GiB of address space, so that a runaway read fails
+/// fast instead of eating the machine's memory.
+fn emilia_in_1gib(args: &[&str]) -> (bool, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command.args(args);
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let output = command.output().expect("emilia runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn move_never_overwrites_unasked_nor_through_a_link() {
+    let dir = scratch_dir("move-safe");
+    let first = dir.join("game-01");
+    let next = dir.join("game-02");
+    std::fs::write(&first, start_board()).unwrap();
+    // An existing next file stays as it was without --force, and is replaced with it.
+    std::fs::write(&next, "precious\n").unwrap();
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("exists: give --force"), "{err}");
+    assert_eq!(out, "");
+    assert_eq!(std::fs::read_to_string(&next).unwrap(), "precious\n");
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05", "--force"]);
+    assert!(ok, "{err}");
+    let mv: Move = out.trim().parse().unwrap();
+    let after = Position::start(8).unwrap().play(mv).unwrap();
+    assert_eq!(std::fs::read_to_string(&next).unwrap(), board_file(&after));
+    // A link in the next file's place: neither it nor its target is touched, even with
+    // --force.
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "precious\n").unwrap();
+    std::fs::remove_file(&next).unwrap();
+    std::os::unix::fs::symlink(&target, &next).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["move", first.to_str().unwrap(), "black", "0.05"];
+        if force {
+            args.push("--force");
+        }
+        let (ok, _, err) = emilia(&args);
+        assert!(!ok && err.contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+        assert!(std::fs::symlink_metadata(&next).unwrap().is_symlink());
+    }
+    // A dangling link too: it would have created its target.
+    std::fs::remove_file(&target).unwrap();
+    let (ok, _, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("symbolic link"), "{err}");
+    assert!(!target.exists());
+    // No temporary file is left behind.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("tmp")), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn move_refuses_huge_board_files_and_numbers_that_overflow() {
+    let dir = scratch_dir("move-limits");
+    // A link to an endless file is read no further than a board file can be.
+    let zero = dir.join("zero-1");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let (ok, _, err) = emilia_in_1gib(&["move", zero.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("larger than 64 KiB"), "{err}");
+    let big = dir.join("big-1");
+    std::fs::write(&big, format!("{}{}", start_board(), "#".repeat(70_000))).unwrap();
+    let (ok, _, err) = emilia(&["move", big.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("larger than 64 KiB"), "{err}");
+    // The largest number that counts on, and the first that does not.
+    let below = dir.join(format!("g-{}", u128::MAX - 1));
+    std::fs::write(&below, start_board()).unwrap();
+    let (ok, _, err) = emilia(&["move", below.to_str().unwrap(), "black", "0.05"]);
+    assert!(ok, "{err}");
+    let last = dir.join(format!("g-{}", u128::MAX));
+    assert!(last.exists());
+    let (ok, _, err) = emilia(&["move", last.to_str().unwrap(), "white", "0.05"]);
+    assert!(!ok && err.contains("too large"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

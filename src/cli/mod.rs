@@ -103,7 +103,8 @@ fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// `started` is when the process started: `emilia move` counts its time from then.
+pub fn run(args: &[String], started: std::time::Instant) -> i32 {
     let (engine_options, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -121,7 +122,7 @@ pub fn run(args: &[String]) -> i32 {
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
         "play" => play::run(rest),
-        "move" => move_file::run(rest),
+        "move" => move_file::run(rest, started, || Ok(crate::engine::Engine::new())),
         "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
