@@ -357,6 +357,35 @@ fn bad_input_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn players_with_8x8_tables_refuse_other_sizes_by_every_command() {
+    // Before, setboard and loadgame took a 6x6 board and `squares` played random moves.
+    let six = format!("{}--O*----*O--{}", "-".repeat(12), "-".repeat(12));
+    for player in ["squares", "quadrant"] {
+        let mut emilia = Emilia::start(&["--player", player]);
+        emilia.ok("play f5");
+        let before = state(&mut emilia);
+        for line in [
+            "boardsize 6".to_string(),
+            "newgame 10".to_string(),
+            format!("setboard {} X", six.replace('*', "X")),
+            format!("loadgame (;GM[Othello]PC[x]TY[6]BO[6 {six} *];)"),
+            format!("loadgame (;GM[Othello]PC[x]TY[6]BO[6 {six} *]B[c2];)"),
+        ] {
+            let reply = emilia.ask(&line);
+            assert_eq!(
+                reply,
+                format!("? player {player} plays 8x8 only"),
+                "{player}: {line}"
+            );
+            assert_eq!(state(&mut emilia), before, "{line} changed the state");
+        }
+        let (status, stderr) = emilia.wait(Duration::from_secs(10));
+        assert!(status.success());
+        assert_eq!(stderr, "");
+    }
+}
+
+#[test]
 fn random_command_streams_always_get_answers() {
     let names = [
         "play",

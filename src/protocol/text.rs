@@ -467,6 +467,9 @@ impl TextSession {
         };
         let position = Position::from_parts(&squares.concat(), side)
             .map_err(|e| format!("malformed board: {e}"))?;
+        self.engine
+            .check_size(position.size())
+            .map_err(|e| e.to_string())?;
         self.game = Game::new(position);
         self.engine.new_game();
         Ok(String::new())
@@ -660,6 +663,9 @@ impl TextSession {
             }
             game
         };
+        self.engine
+            .check_size(game.position().size())
+            .map_err(|e| e.to_string())?;
         self.game = game;
         self.engine.new_game();
         Ok(String::new())
