@@ -252,3 +252,82 @@ fn move_refuses_huge_board_files_and_numbers_that_overflow() {
     assert!(!err.contains("panicked"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first move `emilia --player random --seed S` chooses in the protocol.
+fn random_players_first_move(seed: &str) -> String {
+    let mut session = Emilia::start(&["--player", "random", "--seed", seed]);
+    let reply = session.ok("genmove black");
+    let (status, _) = session.wait(Duration::from_secs(10));
+    assert!(status.success());
+    reply
+}
+
+#[test]
+fn engine_options_before_a_subcommand_are_used_or_refused() {
+    // `move` and `play` play as the player asked for: the same moves as the protocol's.
+    let dir = scratch_dir("global-options");
+    let mut moves = Vec::new();
+    for seed in ["1", "2", "3", "4", "5", "6"] {
+        let expected = random_players_first_move(seed);
+        let first = dir.join(format!("seed{seed}-01"));
+        std::fs::write(&first, start_board()).unwrap();
+        let (ok, out, err) = emilia(&[
+            "--player",
+            "random",
+            "--seed",
+            seed,
+            "move",
+            first.to_str().unwrap(),
+            "black",
+            "0.05",
+        ]);
+        assert!(ok, "{err}");
+        assert_eq!(out.trim(), expected, "seed {seed}");
+        moves.push(expected);
+    }
+    moves.sort();
+    moves.dedup();
+    assert!(
+        moves.len() > 1,
+        "the seeds chose alike: the test proves nothing"
+    );
+    let mut session = Emilia::start(&[
+        "--player", "random", "--seed", "3", "play", "--color", "white",
+    ]);
+    let played = loop {
+        if let Some(mv) = session.line().strip_prefix("Emilia plays ") {
+            break mv.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    assert_eq!(played, random_players_first_move("3"));
+    drop(session);
+    // Subcommands that have no use for them refuse them.
+    for (args, hint) in [
+        (vec!["perft", "3"], ""),
+        (vec!["solve", "--help"], ""),
+        (
+            vec!["bench", "perft", "--depth", "3"],
+            "emilia bench --help",
+        ),
+        (
+            vec!["match", "--help"],
+            "--engine \"emilia --player greedy\"",
+        ),
+        (vec!["tune", "--help"], ""),
+        (vec!["train", "--help"], ""),
+    ] {
+        let mut all = vec!["--player", "random", "--seed", "1"];
+        all.extend(&args);
+        let (ok, out, err) = emilia(&all);
+        assert!(!ok, "{args:?} took --player: {out}");
+        assert!(
+            err.contains("--player sets the engine of the protocol session, `play` and `move`"),
+            "{err}"
+        );
+        assert!(err.contains(hint), "{err}");
+        assert_eq!(out, "");
+    }
+    let (ok, _, err) = emilia(&["--eval", "classic", "perft", "2"]);
+    assert!(!ok && err.contains("--eval sets the engine"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

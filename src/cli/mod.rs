@@ -60,6 +60,10 @@ fn usage() -> String {
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
     text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
+    text.push_str(
+        "                 (these four set the engine of the protocol session, `play` and\n\
+         \x20                `move`; other subcommands refuse them)\n",
+    );
     text
 }
 
@@ -90,15 +94,38 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
     Ok((options, rest))
 }
 
-/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
-/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
-fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
-    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+/// An engine with the options given before the subcommand.
+fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
     let mut engine = crate::engine::Engine::new();
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
-    crate::protocol::serve_stdio(engine);
+    Ok(engine)
+}
+
+/// Fails when engine options were given before a subcommand that has no use for them,
+/// rather than ignoring them.
+fn refuse_engine_options(command: &str, options: &EngineOptions) -> anyhow::Result<()> {
+    let Some((name, _)) = options.first() else {
+        return Ok(());
+    };
+    let instead = match command {
+        "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
+        "bench" => "; see `emilia bench --help` for the benchmarks' own options",
+        "solve" | "perft" => ": it plays no moves of its own choosing",
+        _ => "",
+    };
+    anyhow::bail!(
+        "--{name} sets the engine of the protocol session, `play` and `move`; \
+         `{command}` does not use it{instead}"
+    )
+}
+
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    crate::protocol::serve_stdio(new_engine(options)?);
     Ok(())
 }
 
@@ -119,10 +146,13 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
     let result = match command {
         "-h" | "--help" | "help" => out!("{}", usage()),
         "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
+        "play" => play::run(rest, || new_engine(&engine_options)),
+        "move" => move_file::run(rest, started, || new_engine(&engine_options)),
+        "perft" | "bench" | "solve" | "tune" | "match" | "train" if !engine_options.is_empty() => {
+            refuse_engine_options(command, &engine_options)
+        }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
-        "play" => play::run(rest),
-        "move" => move_file::run(rest, started, || Ok(crate::engine::Engine::new())),
         "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),

@@ -38,8 +38,8 @@ pub struct Settings {
     pub move_time: Duration,
 }
 
-/// Runs `emilia play`.
-pub fn run(args: &[String]) -> Result<()> {
+/// Runs `emilia play` against the engine `engine` makes.
+pub fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> Result<()> {
     let args = Args::parse(
         args,
         &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
@@ -68,7 +68,7 @@ pub fn run(args: &[String]) -> Result<()> {
         human,
         move_time: Duration::from_secs_f64(seconds),
     };
-    let mut engine = Engine::new();
+    let mut engine = engine()?;
     let stdin = std::io::stdin();
     play_game(&mut engine, settings, stdin.lock(), Stdout)
 }
