@@ -386,6 +386,28 @@ fn players_with_8x8_tables_refuse_other_sizes_by_every_command() {
 }
 
 #[test]
+fn junk_transcripts_are_refused_in_linear_time() {
+    // 16,370 characters of junk took 0.7 s a command, the tokens being re-copied from each
+    // position to the end. Twenty of them now take milliseconds; the bound is generous.
+    let mut rng = Rng::new(5);
+    let alphabet: Vec<char> = "abcdefgh12345678xyz".chars().collect();
+    let mut emilia = quick();
+    let before = state(&mut emilia);
+    let start = Instant::now();
+    for _ in 0..20 {
+        let junk: String = (0..16_370).map(|_| *rng.pick(&alphabet)).collect();
+        let reply = emilia.ask(&format!("loadgame {junk}"));
+        assert!(reply.starts_with("? malformed transcript"), "{reply}");
+    }
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "20 junk loadgames took {took:?}"
+    );
+    assert_eq!(state(&mut emilia), before);
+}
+
+#[test]
 fn random_command_streams_always_get_answers() {
     let names = [
         "play",
