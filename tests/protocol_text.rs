@@ -273,7 +273,18 @@ fn bad_input_is_refused_and_changes_nothing() {
     emilia.ok("play d6");
     let before = state(&mut emilia);
     let long = format!("play {}", "f".repeat(20_000));
+    let start_squares = Position::start(8).unwrap().squares_string();
+    let extra = format!("setboard {start_squares} X extra");
     let cases: Vec<(&str, &str)> = vec![
+        (&extra, "unexpected 'extra' after the side to move 'X'"),
+        ("genmove black depth 3 depth 4", "depth given twice"),
+        (
+            "genmove black movetime 10 movetime 20",
+            "movetime given twice",
+        ),
+        ("genmove black 100 200", "the clock given twice"),
+        ("hint nodes 5 nodes 6", "nodes given twice"),
+        ("loadgame a123", "'a123' is not a square"),
         (
             "genmov black",
             "unknown command 'genmov': did you mean 'genmove'?",
@@ -383,6 +394,19 @@ fn players_with_8x8_tables_refuse_other_sizes_by_every_command() {
         assert!(status.success());
         assert_eq!(stderr, "");
     }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_dropped() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send_raw(b"\xEF\xBB\xBF1 name\n");
+    assert_eq!(emilia.reply(), "=1 Emilia");
+    // Only there: elsewhere it is part of the command.
+    emilia.send_raw(b"\xEF\xBB\xBFname\n");
+    assert!(emilia.reply().starts_with("? unknown command"));
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
 }
 
 #[test]

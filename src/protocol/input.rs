@@ -27,15 +27,20 @@ pub enum Line {
     Unterminated(String),
 }
 
-/// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones.
+/// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones. A UTF-8
+/// byte-order mark at the start of the input (some editors write one) is dropped.
 pub struct LineReader<R> {
     input: R,
+    first: bool,
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: BufRead> LineReader<R> {
     /// A reader over `input`.
     pub fn new(input: R) -> LineReader<R> {
-        LineReader { input }
+        LineReader { input, first: true }
     }
 
     /// The next line, or `None` at the end of the input (or on a read error).
@@ -68,6 +73,10 @@ impl<R: BufRead> LineReader<R> {
         };
         if !terminated && length == 0 {
             return None;
+        }
+        if std::mem::take(&mut self.first) && bytes.starts_with(BOM) {
+            bytes.drain(..BOM.len());
+            length -= BOM.len();
         }
         if bytes.last() == Some(&b'\r') {
             bytes.pop();
@@ -270,6 +279,11 @@ mod tests {
             ]
         );
         assert_eq!(lines(b""), vec![]);
+        // A byte-order mark before the first line only.
+        assert_eq!(
+            lines(b"\xEF\xBB\xBFname\n\xEF\xBB\xBFname\n"),
+            vec![Line::Text("name".into()), Line::Text("\u{feff}name".into())]
+        );
     }
 
     #[test]

@@ -466,7 +466,7 @@ impl TextSession {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
         let position = Position::from_parts(&squares.concat(), side)
-            .map_err(|e| format!("malformed board: {e}"))?;
+            .map_err(|e| extra_after_side(args).unwrap_or(format!("malformed board: {e}")))?;
         self.engine
             .check_size(position.size())
             .map_err(|e| e.to_string())?;
@@ -672,6 +672,24 @@ impl TextSession {
     }
 }
 
+/// The error for `setboard` words that hold a whole board and its side to move followed
+/// by more words (the last such reading), rather than "65 squares".
+fn extra_after_side(args: &[&str]) -> Option<String> {
+    let mut squares = 0;
+    let mut found = None;
+    for (i, word) in args.iter().enumerate() {
+        let whole_board = SIZES.iter().any(|s| s * s == squares);
+        if whole_board && word.parse::<Color>().is_ok() && i + 1 < args.len() {
+            found = Some(format!(
+                "setboard: unexpected '{}' after the side to move '{word}'",
+                args[i + 1]
+            ));
+        }
+        squares += word.chars().count();
+    }
+    found
+}
+
 fn show<T: ToString>(value: Option<T>) -> String {
     value.map_or("0".to_string(), |v| v.to_string())
 }
@@ -755,6 +773,17 @@ fn parse_search_args(
             text.parse::<u64>()
                 .map_err(|_| format!("{command}: {what} '{text}' is not a whole number"))
         };
+        let is_clock = word.bytes().all(|b| b.is_ascii_digit());
+        let given_twice = match word.as_str() {
+            "depth" => out.depth.is_some(),
+            "movetime" => out.move_time.is_some(),
+            "nodes" => out.nodes.is_some(),
+            _ => clock_allowed && is_clock && out.clock.is_some(),
+        };
+        if given_twice {
+            let what = if is_clock { "the clock" } else { word.as_str() };
+            return Err(format!("{command}: {what} given twice"));
+        }
         match word.as_str() {
             "depth" => {
                 let depth = value("depth")?;
