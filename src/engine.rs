@@ -7,68 +7,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::board::{AnyBoard, Board, Board8, Position};
 use crate::endgame::Solver;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
-use crate::search::{self, exact8, tt::TranspositionTable};
+use crate::score::Score;
+use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
 use crate::timeman;
 use crate::with_board;
-
-/// The mover's game clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left on the mover's clock.
-    pub remaining: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-/// What bounds one search. Several limits may be combined; the first reached ends it. With
-/// none set, the engine searches for [`Engine::DEFAULT_MOVE_TIME`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest midgame iteration, in plies.
-    pub depth: Option<u32>,
-    /// Fixed time for this move.
-    pub move_time: Option<Duration>,
-    /// The mover's remaining clock, budgeted over the moves still to play.
-    pub clock: Option<Clock>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-}
-
-/// The outcome of a search, or its progress after a finished iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchReport {
-    /// The move to play; `Move::Pass` when the mover has none.
-    pub best: Move,
-    /// Score for the mover in hundredths of a disc (final disc difference × 100 when exact).
-    pub score: i32,
-    /// Whether `score` is the exact perfect-play result.
-    pub exact: bool,
-    /// Depth of the last finished iteration, in plies.
-    pub depth: u32,
-    /// Positions searched.
-    pub nodes: u64,
-    /// Time spent.
-    pub elapsed: Duration,
-    /// Principal variation, starting with `best`.
-    pub pv: Vec<Move>,
-}
-
-/// One move's evaluation, as `hint` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveScore {
-    /// The move.
-    pub mv: Move,
-    /// Score for the mover after this move, hundredths of a disc.
-    pub score: i32,
-    /// Whether the score is exact.
-    pub exact: bool,
-    /// Depth searched.
-    pub depth: u32,
-}
 
 /// An engine option that front-ends may set by name (`setoption hash 128`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -340,7 +286,7 @@ impl Engine {
             let choice = player.choose(position, limits);
             let report = SearchReport {
                 best: choice.mv,
-                score: choice.score,
+                score: Score::from_hundredths(choice.score),
                 exact: false,
                 depth: choice.depth,
                 nodes: choice.nodes,
@@ -491,6 +437,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Move;
 
     #[test]
     fn search_returns_a_legal_move_on_every_size() {

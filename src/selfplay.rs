@@ -2,7 +2,8 @@
 //! measurements and the tuner's training games, without pipes or processes.
 
 use crate::board::{Color, Move, Position};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
+use crate::search::Limits;
 
 /// Who chooses the moves for one side.
 pub enum Player {

@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use crate::engine::{Clock, Limits};
+use crate::search::{Clock, Limits};
 
 /// Extra moves budgeted beyond those still to play, as a reserve for the end.
 pub const RESERVE_MOVES: u32 = 4;

@@ -121,7 +121,7 @@ fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
     let eval = PatternEval::load_embedded().unwrap();
     let (mut error, mut zero) = (0.0, 0.0);
     for p in &positions {
-        error += (eval.evaluate(&p.board) as f64 / 100.0 - p.value as f64).abs();
+        error += (emilia::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
         zero += (p.value as f64).abs();
     }
     let (mae, zero_mae) = (

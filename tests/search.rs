@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use emilia::board::{Color, Move, Position, SIZES};
-use emilia::engine::{Engine, Limits};
+use emilia::engine::Engine;
+use emilia::score::Score;
+use emilia::search::Limits;
 
 fn depth(d: u32) -> Limits {
     Limits {
@@ -112,7 +114,7 @@ fn a_finished_game_reports_its_exact_result() {
         assert!(report.exact);
         assert_eq!(
             report.score,
-            100 * position.final_score_for(position.to_move)
+            Score::from_discs(position.final_score_for(position.to_move))
         );
     }
 }
@@ -162,14 +164,14 @@ fn small_endgames_are_solved_exactly_as_brute_force_says() {
         let truth = brute_force(position);
         let report = engine.solve(position, &Limits::default(), &mut |_| {});
         assert!(report.exact, "{position}");
-        assert_eq!(report.score, 100 * truth, "{position}");
+        assert_eq!(report.score, Score::from_discs(truth), "{position}");
         // The chosen move keeps the value.
         let after = position.play(report.best).unwrap();
         assert_eq!(-brute_force(&after), truth, "{position}: {}", report.best);
         // And a midgame search deep enough is exact as well.
         let midgame = engine.search(position, &depth(60), &mut |_| {});
         assert!(midgame.exact);
-        assert_eq!(midgame.score, 100 * truth);
+        assert_eq!(midgame.score, Score::from_discs(truth));
     }
 }
 
@@ -190,7 +192,7 @@ fn published_endgame_values_are_reproduced() {
             -black_score
         };
         assert!(report.exact);
-        assert_eq!(report.score, 100 * expected, "{line}");
+        assert_eq!(report.score, Score::from_discs(expected), "{line}");
     }
 }
 
@@ -210,7 +212,7 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
         let best_score = scored[0].1;
         let report = engine.solve(&position, &Limits::default(), &mut |_| {});
         assert!(report.exact);
-        assert_eq!(report.score, 100 * best_score, "{line}");
+        assert_eq!(report.score, Score::from_discs(best_score), "{line}");
         let chosen = scored.iter().find(|(mv, _)| *mv == report.best);
         assert_eq!(
             chosen.map(|c| c.1),
@@ -268,7 +270,7 @@ fn a_timed_8x8_search_hands_a_small_endgame_to_the_solver() {
     };
     let report = engine().search(&position, &limits, &mut |_| {});
     assert!(report.exact, "{line}");
-    assert_eq!(report.score, 1800);
+    assert_eq!(report.score, Score::from_discs(18));
     assert_eq!(report.best, "g8".parse().unwrap());
 }
 
@@ -313,7 +315,11 @@ fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
     });
     for position in endgames.iter().take(3) {
         let report = engine().solve(position, &Limits::default(), &mut |_| {});
-        assert_eq!(report.score, 100 * brute_force(position), "{position}");
+        assert_eq!(
+            report.score,
+            Score::from_discs(brute_force(position)),
+            "{position}"
+        );
     }
 }
 
@@ -375,7 +381,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         let after = position.play(hint.mv).unwrap();
         assert_eq!(
             hint.score,
-            -100 * brute_force(&after),
+            Score::from_discs(-brute_force(&after)),
             "{position}: {}",
             hint.mv
         );

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::Args;
 use crate::board::{Color, Position};
-use crate::engine::{Clock, Engine, Limits};
+use crate::engine::Engine;
+use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
 use crate::timeman;
 
@@ -66,7 +67,7 @@ pub fn midgame(args: &Args) -> Result<()> {
         let s = report.elapsed.as_secs_f64();
         let (_, _, empties) = position.board.counts();
         println!(
-            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:+6}, best {}, {:10} nodes, \
+            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:>7}, best {}, {:10} nodes, \
              {:.3} s, {:.2} Mnps",
             i + 1,
             report.depth,

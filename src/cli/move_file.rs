@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
 use crate::protocol::timing::search_within;
+use crate::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia move <board-file> <black|white> <seconds>

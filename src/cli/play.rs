@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use super::Args;
 use crate::board::{Color, Move};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
 use crate::game::Game;
 use crate::protocol::diagram::diagram;
-use crate::protocol::timing::{discs, search_within};
+use crate::protocol::timing::search_within;
+use crate::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia play [--size N] [--color black|white] [--time S]
@@ -124,8 +125,7 @@ pub fn play_game<R: BufRead, W: Write>(
             writeln!(
                 out,
                 "Emilia plays {} ({} for Emilia).",
-                report.best,
-                discs(report.score)
+                report.best, report.score
             )?;
             continue;
         }
@@ -161,9 +161,9 @@ pub fn play_game<R: BufRead, W: Write>(
                 };
                 for score in engine.hint(&position, 3, &limits) {
                     let value = if score.exact {
-                        format!("{:+} exact", score.score / 100)
+                        format!("{:+} exact", score.score.whole_discs())
                     } else {
-                        discs(score.score)
+                        score.score.to_string()
                     };
                     writeln!(out, "  {} {value}", score.mv)?;
                 }

@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use super::Args;
 use crate::board::{Move, Position};
-use crate::engine::Limits;
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
 use crate::eval::{Weights, CLASSIC_WEIGHTS};
+use crate::score;
+use crate::search::Limits;
 use crate::selfplay::{play_match, xot_openings, Game, Player};
 use crate::with_board;
 
@@ -130,7 +131,7 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
                 Sample {
                     features: with_board!(&position.board, b => features(b)),
                     stage,
-                    target: 100.0 * played.score_for(position.to_move) as f64,
+                    target: f64::from(score::from_discs(played.score_for(position.to_move))),
                 },
             ));
         }

@@ -77,6 +77,6 @@ impl FromStr for EvalKind {
 /// estimate looks like a proven result.
 #[inline(always)]
 pub(crate) fn clamp_heuristic<B: Board>(board: &B, score: i32) -> i32 {
-    let bound = (board.size() * board.size()) as i32 * 100 - 1;
+    let bound = crate::score::from_discs((board.size() * board.size()) as i32) - 1;
     score.clamp(-bound, bound)
 }

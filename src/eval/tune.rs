@@ -48,7 +48,7 @@ pub fn rms_error(weights: &Weights, samples: &[Sample]) -> f64 {
         .iter()
         .map(|s| (predict(weights, s) - s.target).powi(2))
         .sum();
-    (total / samples.len() as f64).sqrt() / 100.0
+    crate::score::to_discs((total / samples.len() as f64).sqrt())
 }
 
 /// Weights minimising squared error plus `ridge` × (sum of squared weights) × samples.

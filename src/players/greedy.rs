@@ -2,7 +2,7 @@
 
 use super::{BaselinePlayer, Choice, Rng};
 use crate::board::{Move, Position, Square};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Plays the move flipping the most discs; among equals, a seeded random one.
 pub struct Greedy {

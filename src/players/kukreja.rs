@@ -8,7 +8,7 @@ use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
 use super::{deadline, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Deepest search.
 pub const MAX_DEPTH: u32 = 6;

@@ -28,7 +28,7 @@ mod squares;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 pub use greedy::Greedy;
 pub use kukreja::Kukreja;

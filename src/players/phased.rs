@@ -8,7 +8,7 @@ use super::features::{ratio, Grid, Side};
 use super::search::{search, Heuristic, Setup, Table};
 use super::{deadline, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Time per move when the limits give none ("about 2 s a move").
 pub const DEFAULT_TIME: Duration = Duration::from_secs(2);

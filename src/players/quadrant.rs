@@ -8,7 +8,7 @@ use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
 use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Values of the top-left quadrant, mirrored to the other three.
 const QUADRANT: [[i32; 4]; 4] = [

@@ -2,7 +2,7 @@
 
 use super::{random_move, BaselinePlayer, Choice, Rng};
 use crate::board::Position;
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Plays a uniformly random legal move; repeatable for a given seed.
 pub struct RandomPlayer {

@@ -7,7 +7,7 @@ use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
 use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Utility of each 8x8 square, row 1 first.
 const TABLE: [[i32; 8]; 8] = [

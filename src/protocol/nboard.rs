@@ -8,8 +8,10 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::{Engine, Limits, SearchReport};
+use crate::engine::Engine;
 use crate::game::Game;
+use crate::score::Score;
+use crate::search::{Limits, SearchReport};
 
 use super::ggf;
 use super::input::{Interrupts, Line};
@@ -36,8 +38,8 @@ pub struct NboardSession<'a, W: Write> {
 }
 
 /// An evaluation as NBoard reads it: discs for the side to move, two decimals.
-fn eval_text(score: i32) -> String {
-    format!("{:.2}", score as f64 / 100.0)
+fn eval_text(score: Score) -> String {
+    format!("{:.2}", score.discs())
 }
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
@@ -277,7 +279,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 break;
             }
             let score = if position.is_game_over() {
-                position.board.final_score() * 100
+                Score::from_discs(position.board.final_score())
             } else if position.legal_moves() == [Move::Pass] {
                 let after = position.play(Move::Pass).expect("a forced pass is legal");
                 let limits = self.limits(&after);

@@ -6,14 +6,16 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, Limits, SearchReport};
+use crate::engine::Engine;
 use crate::game::Game;
 use crate::perft::{perft, perft8, Convention};
+use crate::score::Score;
+use crate::search::{Limits, SearchReport};
 
 use super::diagram::diagram;
 use super::ggf;
 use super::input::Line;
-use super::timing::{discs, engine_clock, search_within, solve_within};
+use super::timing::{engine_clock, search_within, solve_within};
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
@@ -382,7 +384,7 @@ impl TextSession {
             let limits = self.limits(&search, color, &position);
             log::info!("genmove {color} with {limits:?}");
             let report = search_within(&mut self.engine, &position, &limits, &mut log_progress);
-            let chosen = (report.best, Some(report.score as f64 / 100.0));
+            let chosen = (report.best, Some(report.score.discs()));
             self.last_search = Some(report);
             chosen
         };
@@ -401,7 +403,7 @@ impl TextSession {
             format!(
                 "depth {} score {} exact {} nodes {} time {:.3}",
                 r.depth,
-                discs(r.score),
+                r.score,
                 r.exact,
                 r.nodes,
                 r.elapsed.as_secs_f64()
@@ -494,7 +496,7 @@ impl TextSession {
                 if s.exact {
                     format!("{} {} exact", s.mv, exact_discs(s.score))
                 } else {
-                    format!("{} {} depth {}", s.mv, discs(s.score), s.depth)
+                    format!("{} {} depth {}", s.mv, s.score, s.depth)
                 }
             })
             .collect();
@@ -528,9 +530,7 @@ impl TextSession {
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
-                report.best,
-                discs(report.score),
-                report.depth
+                report.best, report.score, report.depth
             ));
         }
         if pass {
@@ -674,7 +674,7 @@ fn log_progress(report: &SearchReport) {
     log::info!(
         "depth {} score {} nodes {} time {:.3}s pv {}",
         report.depth,
-        discs(report.score),
+        report.score,
         report.nodes,
         report.elapsed.as_secs_f64(),
         report
@@ -687,8 +687,8 @@ fn log_progress(report: &SearchReport) {
 }
 
 /// An exact score (whole discs): `+12`, `-4`, `0`.
-fn exact_discs(score: i32) -> String {
-    let discs = score / 100;
+fn exact_discs(score: Score) -> String {
+    let discs = score.whole_discs();
     if discs == 0 {
         "0".to_string()
     } else {

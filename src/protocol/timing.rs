@@ -8,7 +8,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::{Clock, Engine, Limits, SearchReport};
+use crate::engine::Engine;
+use crate::search::{Clock, Limits, SearchReport};
 
 /// Time kept back per move still to play, for reading, writing and process switches
 /// that the engine's clock does not see.
@@ -126,13 +127,6 @@ fn guarded(
     report
 }
 
-/// A score in hundredths of a disc as discs with two decimals and a sign: `+1.25`.
-pub fn discs(score: i32) -> String {
-    let sign = if score < 0 { '-' } else { '+' };
-    let abs = score.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,13 +153,5 @@ mod tests {
         let _armed = Watchdog::arm(Arc::clone(&stop), Some(Duration::from_millis(5)));
         thread::sleep(Duration::from_millis(50));
         assert!(stop.load(Ordering::SeqCst));
-    }
-
-    #[test]
-    fn scores_print_as_discs() {
-        assert_eq!(discs(125), "+1.25");
-        assert_eq!(discs(-5), "-0.05");
-        assert_eq!(discs(0), "+0.00");
-        assert_eq!(discs(-3800), "-38.00");
     }
 }

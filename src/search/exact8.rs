@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Board8, Move, Square};
 use crate::endgame::{self, Solver};
-use crate::engine::SearchReport;
+use crate::score::Score;
+use crate::search::SearchReport;
 use crate::timeman::TimePlan;
 
 /// Typical solve time at [`REFERENCE_EMPTIES`] empties, and its growth per empty square
@@ -91,7 +92,7 @@ pub fn solve(
         .map_or(Move::Pass, |m| Move::Play(Square::from_index(m, 8)));
     Some(SearchReport {
         best,
-        score: solution.score * 100,
+        score: Score::from_discs(solution.score),
         exact: true,
         depth: board.empties(),
         nodes: solution.nodes,

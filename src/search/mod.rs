@@ -5,25 +5,30 @@
 //!
 //! Depth counts moves; a pass costs no depth. Below a node whose depth reaches its number
 //! of empty squares every line is played to the end, so such results are exact final
-//! disc differences (× 100): the same search solves small endgames exactly.
+//! disc differences (in score units): the same search solves small endgames exactly.
 //!
 //! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
 //! fresh engine gives the same move, score and node count on every run. With a warm
 //! transposition table the move and score may still vary slightly and node counts do.
 
 pub mod exact8;
+mod limits;
 pub mod ordering;
+mod report;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
-use crate::engine::{MoveScore, SearchReport};
 use crate::eval::Evaluator;
+use crate::score::{self, Score};
 use crate::timeman::TimePlan;
 use ordering::{Ordering, MAX_PLY};
 use tt::{Bound, TranspositionTable};
+
+pub use limits::{Clock, Limits};
+pub use report::{MoveScore, SearchReport};
 
 /// Bigger than any score.
 const INFINITY: i32 = 30_000;
@@ -156,7 +161,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     fn report(&self, score: i32, depth: u32, exact: bool, pv: &[usize]) -> SearchReport {
         SearchReport {
             best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
-            score,
+            score: Score::from_hundredths(score),
             exact,
             depth,
             nodes: self.nodes,
@@ -244,7 +249,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             .filter(|r| r.depth > 0 || self.control.score_all_moves)
             .map(|r| MoveScore {
                 mv: to_move(r.index, self.size),
-                score: r.score,
+                score: Score::from_hundredths(r.score),
                 exact: r.exact,
                 depth: r.depth,
             })
@@ -261,7 +266,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     fn pass_or_end(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
         let passed = board.pass();
         if !passed.has_moves() {
-            let report = self.report(board.final_score() * 100, 0, true, &[]);
+            let report = self.report(score::from_discs(board.final_score()), 0, true, &[]);
             return Outcome {
                 report,
                 root_scores: Vec::new(),
@@ -398,7 +403,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         let passed = board.pass();
         if !passed.has_moves() {
-            return board.final_score() * 100;
+            return score::from_discs(board.final_score());
         }
         self.heuristic_leaves += 1;
         -self.eval.evaluate(&passed)
@@ -489,7 +494,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         if moves.clone().next().is_none() {
             let passed = board.pass();
             if !passed.has_moves() {
-                return board.final_score() * 100;
+                return score::from_discs(board.final_score());
             }
             let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
             if pv_node {

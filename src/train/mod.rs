@@ -20,6 +20,7 @@ use crate::endgame::Solver;
 use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
+use crate::score;
 use fit::{Penalties, Samples};
 use games::Game;
 
@@ -95,10 +96,10 @@ impl Errors {
     fn add(&mut self, board: &Board8, label: f64, pattern: &PatternEval, classic: &Classic) {
         let discs = board.player.count_ones() as f64 - board.opponent.count_ones() as f64;
         self.count += 1;
-        self.pattern += (pattern.evaluate(board) as f64 / 100.0 - label).abs();
+        self.pattern += (score::to_discs(pattern.evaluate(board)) - label).abs();
         self.zero += label.abs();
         self.discs += (discs - label).abs();
-        self.classic += (classic.evaluate(board) as f64 / 100.0 - label).abs();
+        self.classic += (score::to_discs(classic.evaluate(board)) - label).abs();
     }
 
     fn mean(&self) -> Errors {
@@ -257,7 +258,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
         // Hundredths of a disc, the evaluation's unit.
         values: w
             .iter()
-            .map(|&x| (x * 100.0).round().clamp(-32767.0, 32767.0) as i16)
+            .map(|&x| score::discs_to_units(x).round().clamp(-32767.0, 32767.0) as i16)
             .collect(),
     };
     let bytes = weights.encode();
