@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Position};
+use crate::board::{AnyBoard, Board, Board8, Move, Position};
 use crate::endgame::Solver;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
 use crate::score::Score;
+use crate::search::time::{self, ExactPlan, Margins, Watchdog};
 use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
-use crate::timeman;
 use crate::with_board;
 
 /// An engine option that front-ends may set by name (`setoption hash 128`).
@@ -49,6 +49,8 @@ pub struct Engine {
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
+    /// Time kept back from every deadline (see [`Margins`]).
+    margins: Margins,
 }
 
 impl Default for Engine {
@@ -95,6 +97,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             player: None,
             seed: 0,
+            margins: Margins::DEFAULT,
         }
     }
 
@@ -272,17 +275,18 @@ impl Engine {
         }
     }
 
-    /// Searches `position` within `limits` and returns the move to play. `progress` is
-    /// called after every finished iteration. With option `player` set, the baseline
-    /// player chooses instead.
+    /// Searches `position` within `limits` and returns the move to play: always a legal
+    /// one, `Move::Pass` when the mover must pass (the search then looks at the
+    /// opponent's replies for the score). `progress` is called after every finished
+    /// iteration. With option `player` set, the baseline player chooses instead.
     pub fn search(
         &mut self,
         position: &Position,
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
-        if let Some(player) = self.player.as_mut() {
-            let start = std::time::Instant::now();
+        let start = Instant::now();
+        let mut report = if let Some(player) = self.player.as_mut() {
             let choice = player.choose(position, limits);
             let report = SearchReport {
                 best: choice.mv,
@@ -294,13 +298,28 @@ impl Engine {
                 pv: vec![choice.mv],
             };
             progress(&report);
-            return report;
+            report
+        } else {
+            let limits = self.with_default_time(limits);
+            self.run(position, &limits, false, progress).report
+        };
+        if position.play(report.best).is_err() {
+            let legal = position.legal_moves();
+            let fallback = legal.first().copied().unwrap_or(Move::Pass);
+            log::error!(
+                "the search answered {} in {position}; playing {fallback} instead",
+                report.best
+            );
+            report.best = fallback;
+            report.pv = vec![fallback];
         }
-        self.run(position, limits, false, progress).report
+        report.elapsed = report.elapsed.max(start.elapsed());
+        report
     }
 
     /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
-    /// nodes, or the stop flag) cut it short; `exact` in the report says which.
+    /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth in
+    /// `limits` is ignored.
     pub fn solve(
         &mut self,
         position: &Position,
@@ -318,11 +337,22 @@ impl Engine {
     /// The best `count` moves of `position` with their scores, best first: every move is
     /// searched with a full window within one shared set of `limits`.
     pub fn hint(&mut self, position: &Position, count: usize, limits: &Limits) -> Vec<MoveScore> {
-        let mut scores = self.run(position, limits, true, &mut |_| {}).root_scores;
+        let limits = self.with_default_time(limits);
+        let mut scores = self.run(position, &limits, true, &mut |_| {}).root_scores;
         scores.truncate(count);
         scores
     }
 
+    /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
+    fn with_default_time(&self, limits: &Limits) -> Limits {
+        let mut limits = limits.clone();
+        if limits.is_unbounded() {
+            limits.move_time = Some(Engine::DEFAULT_MOVE_TIME);
+        }
+        limits
+    }
+
+    /// One search under `limits`, with a watchdog holding it to the time plan's backstop.
     fn run(
         &mut self,
         position: &Position,
@@ -333,14 +363,9 @@ impl Engine {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
-        let size = position.size();
         let (_, _, empties) = position.board.counts();
-        let plan = timeman::plan(
-            limits,
-            empties,
-            timeman::solve_empties(size),
-            Engine::DEFAULT_MOVE_TIME,
-        );
+        let plan = time::plan(limits, empties, position.size(), &self.margins);
+        let _watchdog = Watchdog::arm(Arc::clone(&self.stop), plan.backstop);
         let mut max_depth = limits.depth.unwrap_or(u32::MAX);
         if self.depth_cap > 0 {
             max_depth = max_depth.min(self.depth_cap);
@@ -356,7 +381,7 @@ impl Engine {
         };
         if let AnyBoard::Eight(board) = position.board {
             if !score_all_moves && board.has_moves() {
-                if let Some(exact) = exact8::plan(empties, &plan, max_depth) {
+                if let Some(exact) = ExactPlan::new(empties, &plan, max_depth) {
                     return self.run_exact(position, &board, exact, &control, start, progress);
                 }
             }
@@ -391,7 +416,7 @@ impl Engine {
         &mut self,
         position: &Position,
         board: &Board8,
-        exact: exact8::ExactPlan,
+        exact: ExactPlan,
         control: &search::Control,
         start: Instant,
         progress: &mut dyn FnMut(&SearchReport),
@@ -437,7 +462,6 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
 
     #[test]
     fn search_returns_a_legal_move_on_every_size() {

@@ -24,5 +24,4 @@ pub mod referee;
 pub mod score;
 pub mod search;
 pub mod selfplay;
-pub mod timeman;
 pub mod train;

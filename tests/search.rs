@@ -227,8 +227,8 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
 fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     use emilia::board::{AnyBoard, Board};
     use emilia::eval::Classic;
+    use emilia::search::time::TimePlan;
     use emilia::search::{search, tt::TranspositionTable, Control};
-    use emilia::timeman::TimePlan;
     use std::sync::atomic::AtomicBool;
 
     let positions = random_positions(41, 24, |p| {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::Args;
 use crate::board::{Color, Move};
 use crate::game::Game;
-use crate::protocol::timing::own_moves_left;
+use crate::search::time::own_moves_left;
 
 /// Openings the games start from, so that repeated games differ.
 const OPENINGS: &[&str] = &[
@@ -219,7 +219,7 @@ fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result
         let color = position.to_move;
         let me = color_index(color);
         let remaining = left[me];
-        let fair_share = remaining / own_moves_left(&position);
+        let fair_share = remaining / own_moves_left(position.board.counts().2);
         let command = format!("genmove {color} {}", remaining.as_millis());
         let start = Instant::now();
         let answer = players[me].ask(&command, remaining + Duration::from_secs(5))?;

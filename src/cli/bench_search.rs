@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use super::Args;
 use crate::board::{Color, Position};
 use crate::engine::Engine;
+use crate::search::time::{self, Margins};
 use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-use crate::timeman;
 
 /// Midgame benchmark positions: six XOT openings (52 empties) and four FFO positions
 /// (FFO 41, 43, 47, 51: 22 to 27 empties).
@@ -157,17 +157,14 @@ pub fn time(args: &Args) -> Result<()> {
         } else {
             // A clock whose share for this move is about `budget`; every fifth one is
             // nearly out of time, the case where a late move loses.
-            let moves = empties.div_ceil(2) + timeman::RESERVE_MOVES;
+            let moves = time::own_moves_left(empties) + time::RESERVE_MOVES;
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {
                 budget * moves
             };
             Limits {
-                clock: Some(Clock {
-                    remaining,
-                    increment: Duration::ZERO,
-                }),
+                clock: Some(Clock::sudden_death(remaining)),
                 ..Limits::default()
             }
         };
@@ -191,7 +188,7 @@ pub fn time(args: &Args) -> Result<()> {
             }
         }
         if let Some(clock) = limits.clock {
-            let hard = timeman::for_clock(clock, empties, timeman::solve_empties(position.size()))
+            let hard = time::for_clock(&clock, empties, position.size(), &Margins::DEFAULT)
                 .hard
                 .unwrap_or_default();
             clock_over.push((elapsed.as_secs_f64() - hard.as_secs_f64()) * 1e3);

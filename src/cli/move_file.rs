@@ -9,8 +9,7 @@ use std::time::Duration;
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::Engine;
-use crate::protocol::timing::search_within;
-use crate::search::Limits;
+use crate::search::{time, Limits};
 
 const HELP: &str = "\
 Usage: emilia move <board-file> <black|white> <seconds>
@@ -55,22 +54,21 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Picks the move within `time` (less a reserve for starting and writing) and returns it
+/// Picks the move within `total` (less a reserve for starting and writing) and returns it
 /// with the position after it.
-fn choose(position: &Position, time: Duration) -> Result<(Move, Position)> {
+fn choose(position: &Position, total: Duration) -> Result<(Move, Position)> {
     if position.is_game_over() {
         bail!("the game is over: neither side can move");
     }
     if position.legal_moves() == [Move::Pass] {
         return Ok((Move::Pass, position.play(Move::Pass)?));
     }
-    let reserve = (time / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
     let limits = Limits {
-        move_time: Some(time.saturating_sub(reserve).max(Duration::from_millis(1))),
+        move_time: Some(time::process_move_time(total)),
         ..Limits::default()
     };
     let mut engine = Engine::new();
-    let report = search_within(&mut engine, position, &limits, &mut |_| {});
+    let report = engine.search(position, &limits, &mut |_| {});
     Ok((report.best, position.play(report.best)?))
 }
 

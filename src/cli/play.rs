@@ -9,7 +9,6 @@ use crate::board::{Color, Move};
 use crate::engine::Engine;
 use crate::game::Game;
 use crate::protocol::diagram::diagram;
-use crate::protocol::timing::search_within;
 use crate::search::Limits;
 
 const HELP: &str = "\
@@ -120,7 +119,7 @@ pub fn play_game<R: BufRead, W: Write>(
                 move_time: Some(settings.move_time),
                 ..Limits::default()
             };
-            let report = search_within(engine, &position, &limits, &mut |_| {});
+            let report = engine.search(&position, &limits, &mut |_| {});
             game.play(report.best)?;
             writeln!(
                 out,

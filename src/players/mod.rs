@@ -28,6 +28,7 @@ mod squares;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
+use crate::search::time::{self, Margins};
 use crate::search::Limits;
 
 pub use greedy::Greedy;
@@ -108,21 +109,14 @@ impl Rng {
     }
 }
 
-/// When a search must stop: the deadline from the limits, or `default` from now when no
-/// limit bounds the move.
+/// When a player's search must stop: the target of the time manager's plan for `limits`
+/// (players do not decide when to start an iteration, so they stop at the target and play
+/// the last finished one), the hard deadline of a fixed move time, or `default` from now
+/// when no limit bounds the time.
 pub(crate) fn deadline(position: &Position, limits: &Limits, default: Duration) -> Instant {
-    let mut budget = Duration::MAX;
-    if let Some(t) = limits.move_time {
-        budget = budget.min(t);
-    }
-    if let Some(clock) = limits.clock {
-        let (_, _, empties) = position.board.counts();
-        let moves_left = (empties / 2).max(1) + 2;
-        budget = budget.min(clock.remaining / moves_left + clock.increment / 2);
-    }
-    if budget == Duration::MAX {
-        budget = default;
-    }
+    let (_, _, empties) = position.board.counts();
+    let plan = time::plan(limits, empties, position.size(), &Margins::DEFAULT);
+    let budget = plan.soft.or(plan.hard).unwrap_or(default);
     let now = Instant::now();
     now.checked_add(budget)
         .unwrap_or(now + Duration::from_secs(86_400))

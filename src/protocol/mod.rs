@@ -8,7 +8,6 @@ pub mod ggf;
 pub mod input;
 pub mod nboard;
 pub mod text;
-pub mod timing;
 
 use std::io::{Read, Write};
 

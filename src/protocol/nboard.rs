@@ -11,11 +11,10 @@ use crate::board::{Move, Position};
 use crate::engine::Engine;
 use crate::game::Game;
 use crate::score::Score;
-use crate::search::{Limits, SearchReport};
+use crate::search::{Clock, Limits, SearchReport};
 
 use super::ggf;
 use super::input::{Interrupts, Line};
-use super::timing::{engine_clock, search_within};
 use super::Output;
 
 /// Midgame depth used before the GUI sends `set depth`.
@@ -175,12 +174,13 @@ impl<'a, W: Write> NboardSession<'a, W> {
             };
         }
         let mover = position.to_move;
-        let clock = self.game.time_left(mover).map(|left| {
-            let increment = self
+        let clock = self.game.time_left(mover).map(|remaining| Clock {
+            remaining,
+            increment: self
                 .game
                 .clock(mover)
-                .map_or(Duration::ZERO, |c| c.increment);
-            engine_clock(left, increment, position)
+                .map_or(Duration::ZERO, |c| c.increment),
+            moves_to_go: None,
         });
         Limits {
             depth: Some(self.depth_for(position)),
@@ -204,7 +204,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let limits = self.limits(&position);
         let start = Instant::now();
         let out = &mut *self.out;
-        let report = search_within(&mut self.engine, &position, &limits, &mut |r| {
+        let report = self.engine.search(&position, &limits, &mut |r| {
             out.line(&search_line(r));
         });
         let seconds = start.elapsed().as_secs_f64();
@@ -227,7 +227,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         if self.game.must_pass() {
             let after = position.play(Move::Pass).expect("a forced pass is legal");
             let limits = self.limits(&after);
-            let report = search_within(&mut self.engine, &after, &limits, &mut |_| {});
+            let report = self.engine.search(&after, &limits, &mut |_| {});
             let depth = if report.exact {
                 "100%".to_string()
             } else {
@@ -283,10 +283,10 @@ impl<'a, W: Write> NboardSession<'a, W> {
             } else if position.legal_moves() == [Move::Pass] {
                 let after = position.play(Move::Pass).expect("a forced pass is legal");
                 let limits = self.limits(&after);
-                -search_within(&mut self.engine, &after, &limits, &mut |_| {}).score
+                -self.engine.search(&after, &limits, &mut |_| {}).score
             } else {
                 let limits = self.limits(position);
-                search_within(&mut self.engine, position, &limits, &mut |_| {}).score
+                self.engine.search(position, &limits, &mut |_| {}).score
             };
             self.out
                 .line(&format!("analysis {moves_made} {}", eval_text(score)));

@@ -10,12 +10,11 @@ use crate::engine::Engine;
 use crate::game::Game;
 use crate::perft::{perft, perft8, Convention};
 use crate::score::Score;
-use crate::search::{Limits, SearchReport};
+use crate::search::{Clock, Limits, SearchReport};
 
 use super::diagram::diagram;
 use super::ggf;
 use super::input::Line;
-use super::timing::{engine_clock, search_within, solve_within};
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
@@ -381,9 +380,9 @@ impl TextSession {
             self.last_search = None;
             (Move::Pass, None)
         } else {
-            let limits = self.limits(&search, color, &position);
+            let limits = self.limits(&search, color);
             log::info!("genmove {color} with {limits:?}");
-            let report = search_within(&mut self.engine, &position, &limits, &mut log_progress);
+            let report = self.engine.search(&position, &limits, &mut log_progress);
             let chosen = (report.best, Some(report.score.discs()));
             self.last_search = Some(report);
             chosen
@@ -413,26 +412,22 @@ impl TextSession {
 
     /// Limits for a search by `color`: the command's own, then the GTP clock, then the
     /// fixed ones from `setoption`.
-    fn limits(&self, args: &SearchArgs, color: Color, position: &Position) -> Limits {
-        let mut limits = Limits {
+    fn limits(&self, args: &SearchArgs, color: Color) -> Limits {
+        let clock = match args.clock {
+            Some(remaining) => Some(Clock::sudden_death(remaining)),
+            None => self.clocks.current(color).map(|left| Clock {
+                remaining: left.time,
+                increment: Duration::ZERO,
+                // In byo-yomi, `time` is for the next `stones` moves.
+                moves_to_go: (left.stones > 0).then_some(left.stones),
+            }),
+        };
+        Limits {
             depth: args.depth.or(self.fixed.depth),
             move_time: args.move_time.or(self.fixed.move_time),
             nodes: args.nodes.or(self.fixed.nodes),
-            clock: None,
-        };
-        if let Some(remaining) = args.clock {
-            limits.clock = Some(engine_clock(remaining, Duration::ZERO, position));
-        } else if let Some(left) = self.clocks.current(color) {
-            if left.stones == 0 {
-                limits.clock = Some(engine_clock(left.time, Duration::ZERO, position));
-            } else {
-                // Byo-yomi: `time` for `stones` moves, with the same reserve.
-                let per_move = left.time / left.stones;
-                let per_move = per_move.saturating_sub(per_move / 10 + Duration::from_millis(2));
-                limits.move_time = Some(limits.move_time.map_or(per_move, |t| t.min(per_move)));
-            }
+            clock,
         }
-        limits
     }
 
     fn time_settings(&mut self, args: &[&str]) -> Answer {
@@ -488,7 +483,7 @@ impl TextSession {
             return Ok("pass".to_string());
         }
         let position = *self.game.position();
-        let limits = self.limits(&search, position.to_move, &position);
+        let limits = self.limits(&search, position.to_move);
         let scores = self.engine.hint(&position, count, &limits);
         let lines: Vec<String> = scores
             .iter()
@@ -526,7 +521,7 @@ impl TextSession {
             nodes: search.nodes.or(self.fixed.nodes),
             clock: None,
         };
-        let report = solve_within(&mut self.engine, &searched, &limits, &mut log_progress);
+        let report = self.engine.solve(&searched, &limits, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",

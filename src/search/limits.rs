@@ -11,10 +11,24 @@ pub struct Clock {
     pub remaining: Duration,
     /// Time added after each move.
     pub increment: Duration,
+    /// Moves to play within `remaining` before the clock is renewed (GTP's byo-yomi
+    /// periods); `None` when `remaining` is for the rest of the game.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// A clock of `remaining` for the rest of the game, without increment.
+    pub fn sudden_death(remaining: Duration) -> Clock {
+        Clock {
+            remaining,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }
+    }
 }
 
 /// What bounds one search. Several limits may be combined; the first reached ends it. With
-/// none set, the search takes a default time (see [`super::time`]).
+/// none set, the engine searches for a default time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest midgame iteration, in plies.
@@ -25,4 +39,14 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Node budget.
     pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether no limit is set: the search would never end by itself.
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none()
+            && self.move_time.is_none()
+            && self.clock.is_none()
+            && self.nodes.is_none()
+    }
 }

@@ -15,6 +15,7 @@ pub mod exact8;
 mod limits;
 pub mod ordering;
 mod report;
+pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -23,8 +24,8 @@ use std::time::Instant;
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::score::{self, Score};
-use crate::timeman::TimePlan;
 use ordering::{Ordering, MAX_PLY};
+use time::TimePlan;
 use tt::{Bound, TranspositionTable};
 
 pub use limits::{Clock, Limits};
