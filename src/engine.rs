@@ -16,6 +16,11 @@ use crate::search::time::{self, ExactPlan, Margins, Watchdog};
 use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
 use crate::with_board;
 
+/// How many more empty squares than a level's midgame depth a search at that level takes
+/// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
+/// end, and NBoard leaves endgame depths to the engine.
+pub const LEVEL_EXACT_EXTRA: u32 = 6;
+
 /// An engine option that front-ends may set by name (`setoption hash 128`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionInfo {
@@ -286,8 +291,9 @@ impl Engine {
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
         let start = Instant::now();
+        let limits = self.resolve(limits, position);
         let mut report = if let Some(player) = self.player.as_mut() {
-            let choice = player.choose(position, limits);
+            let choice = player.choose(position, &limits);
             let report = SearchReport {
                 best: choice.mv,
                 score: Score::from_hundredths(choice.score),
@@ -300,8 +306,9 @@ impl Engine {
             progress(&report);
             report
         } else {
-            let limits = self.with_default_time(limits);
-            self.run(position, &limits, false, progress).report
+            let limits = with_default_time(limits);
+            self.run(position, &limits, false, &mut |r, _| progress(r))
+                .report
         };
         if position.play(report.best).is_err() {
             let legal = position.legal_moves();
@@ -318,8 +325,8 @@ impl Engine {
     }
 
     /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
-    /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth in
-    /// `limits` is ignored.
+    /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth or
+    /// level in `limits` is ignored.
     pub fn solve(
         &mut self,
         position: &Position,
@@ -329,25 +336,44 @@ impl Engine {
         let (_, _, empties) = position.board.counts();
         let limits = Limits {
             depth: Some(empties.max(1)),
+            level: None,
             ..limits.clone()
         };
-        self.run(position, &limits, false, progress).report
+        self.run(position, &limits, false, &mut |r, _| progress(r))
+            .report
     }
 
     /// The best `count` moves of `position` with their scores, best first: every move is
-    /// searched with a full window within one shared set of `limits`.
-    pub fn hint(&mut self, position: &Position, count: usize, limits: &Limits) -> Vec<MoveScore> {
-        let limits = self.with_default_time(limits);
-        let mut scores = self.run(position, &limits, true, &mut |_| {}).root_scores;
-        scores.truncate(count);
-        scores
+    /// searched with a full window, deeper and deeper within one shared set of `limits`.
+    /// `progress` gets the best `count` after every finished depth. When the mover must
+    /// pass, the one move is the pass, scored from the opponent's side.
+    pub fn hint(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&[MoveScore]),
+    ) -> Vec<MoveScore> {
+        let limits = with_default_time(self.resolve(limits, position));
+        let best = |scores: &[MoveScore]| scores[..count.min(scores.len())].to_vec();
+        let outcome = self.run(position, &limits, true, &mut |_, scores| {
+            progress(&best(scores))
+        });
+        best(&outcome.root_scores)
     }
 
-    /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
-    fn with_default_time(&self, limits: &Limits) -> Limits {
+    /// `limits` as searches take them: a level becomes a depth, the end of the game once
+    /// at most [`LEVEL_EXACT_EXTRA`] more squares than the level are empty.
+    fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
         let mut limits = limits.clone();
-        if limits.is_unbounded() {
-            limits.move_time = Some(Engine::DEFAULT_MOVE_TIME);
+        if let Some(level) = limits.level.take() {
+            let (_, _, empties) = position.board.counts();
+            let depth = if empties <= level + LEVEL_EXACT_EXTRA {
+                empties.max(1)
+            } else {
+                level
+            };
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
         }
         limits
     }
@@ -358,7 +384,7 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         score_all_moves: bool,
-        progress: &mut dyn FnMut(&SearchReport),
+        progress: &mut search::Progress,
     ) -> search::Outcome {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
@@ -380,7 +406,8 @@ impl Engine {
             probcut: self.probcut,
         };
         if let AnyBoard::Eight(board) = position.board {
-            if !score_all_moves && board.has_moves() {
+            // The solver handles a forced pass at the root as well as any other move.
+            if !score_all_moves && !board.is_game_over() {
                 if let Some(exact) = ExactPlan::new(empties, &plan, max_depth) {
                     return self.run_exact(position, &board, exact, &control, start, progress);
                 }
@@ -394,7 +421,7 @@ impl Engine {
         &mut self,
         position: &Position,
         control: &search::Control,
-        progress: &mut dyn FnMut(&SearchReport),
+        progress: &mut search::Progress,
     ) -> search::Outcome {
         let tt = &mut self.tt;
         match (self.eval, &self.pattern) {
@@ -419,7 +446,7 @@ impl Engine {
         exact: ExactPlan,
         control: &search::Control,
         start: Instant,
-        progress: &mut dyn FnMut(&SearchReport),
+        progress: &mut search::Progress,
     ) -> search::Outcome {
         let mut fallback = None;
         if let Some(plan) = exact.midgame {
@@ -445,7 +472,7 @@ impl Engine {
         ) {
             Some(mut report) => {
                 report.nodes += used;
-                progress(&report);
+                progress(&report, &[]);
                 search::Outcome {
                     report,
                     root_scores: Vec::new(),
@@ -457,6 +484,14 @@ impl Engine {
             },
         }
     }
+}
+
+/// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
+fn with_default_time(mut limits: Limits) -> Limits {
+    if limits.is_unbounded() {
+        limits.move_time = Some(Engine::DEFAULT_MOVE_TIME);
+    }
+    limits
 }
 
 #[cfg(test)]

@@ -251,7 +251,13 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         let AnyBoard::Eight(board) = position.board else {
             unreachable!()
         };
-        let searched = search(&board, &Classic::default(), &mut tt, &control, &mut |_| {});
+        let searched = search(
+            &board,
+            &Classic::default(),
+            &mut tt,
+            &control,
+            &mut |_, _| {},
+        );
         let solved = engine.solve(position, &Limits::default(), &mut |_| {});
         assert!(searched.report.exact && solved.exact);
         assert_eq!(searched.report.score, solved.score, "{position}");
@@ -371,7 +377,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         empties == 7 && p.size() <= 8 && p.legal_moves().len() >= 2
     });
     let position = positions.first().expect("a position with 7 empties");
-    let hints = engine().hint(position, 10, &depth(20));
+    let hints = engine().hint(position, 10, &depth(20), &mut |_| {});
     assert_eq!(hints.len(), position.legal_moves().len().min(10));
     for pair in hints.windows(2) {
         assert!(pair[0].score >= pair[1].score);
@@ -389,13 +395,61 @@ fn hints_score_every_move_exactly_in_small_endgames() {
 }
 
 #[test]
+fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
+    let start = Position::start(8).unwrap();
+    let mut depths = Vec::new();
+    let hints = engine().hint(&start, 2, &depth(3), &mut |scores| {
+        assert_eq!(scores.len(), 2);
+        depths.push(scores[0].depth);
+    });
+    assert_eq!(depths, [1, 2, 3]);
+    assert_eq!(hints.len(), 2);
+    let passes = random_positions(5, 40, |p| {
+        !p.board.has_moves() && !p.is_game_over() && p.board.counts().2 >= 6
+    });
+    let position = passes.first().expect("a position with a forced pass");
+    let mut reported = 0;
+    let hints = engine().hint(position, 3, &depth(2), &mut |scores| {
+        reported += 1;
+        assert_eq!(scores.len(), 1);
+        assert_eq!(scores[0].mv, Move::Pass);
+    });
+    assert_eq!(reported, 2);
+    assert_eq!(hints[0].mv, Move::Pass);
+    let after = engine().search(&position.play(Move::Pass).unwrap(), &depth(2), &mut |_| {});
+    assert_eq!(hints[0].score, -after.score);
+}
+
+#[test]
+fn a_level_searches_to_the_end_once_few_squares_are_empty() {
+    let level = |n| Limits {
+        level: Some(n),
+        ..Limits::default()
+    };
+    let positions = random_positions(9, 8, |p| {
+        let (_, _, empties) = p.board.counts();
+        p.size() == 8 && p.board.has_moves() && (empties == 10 || empties == 11)
+    });
+    for position in positions.iter().take(4) {
+        let (_, _, empties) = position.board.counts();
+        // Level 4: exact from 10 empties (4 + 6), a depth-4 search above.
+        let report = engine().search(position, &level(4), &mut |_| {});
+        if empties <= 10 {
+            assert!(report.exact, "{position}");
+        } else {
+            assert!(!report.exact && report.depth == 4, "{position}");
+        }
+    }
+}
+
+#[test]
 fn a_hint_cut_short_still_scores_every_move() {
     let position = Position::start(12).unwrap();
     let limits = Limits {
         nodes: Some(1),
         ..Limits::default()
     };
-    let hints = engine().hint(&position, 10, &limits);
+    let hints = engine().hint(&position, 10, &limits, &mut |_| {});
     assert_eq!(hints.len(), 4);
 }
 

@@ -17,12 +17,8 @@ use super::ggf;
 use super::input::{Interrupts, Line};
 use super::Output;
 
-/// Midgame depth used before the GUI sends `set depth`.
+/// Level used before the GUI sends `set depth`.
 pub const DEFAULT_DEPTH: u32 = 10;
-
-/// How many more empty squares than the midgame depth are searched to the end: NBoard
-/// leaves endgame depths to the engine, and exact results show as `100%`.
-pub const ENDGAME_EXTRA: u32 = 6;
 
 /// One NBoard session.
 pub struct NboardSession<'a, W: Write> {
@@ -153,19 +149,9 @@ impl<'a, W: Write> NboardSession<'a, W> {
         self.out.line(&format!("status Emilia: {text}"));
     }
 
-    /// The depth to search `position` to: the midgame depth, or the end of the game when
-    /// few enough squares are empty.
-    fn depth_for(&self, position: &Position) -> u32 {
-        let (_, _, empties) = position.board.counts();
-        if empties <= self.depth + ENDGAME_EXTRA {
-            empties.max(1)
-        } else {
-            self.depth
-        }
-    }
-
-    /// Limits for the side to move: the depth, and the GGF clock when the game has one.
-    /// A pending `ping` makes the search as short as possible: its answer is stale.
+    /// Limits for the side to move: the level (`set depth`), and the GGF clock when the
+    /// game has one. A pending `ping` makes the search as short as possible: its answer is
+    /// stale.
     fn limits(&self, position: &Position) -> Limits {
         if self.interrupts.pending() {
             return Limits {
@@ -183,7 +169,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             moves_to_go: None,
         });
         Limits {
-            depth: Some(self.depth_for(position)),
+            level: Some(self.depth),
             clock,
             ..Limits::default()
         }
@@ -197,6 +183,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         if self.game.must_pass() {
+            // Nothing to choose: answered at once, without thinking.
             self.out.line("=== PA");
             return;
         }
@@ -217,6 +204,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         ));
     }
 
+    /// The best `count` moves at every depth of the level, as the engine finds them.
     fn hint(&mut self, count: usize) {
         let position = *self.game.position();
         if self.game.is_over() {
@@ -224,48 +212,26 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         self.out.line("status Emilia is analysing");
-        if self.game.must_pass() {
-            let after = position.play(Move::Pass).expect("a forced pass is legal");
-            let limits = self.limits(&after);
-            let report = self.engine.search(&after, &limits, &mut |_| {});
-            let depth = if report.exact {
-                "100%".to_string()
-            } else {
-                report.depth.to_string()
-            };
-            self.out
-                .line(&format!("search PA {} 0 {depth}", eval_text(-report.score)));
-        } else {
-            let count = count.clamp(1, 64);
-            for depth in 1..=self.depth_for(&position) {
-                if self.interrupts.pending() {
-                    break;
-                }
-                let limits = Limits {
-                    depth: Some(depth),
-                    ..Limits::default()
-                };
-                let scores = self.engine.hint(&position, count, &limits);
-                if self.interrupts.pending() {
-                    break; // this iteration was cut short: its numbers mean nothing
-                }
-                for s in &scores {
-                    let shown = if s.exact {
+        let limits = Limits {
+            level: Some(self.depth),
+            ..Limits::default()
+        };
+        let out = &mut *self.out;
+        self.engine
+            .hint(&position, count.clamp(1, 64), &limits, &mut |scores| {
+                for s in scores {
+                    let depth = if s.exact {
                         "100%".to_string()
                     } else {
                         s.depth.to_string()
                     };
-                    self.out.line(&format!(
-                        "search {} {} 0 {shown}",
+                    out.line(&format!(
+                        "search {} {} 0 {depth}",
                         move_text(s.mv),
                         eval_text(s.score)
                     ));
                 }
-                if scores.iter().all(|s| s.exact) {
-                    break;
-                }
-            }
-        }
+            });
         self.out.line("status");
     }
 
@@ -280,10 +246,6 @@ impl<'a, W: Write> NboardSession<'a, W> {
             }
             let score = if position.is_game_over() {
                 Score::from_discs(position.board.final_score())
-            } else if position.legal_moves() == [Move::Pass] {
-                let after = position.play(Move::Pass).expect("a forced pass is legal");
-                let limits = self.limits(&after);
-                -self.engine.search(&after, &limits, &mut |_| {}).score
             } else {
                 let limits = self.limits(position);
                 self.engine.search(position, &limits, &mut |_| {}).score

@@ -424,6 +424,7 @@ impl TextSession {
         };
         Limits {
             depth: args.depth.or(self.fixed.depth),
+            level: None,
             move_time: args.move_time.or(self.fixed.move_time),
             nodes: args.nodes.or(self.fixed.nodes),
             clock,
@@ -484,7 +485,7 @@ impl TextSession {
         }
         let position = *self.game.position();
         let limits = self.limits(&search, position.to_move);
-        let scores = self.engine.hint(&position, count, &limits);
+        let scores = self.engine.hint(&position, count, &limits, &mut |_| {});
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
@@ -507,32 +508,19 @@ impl TextSession {
             return Err(self.game.over_error().to_string());
         }
         let position = *self.game.position();
-        let (searched, pass) = if self.game.must_pass() {
-            (
-                position.play(Move::Pass).expect("a forced pass is legal"),
-                true,
-            )
-        } else {
-            (position, false)
-        };
         let limits = Limits {
-            depth: None,
             move_time: search.move_time.or(self.fixed.move_time),
             nodes: search.nodes.or(self.fixed.nodes),
-            clock: None,
+            ..Limits::default()
         };
-        let report = self.engine.solve(&searched, &limits, &mut log_progress);
+        let report = self.engine.solve(&position, &limits, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
                 report.best, report.score, report.depth
             ));
         }
-        if pass {
-            Ok(format!("pass {}", exact_discs(-report.score)))
-        } else {
-            Ok(format!("{} {}", report.best, exact_discs(report.score)))
-        }
+        Ok(format!("{} {}", report.best, exact_discs(report.score)))
     }
 
     fn perft(&mut self, args: &[&str]) -> Answer {

@@ -33,6 +33,10 @@ impl Clock {
 pub struct Limits {
     /// Deepest midgame iteration, in plies.
     pub depth: Option<u32>,
+    /// A playing level, as NBoard's `set depth` gives it: midgame iterations up to `level`
+    /// plies, and a search to the end of the game once few enough squares are empty (how
+    /// few is the engine's decision).
+    pub level: Option<u32>,
     /// Fixed time for this move.
     pub move_time: Option<Duration>,
     /// The mover's remaining clock, budgeted over the moves still to play.
@@ -45,6 +49,7 @@ impl Limits {
     /// Whether no limit is set: the search would never end by itself.
     pub fn is_unbounded(&self) -> bool {
         self.depth.is_none()
+            && self.level.is_none()
             && self.move_time.is_none()
             && self.clock.is_none()
             && self.nodes.is_none()

@@ -119,13 +119,17 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     iteration_best: Option<(usize, i32)>,
 }
 
+/// What a search reports after each finished iteration: its report, and the root moves
+/// with their scores, best first, when it scores them all ([`Control::score_all_moves`]).
+pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
+
 /// Searches `board` and returns the move to play with the search's statistics.
 pub fn search<B: Board, E: Evaluator>(
     board: &B,
     eval: &E,
     tt: &mut TranspositionTable,
     control: &Control,
-    progress: &mut dyn FnMut(&SearchReport),
+    progress: &mut Progress,
 ) -> Outcome {
     let start = Instant::now();
     let mut searcher = Searcher {
@@ -183,7 +187,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     }
 
     /// Iterative deepening at the root.
-    fn iterate(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
+    fn iterate(&mut self, board: &B, progress: &mut Progress) -> Outcome {
         let tt_move = self.tt.probe(Board::hash(board)).and_then(|p| p.best);
         let mut root: Vec<(i32, RootMove<B>)> = board
             .moves()
@@ -231,7 +235,12 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             // Exact once the depth covers the empties, or when every line ended the game.
             let exact = depth >= empties || self.heuristic_leaves == 0;
             report = self.report(score, depth, exact, &best_pv);
-            progress(&report);
+            let scored = if self.control.score_all_moves {
+                self.root_scores(&root)
+            } else {
+                Vec::new()
+            };
+            progress(&report, &scored);
             if exact || !self.control.plan.may_start_iteration(self.start.elapsed()) {
                 break;
             }
@@ -245,7 +254,16 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
-        let mut root_scores: Vec<MoveScore> = root
+        Outcome {
+            report,
+            root_scores: self.root_scores(&root),
+        }
+    }
+
+    /// The root moves searched so far (every one when scoring them all) with their latest
+    /// scores, best first.
+    fn root_scores(&self, root: &[RootMove<B>]) -> Vec<MoveScore> {
+        let mut scores: Vec<MoveScore> = root
             .iter()
             .filter(|r| r.depth > 0 || self.control.score_all_moves)
             .map(|r| MoveScore {
@@ -255,16 +273,13 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 depth: r.depth,
             })
             .collect();
-        root_scores.sort_by_key(|m| std::cmp::Reverse(m.score));
-        Outcome {
-            report,
-            root_scores,
-        }
+        scores.sort_by_key(|m| std::cmp::Reverse(m.score));
+        scores
     }
 
     /// The root when the mover has no move: the game is over, or it must pass and the
     /// search continues from the opponent's side.
-    fn pass_or_end(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
+    fn pass_or_end(&mut self, board: &B, progress: &mut Progress) -> Outcome {
         let passed = board.pass();
         if !passed.has_moves() {
             let report = self.report(score::from_discs(board.final_score()), 0, true, &[]);
@@ -283,15 +298,17 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 ..r.clone()
             }
         };
-        let inner = self.iterate(&passed, &mut |r| progress(&negate(r)));
+        // The pass is the one root move; its score is the opponent's, negated.
+        let pass = |r: &SearchReport| MoveScore {
+            mv: Move::Pass,
+            score: -r.score,
+            exact: r.exact,
+            depth: r.depth,
+        };
+        let inner = self.iterate(&passed, &mut |r, _| progress(&negate(r), &[pass(r)]));
         Outcome {
             report: negate(&inner.report),
-            root_scores: vec![MoveScore {
-                mv: Move::Pass,
-                score: -inner.report.score,
-                exact: inner.report.exact,
-                depth: inner.report.depth,
-            }],
+            root_scores: vec![pass(&inner.report)],
         }
     }
 
