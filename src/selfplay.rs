@@ -46,12 +46,6 @@ impl Player {
             }
         }
     }
-
-    fn new_game(&mut self) {
-        if let Player::Engine { engine, .. } = self {
-            engine.new_game();
-        }
-    }
 }
 
 /// A finished game.
@@ -73,8 +67,6 @@ impl Game {
 /// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
 /// game stops and is scored as a wipe-out against the offender.
 pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Game {
-    black.new_game();
-    white.new_game();
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {

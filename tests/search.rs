@@ -293,9 +293,6 @@ fn the_table_survives_between_searches() {
         cold.nodes,
         warm.nodes
     );
-    engine.new_game();
-    let after_new_game = engine.search(&position, &depth(11), &mut |_| {});
-    assert!(after_new_game.nodes * 2 < cold.nodes);
     engine.clear_hash();
     let cleared = engine.search(&position, &depth(11), &mut |_| {});
     assert_eq!(cleared.nodes, cold.nodes);
@@ -454,22 +451,16 @@ fn a_hint_cut_short_still_scores_every_move() {
 }
 
 #[test]
-fn options_choose_the_evaluation_and_cap_the_depth() {
+fn options_choose_the_evaluation_and_limit_the_depth() {
     let mut engine = engine();
     engine.set_option("eval", "squares").unwrap();
     engine.set_option("depth", "3").unwrap();
     assert!(engine.set_option("eval", "neural").is_err());
     assert!(engine.set_option("probcut", "0").is_ok());
     assert!(engine.set_option("probcut", "500").is_err());
-    let options = engine.options();
-    let value = |name: &str| {
-        options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| o.value.clone())
-    };
-    assert_eq!(value("eval").as_deref(), Some("squares"));
-    assert_eq!(value("hash").as_deref(), Some("4"));
-    let report = engine.search(&Position::start(8).unwrap(), &depth(9), &mut |_| {});
+    assert_eq!(engine.option("eval").as_deref(), Some("squares"));
+    assert_eq!(engine.option("hash").as_deref(), Some("4"));
+    let start = Position::start(8).unwrap();
+    let report = engine.search(&start, &Limits::default(), &mut |_| {});
     assert_eq!(report.depth, 3);
 }

@@ -87,7 +87,6 @@ pub fn play_game<R: BufRead, W: Write>(
             settings.size
         )
     })?;
-    engine.new_game();
     let human = settings.human;
     writeln!(
         out,

@@ -111,8 +111,8 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
-    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB for the positions
-    /// closest to the end.
+    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB (and at most half
+    /// of `mib`) for the positions closest to the end.
     pub fn new(mib: usize) -> Solver {
         Solver {
             table: Tables::new(mib),
@@ -122,6 +122,11 @@ impl Solver {
     /// The transposition table's size in bytes.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
+    pub fn table_bytes_for(mib: usize) -> usize {
+        Tables::bytes_for(mib)
     }
 
     /// Forgets everything the table learnt, so that the next solve is as from scratch.

@@ -63,15 +63,20 @@ pub struct Table {
     generation: u8,
 }
 
+/// Buckets of a table of about `mib` mebibytes: a power of two, at least one.
+fn bucket_count(mib: usize) -> usize {
+    let wanted = (mib << 20) / std::mem::size_of::<Bucket>();
+    if wanted <= 1 {
+        1
+    } else {
+        1usize << (usize::BITS - 1 - wanted.leading_zeros())
+    }
+}
+
 impl Table {
     /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least one).
     pub fn new(mib: usize) -> Table {
-        let wanted = (mib << 20) / std::mem::size_of::<Bucket>();
-        let count = if wanted <= 1 {
-            1
-        } else {
-            1usize << (usize::BITS - 1 - wanted.leading_zeros())
-        };
+        let count = bucket_count(mib);
         // Large tables start on a 2 MiB boundary and ask for huge pages: random probes then
         // mostly hit the address translation cache instead of walking page tables.
         let slack = if count >= HUGE_PAGE_BUCKETS {
@@ -237,12 +242,18 @@ pub struct Tables {
 
 impl Tables {
     /// A deep table of about `mib` mebibytes and a near table of [`NEAR_TABLE_MIB`] (or
-    /// `mib`, if less).
+    /// half of `mib`, if less).
     pub fn new(mib: usize) -> Tables {
         Tables {
             deep: Table::new(mib),
-            near: Table::new(NEAR_TABLE_MIB.min(mib)),
+            near: Table::new(NEAR_TABLE_MIB.min(mib / 2)),
         }
+    }
+
+    /// The bytes [`Tables::new`] takes for `mib`, without taking them.
+    pub fn bytes_for(mib: usize) -> usize {
+        (bucket_count(mib) + bucket_count(NEAR_TABLE_MIB.min(mib / 2)))
+            * std::mem::size_of::<Bucket>()
     }
 
     /// The table for positions with `empties` empty squares.
@@ -294,6 +305,15 @@ mod tests {
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(Table::new(1).bytes(), 1 << 20);
         assert_eq!(Table::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn sizes_are_known_before_the_tables_are_made() {
+        for mib in [0, 1, 2, 3, 5, 32, 50] {
+            assert_eq!(Tables::new(mib).bytes(), Tables::bytes_for(mib), "{mib}");
+        }
+        assert_eq!(Tables::bytes_for(32), 33 << 20);
+        assert_eq!(Tables::bytes_for(50), 33 << 20);
     }
 
     #[test]

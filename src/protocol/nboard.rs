@@ -8,7 +8,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::Engine;
+use crate::engine::{self, Engine};
 use crate::game::Game;
 use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
@@ -25,8 +25,6 @@ pub struct NboardSession<'a, W: Write> {
     engine: Engine,
     game: Game,
     depth: u32,
-    /// Value of a draw for Black, in discs (`set contempt`); kept for the engine to come.
-    contempt: i32,
     out: &'a mut Output<W>,
     interrupts: Interrupts,
     quit: bool,
@@ -52,7 +50,6 @@ impl<'a, W: Write> NboardSession<'a, W> {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
             depth: DEFAULT_DEPTH,
-            contempt: 0,
             out,
             interrupts,
             quit: false,
@@ -111,17 +108,18 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 }
                 _ => self.status(&format!("depth '{value}' ignored: expected 1 to 60")),
             },
-            "contempt" => match value.parse::<f64>() {
-                Ok(c) if c.is_finite() => self.contempt = (c * 100.0).round() as i32,
-                _ => self.status(&format!("contempt '{value}' ignored: not a number")),
-            },
+            // The search has no notion of contempt (the value of a draw).
+            "contempt" => log::debug!("ignored: set {rest}"),
             "game" => match ggf::parse(value) {
-                Ok(game) => {
-                    self.game = game;
-                    self.engine.new_game();
-                }
+                Ok(game) => self.game = game,
                 Err(e) => self.status(&format!("game ignored: {e}")),
             },
+            // The engine's own options (`set hash 128`), as the text protocol's setoption.
+            name if engine::find_option(name).is_some() => {
+                if let Err(e) = self.engine.set_option(name, value) {
+                    self.status(&format!("{e}"));
+                }
+            }
             _ => log::debug!("ignored: set {rest}"),
         }
     }

@@ -6,7 +6,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::Engine;
+use crate::engine::{Engine, OPTIONS};
 use crate::game::Game;
 use crate::perft::{perft, perft8, Convention};
 use crate::score::Score;
@@ -50,14 +50,6 @@ pub const COMMANDS: &[&str] = &[
 
 /// Deepest `perft` accepted: deeper counts take hours.
 pub const MAX_PERFT_DEPTH: u32 = 16;
-
-/// Search limits set with `setoption depth|movetime|nodes`, applied to every search.
-#[derive(Clone, Copy, Debug, Default)]
-struct FixedLimits {
-    depth: Option<u32>,
-    move_time: Option<Duration>,
-    nodes: Option<u64>,
-}
 
 /// GTP time control: `time_settings` and the last `time_left` of each colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -138,22 +130,12 @@ impl GtpClocks {
     }
 }
 
-/// The search arguments a command was given.
-#[derive(Clone, Copy, Debug, Default)]
-struct SearchArgs {
-    clock: Option<Duration>,
-    depth: Option<u32>,
-    move_time: Option<Duration>,
-    nodes: Option<u64>,
-}
-
 type Answer = Result<String, String>;
 
 /// One text-protocol session: the engine, the game and the settings.
 pub struct TextSession {
     engine: Engine,
     game: Game,
-    fixed: FixedLimits,
     clocks: GtpClocks,
     /// What the last `genmove` search found, for `last_search` (referees average depths).
     last_search: Option<SearchReport>,
@@ -166,7 +148,6 @@ impl TextSession {
         TextSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
-            fixed: FixedLimits::default(),
             clocks: GtpClocks::default(),
             last_search: None,
             quit: false,
@@ -339,7 +320,6 @@ impl TextSession {
 
     fn new_game(&mut self, size: usize) {
         self.game = Game::standard(size).expect("size was checked");
-        self.engine.new_game();
     }
 
     fn play(&mut self, args: &[&str]) -> Answer {
@@ -380,7 +360,7 @@ impl TextSession {
             self.last_search = None;
             (Move::Pass, None)
         } else {
-            let limits = self.limits(&search, color);
+            let limits = self.limits(search, color);
             log::info!("genmove {color} with {limits:?}");
             let report = self.engine.search(&position, &limits, &mut log_progress);
             let chosen = (report.best, Some(report.score.discs()));
@@ -410,25 +390,18 @@ impl TextSession {
         })
     }
 
-    /// Limits for a search by `color`: the command's own, then the GTP clock, then the
-    /// fixed ones from `setoption`.
-    fn limits(&self, args: &SearchArgs, color: Color) -> Limits {
-        let clock = match args.clock {
-            Some(remaining) => Some(Clock::sudden_death(remaining)),
-            None => self.clocks.current(color).map(|left| Clock {
+    /// Limits for a search by `color`: the command's own, with the GTP clock when the
+    /// command gives none (the engine adds the options' limits).
+    fn limits(&self, mut limits: Limits, color: Color) -> Limits {
+        if limits.clock.is_none() {
+            limits.clock = self.clocks.current(color).map(|left| Clock {
                 remaining: left.time,
                 increment: Duration::ZERO,
                 // In byo-yomi, `time` is for the next `stones` moves.
                 moves_to_go: (left.stones > 0).then_some(left.stones),
-            }),
-        };
-        Limits {
-            depth: args.depth.or(self.fixed.depth),
-            level: None,
-            move_time: args.move_time.or(self.fixed.move_time),
-            nodes: args.nodes.or(self.fixed.nodes),
-            clock,
+            });
         }
+        limits
     }
 
     fn time_settings(&mut self, args: &[&str]) -> Answer {
@@ -466,7 +439,6 @@ impl TextSession {
         let position = Position::from_parts(&squares.concat(), side)
             .map_err(|e| format!("malformed board: {e}"))?;
         self.game = Game::new(position);
-        self.engine.new_game();
         Ok(String::new())
     }
 
@@ -484,7 +456,7 @@ impl TextSession {
             return Ok("pass".to_string());
         }
         let position = *self.game.position();
-        let limits = self.limits(&search, position.to_move);
+        let limits = self.limits(search, position.to_move);
         let scores = self.engine.hint(&position, count, &limits, &mut |_| {});
         let lines: Vec<String> = scores
             .iter()
@@ -508,12 +480,7 @@ impl TextSession {
             return Err(self.game.over_error().to_string());
         }
         let position = *self.game.position();
-        let limits = Limits {
-            move_time: search.move_time.or(self.fixed.move_time),
-            nodes: search.nodes.or(self.fixed.nodes),
-            ..Limits::default()
-        };
-        let report = self.engine.solve(&position, &limits, &mut log_progress);
+        let report = self.engine.solve(&position, &search, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
@@ -544,84 +511,22 @@ impl TextSession {
 
     fn setoption(&mut self, args: &[&str]) -> Answer {
         let Some((name, value)) = args.split_first() else {
-            let mut lines = vec![
-                format!(
-                    "depth {} (search depth cap for every search, 0 for none)",
-                    show(self.fixed.depth)
-                ),
-                format!(
-                    "movetime {} (milliseconds per move, 0 for none)",
-                    show(self.fixed.move_time.map(|t| t.as_millis()))
-                ),
-                format!(
-                    "nodes {} (node budget per search, 0 for none)",
-                    show(self.fixed.nodes)
-                ),
-            ];
-            for option in self.engine.options() {
-                if !["depth", "movetime", "nodes"].contains(&option.name) {
-                    lines.push(format!(
-                        "{} {} ({})",
-                        option.name, option.value, option.help
-                    ));
-                }
-            }
+            let lines: Vec<String> = OPTIONS
+                .iter()
+                .map(|o| {
+                    let value = self.engine.option(o.name).unwrap_or_default();
+                    format!("{} {value} ({}; {})", o.name, o.help, o.kind)
+                })
+                .collect();
             return Ok(lines.join("\n"));
         };
-        let name = name.to_ascii_lowercase();
-        let value = value.join(" ");
         if value.is_empty() {
             return Err(format!("usage: setoption {name} <value>"));
         }
-        let off = matches!(value.as_str(), "0" | "none" | "off");
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("option {what}: '{value}' is not a whole number"))
-        };
-        match name.as_str() {
-            "depth" => {
-                self.fixed.depth = if off {
-                    None
-                } else {
-                    let depth = number("depth")?;
-                    if depth > 200 {
-                        return Err(format!("option depth: {depth} is out of range 0 to 200"));
-                    }
-                    Some(depth as u32)
-                };
-            }
-            "movetime" => {
-                self.fixed.move_time = if off {
-                    None
-                } else {
-                    Some(Duration::from_millis(number("movetime")?))
-                };
-            }
-            "nodes" => {
-                self.fixed.nodes = if off { None } else { Some(number("nodes")?) };
-            }
-            _ => {
-                let known: Vec<&str> = self.engine.options().iter().map(|o| o.name).collect();
-                if !known.contains(&name.as_str()) {
-                    let mut all = vec!["depth", "movetime", "nodes"];
-                    all.extend(
-                        known
-                            .iter()
-                            .filter(|k| !all.contains(k))
-                            .collect::<Vec<_>>(),
-                    );
-                    return Err(format!(
-                        "unknown option '{name}': known options are {}",
-                        all.join(", ")
-                    ));
-                }
-                self.engine
-                    .set_option(&name, &value)
-                    .map_err(|e| format!("{e:#}"))?;
-            }
-        }
-        Ok(String::new())
+        self.engine
+            .set_option(name, &value.join(" "))
+            .map(|_| String::new())
+            .map_err(|e| e.to_string())
     }
 
     fn loadgame(&mut self, text: &str) -> Answer {
@@ -644,13 +549,8 @@ impl TextSession {
             game
         };
         self.game = game;
-        self.engine.new_game();
         Ok(String::new())
     }
-}
-
-fn show<T: ToString>(value: Option<T>) -> String {
-    value.map_or("0".to_string(), |v| v.to_string())
 }
 
 fn log_progress(report: &SearchReport) {
@@ -711,12 +611,8 @@ fn is_search_word(word: &str) -> bool {
 
 /// Reads `[<ms>] [depth N] [movetime MS] [nodes N]`; a bare number is the mover's clock
 /// when `clock_allowed`.
-fn parse_search_args(
-    args: &[&str],
-    clock_allowed: bool,
-    command: &str,
-) -> Result<SearchArgs, String> {
-    let mut out = SearchArgs::default();
+fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Result<Limits, String> {
+    let mut out = Limits::default();
     let mut i = 0;
     let expected = if clock_allowed {
         "a clock in milliseconds, depth N, movetime MS or nodes N"
@@ -753,7 +649,7 @@ fn parse_search_args(
                 let ms: u64 = word
                     .parse()
                     .map_err(|_| format!("{command}: clock '{word}' is too large"))?;
-                out.clock = Some(Duration::from_millis(ms));
+                out.clock = Some(Clock::sudden_death(Duration::from_millis(ms)));
                 i += 1;
             }
             _ => {

@@ -111,7 +111,12 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib << 20) / std::mem::size_of::<Bucket>();
+        TranspositionTable::with_bytes(mib << 20)
+    }
+
+    /// A table of at most `bytes` bytes (at least one bucket).
+    pub fn with_bytes(bytes: usize) -> TranspositionTable {
+        let count = bytes / std::mem::size_of::<Bucket>();
         TranspositionTable {
             buckets: vec![Bucket::default(); count.max(1)],
             generation: 0,

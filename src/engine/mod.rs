@@ -5,43 +5,41 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Board8, Move, Position};
 use crate::endgame::Solver;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
-use crate::players::{self, BaselinePlayer};
+use crate::players::BaselinePlayer;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, Margins, Watchdog};
 use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
 use crate::with_board;
+
+mod options;
+
+pub use options::{
+    check as check_option, command_line_help, find as find_option, EngineOption, OptionError,
+    OptionKind, OptionValue, OPTIONS,
+};
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
 /// end, and NBoard leaves endgame depths to the engine.
 pub const LEVEL_EXACT_EXTRA: u32 = 6;
 
-/// An engine option that front-ends may set by name (`setoption hash 128`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionInfo {
-    /// The option's name.
-    pub name: &'static str,
-    /// Its current value, as text.
-    pub value: String,
-    /// What it does and which values it takes.
-    pub help: &'static str,
-}
-
 /// The persistent engine.
 pub struct Engine {
-    threads: usize,
     eval: EvalKind,
-    /// Deepest iteration allowed by the `depth` option (0 = no cap).
-    depth_cap: u32,
     /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
     probcut: u32,
+    /// Memory of all search tables together, MiB (option `hash`).
+    hash_mib: usize,
+    /// Limits of every search that does not set its own (options `depth`, `movetime`,
+    /// `nodes`).
+    defaults: Limits,
     tt: TranspositionTable,
-    /// The 8x8 exact endgame solver, created on first use with a table of `hash` MiB.
+    /// The 8x8 exact endgame solver, created on first use with its share of `hash`.
     solver: Option<Solver>,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
@@ -84,8 +82,8 @@ impl Engine {
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();
+        let mib = mib.clamp(1, 65536);
         Engine {
-            threads: 1,
             eval: if pattern.is_some() {
                 EvalKind::Pattern
             } else {
@@ -93,9 +91,10 @@ impl Engine {
             },
             pattern,
             weights_file: String::new(),
-            depth_cap: 0,
             probcut: Engine::DEFAULT_PROBCUT,
-            tt: TranspositionTable::new(mib.clamp(1, 65536)),
+            hash_mib: mib,
+            defaults: Limits::default(),
+            tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
             solver: None,
             classic: Classic::default(),
             squares: Squares::default(),
@@ -112,9 +111,6 @@ impl Engine {
         Arc::clone(&self.stop)
     }
 
-    /// Tells the engine a new game begins. What it has learned is kept.
-    pub fn new_game(&mut self) {}
-
     /// Replaces the weights of the classic evaluation (for tuning experiments).
     pub fn set_classic_weights(&mut self, weights: &Weights) {
         self.classic = Classic::new(weights);
@@ -128,143 +124,29 @@ impl Engine {
         }
     }
 
-    /// The options and their current values.
-    pub fn options(&self) -> Vec<OptionInfo> {
-        vec![
-            OptionInfo {
-                name: "hash",
-                value: self.tt.mib().to_string(),
-                help: "transposition table size in MiB (1 to 65536)",
-            },
-            OptionInfo {
-                name: "threads",
-                value: self.threads.to_string(),
-                help: "search threads (1 to 64)",
-            },
-            OptionInfo {
-                name: "eval",
-                value: self.eval.to_string(),
-                help: "evaluation: pattern (learned pattern weights, 8x8; classic on other \
-                       sizes), classic (stage-weighted features) or squares (square table only)",
-            },
-            OptionInfo {
-                name: "probcut",
-                value: self.probcut.to_string(),
-                help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
-                       search puts this far outside the window are pruned; 0 turns it off \
-                       (0 to 100)",
-            },
-            OptionInfo {
-                name: "weights",
-                value: if self.weights_file.is_empty() {
-                    "builtin".to_string()
-                } else {
-                    self.weights_file.clone()
-                },
-                help: "the pattern evaluation's weights: builtin, or the path of a weights \
-                       file written by emilia train",
-            },
-            OptionInfo {
-                name: "depth",
-                value: self.depth_cap.to_string(),
-                help: "deepest midgame iteration in plies, 0 for no cap (0 to 200)",
-            },
-            OptionInfo {
-                name: "player",
-                value: self
-                    .player
-                    .as_ref()
-                    .map_or("emilia", |p| p.name())
-                    .to_string(),
-                help: "emilia (the real search) or a baseline player: random, greedy, \
-                       squares, quadrant, kukreja, phased",
-            },
-            OptionInfo {
-                name: "seed",
-                value: self.seed.to_string(),
-                help: "seed of the baseline players' random choices (0 to 2^64-1)",
-            },
-        ]
+    /// Sets the memory of all search tables together to `mib` MiB, shared as
+    /// [`table_split`] says; new tables, empty, when the size changes.
+    fn set_hash(&mut self, mib: u64) {
+        let mib = mib as usize;
+        if mib != self.hash_mib {
+            self.hash_mib = mib;
+            self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
+            self.solver = None;
+        }
     }
 
-    /// Sets option `name` to `value`, or says why it cannot.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<()> {
-        let number = || -> Result<usize> {
-            value
-                .parse()
-                .map_err(|_| anyhow!("option {name}: '{value}' is not a number"))
+    /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
+    fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |e: anyhow::Error| OptionError::Refused {
+            name: "weights",
+            reason: format!("{e:#}"),
         };
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mib = number()?;
-                if !(1..=65536).contains(&mib) {
-                    bail!("option hash: {mib} MiB is out of range 1 to 65536");
-                }
-                if mib != self.tt.mib() {
-                    self.tt = TranspositionTable::new(mib);
-                    self.solver = None;
-                }
-            }
-            "threads" => {
-                let threads = number()?;
-                if !(1..=64).contains(&threads) {
-                    bail!("option threads: {threads} is out of range 1 to 64");
-                }
-                self.threads = threads;
-            }
-            "eval" => {
-                let eval = value
-                    .parse()
-                    .map_err(|e: String| anyhow!("option eval: {e}"))?;
-                if eval == EvalKind::Pattern && self.pattern.is_none() {
-                    bail!("option eval: the pattern weights failed to load");
-                }
-                self.eval = eval;
-            }
-            "probcut" => {
-                let tenths = number()?;
-                if tenths > 100 {
-                    bail!("option probcut: {tenths} is out of range 0 to 100");
-                }
-                self.probcut = tenths as u32;
-            }
-            "weights" => {
-                if value.is_empty() || value.eq_ignore_ascii_case("builtin") {
-                    self.pattern = Some(Pattern::embedded().map_err(|e| anyhow!("{e:#}"))?);
-                    self.weights_file.clear();
-                } else {
-                    let pattern = Pattern::from_file(std::path::Path::new(value))
-                        .map_err(|e| anyhow!("option weights: {e:#}"))?;
-                    self.pattern = Some(pattern);
-                    self.weights_file = value.to_string();
-                }
-            }
-            "depth" => {
-                let depth = number()?;
-                if depth > 200 {
-                    bail!("option depth: {depth} is out of range 0 to 200");
-                }
-                self.depth_cap = depth as u32;
-            }
-            "player" if value.eq_ignore_ascii_case("emilia") => self.player = None,
-            "player" => {
-                self.player = Some(players::create(value, self.seed).map_err(|e| anyhow!(e))?)
-            }
-            "seed" => {
-                self.seed = value
-                    .parse()
-                    .map_err(|_| anyhow!("option seed: '{value}' is not a number"))?;
-                if let Some(name) = self.player.as_ref().map(|p| p.name()) {
-                    self.player = Some(players::create(name, self.seed).map_err(|e| anyhow!(e))?);
-                }
-            }
-            _ => {
-                let known: Vec<&str> = self.options().iter().map(|o| o.name).collect();
-                bail!(
-                    "unknown option '{name}': known options are {}",
-                    known.join(", ")
-                );
-            }
+        if value.eq_ignore_ascii_case("builtin") {
+            self.pattern = Some(Pattern::embedded().map_err(refused)?);
+            self.weights_file.clear();
+        } else {
+            self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
+            self.weights_file = value.to_string();
         }
         Ok(())
     }
@@ -337,6 +219,8 @@ impl Engine {
         let limits = Limits {
             depth: Some(empties.max(1)),
             level: None,
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
             ..limits.clone()
         };
         self.run(position, &limits, false, &mut |r, _| progress(r))
@@ -362,10 +246,16 @@ impl Engine {
         best(&outcome.root_scores)
     }
 
-    /// `limits` as searches take them: a level becomes a depth, the end of the game once
-    /// at most [`LEVEL_EXACT_EXTRA`] more squares than the level are empty.
+    /// `limits` as searches take them: completed by the options' limits, and a level made
+    /// a depth, the end of the game once at most [`LEVEL_EXACT_EXTRA`] more squares than
+    /// the level are empty.
     fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
-        let mut limits = limits.clone();
+        let mut limits = Limits {
+            depth: limits.depth.or(self.defaults.depth),
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
+            ..limits.clone()
+        };
         if let Some(level) = limits.level.take() {
             let (_, _, empties) = position.board.counts();
             let depth = if empties <= level + LEVEL_EXACT_EXTRA {
@@ -392,10 +282,7 @@ impl Engine {
         let (_, _, empties) = position.board.counts();
         let plan = time::plan(limits, empties, position.size(), &self.margins);
         let _watchdog = Watchdog::arm(Arc::clone(&self.stop), plan.backstop);
-        let mut max_depth = limits.depth.unwrap_or(u32::MAX);
-        if self.depth_cap > 0 {
-            max_depth = max_depth.min(self.depth_cap);
-        }
+        let max_depth = limits.depth.unwrap_or(u32::MAX);
         let stop = Arc::clone(&self.stop);
         let control = search::Control {
             max_depth,
@@ -458,7 +345,7 @@ impl Engine {
             fallback = Some(outcome);
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
-        let mib = self.tt.mib();
+        let mib = table_split(self.hash_mib).solver_mib;
         let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
         let max_nodes =
             (control.node_limit != u64::MAX).then(|| control.node_limit.saturating_sub(used));
@@ -483,6 +370,27 @@ impl Engine {
                 None => self.midgame(position, control, progress),
             },
         }
+    }
+}
+
+/// How a `hash` budget is shared among the search tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSplit {
+    /// What the exact solver is created with ([`Solver::new`]): half the budget, which its
+    /// large table rounds down to a power of two; its near table adds 1 MiB (at most a
+    /// quarter of the budget).
+    pub solver_mib: usize,
+    /// The midgame transposition table: the rest of the budget (at least one bucket).
+    pub midgame_bytes: usize,
+}
+
+/// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest
+/// for the midgame table, all together at most `mib` MiB.
+pub fn table_split(mib: usize) -> TableSplit {
+    let solver_mib = mib / 2;
+    TableSplit {
+        solver_mib,
+        midgame_bytes: (mib << 20).saturating_sub(Solver::table_bytes_for(solver_mib)),
     }
 }
 
@@ -515,12 +423,7 @@ mod tests {
     #[test]
     fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
         let mut engine = Engine::new();
-        let eval = |e: &Engine| {
-            e.options()
-                .into_iter()
-                .find(|o| o.name == "eval")
-                .map(|o| o.value)
-        };
+        let eval = |e: &Engine| e.option("eval");
         assert_eq!(eval(&engine).as_deref(), Some("pattern"));
         let start = Position::start(8).unwrap();
         let limits = Limits {
@@ -547,11 +450,42 @@ mod tests {
     }
 
     #[test]
-    fn unknown_options_are_rejected() {
-        let mut engine = Engine::new();
-        assert!(engine.set_option("hash", "128").is_ok());
-        assert!(engine.set_option("hash", "zero").is_err());
-        assert!(engine.set_option("colour", "1").is_err());
+    fn hash_is_the_memory_of_all_tables_together() {
+        for mib in [1, 2, 3, 64, 100] {
+            let split = table_split(mib);
+            let solver = Solver::table_bytes_for(split.solver_mib);
+            assert!(solver + split.midgame_bytes <= mib << 20, "{mib}");
+            assert!(solver + split.midgame_bytes > (mib << 20) - 128, "{mib}");
+        }
+        // 64 MiB: 32 + 1 for the solver's tables, 31 for the midgame table.
+        assert_eq!(table_split(64).midgame_bytes, 31 << 20);
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("hash", "8").unwrap();
+        assert_eq!(engine.option("hash").as_deref(), Some("8"));
+        assert_eq!(engine.tt.mib(), 3);
+    }
+
+    #[test]
+    fn option_limits_apply_unless_a_search_sets_its_own() {
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("depth", "3").unwrap();
+        let start = Position::start(8).unwrap();
+        assert_eq!(
+            engine.search(&start, &Limits::default(), &mut |_| {}).depth,
+            3
+        );
+        let deeper = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(engine.search(&start, &deeper, &mut |_| {}).depth, 5);
+        // A solve goes to the end whatever the depth option says (FFO #1: g8, +18).
+        let position: Position =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+                .parse()
+                .unwrap();
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert_eq!((report.exact, report.score), (true, Score::from_discs(18)));
     }
 
     #[test]
@@ -560,8 +494,7 @@ mod tests {
         assert!(engine.set_option("player", "nobody").is_err());
         engine.set_option("player", "greedy").unwrap();
         engine.set_option("seed", "9").unwrap();
-        let player = engine.options().into_iter().find(|o| o.name == "player");
-        assert_eq!(player.unwrap().value, "greedy");
+        assert_eq!(engine.option("player").as_deref(), Some("greedy"));
         // After f5 d6 c3 d3 c4, greedy takes a move flipping the most discs.
         let start = Position::start(8).unwrap();
         let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
@@ -583,7 +516,6 @@ mod tests {
         assert!(engine.check_size(8).is_ok());
         assert!(engine.check_size(10).is_err());
         engine.set_option("player", "emilia").unwrap();
-        let player = engine.options().into_iter().find(|o| o.name == "player");
-        assert_eq!(player.unwrap().value, "emilia");
+        assert_eq!(engine.option("player").as_deref(), Some("emilia"));
     }
 }
