@@ -21,6 +21,7 @@ pub mod perft;
 pub mod players;
 pub mod protocol;
 pub mod referee;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod selfplay;

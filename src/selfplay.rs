@@ -3,6 +3,7 @@
 
 use crate::board::{Color, Move, Position};
 use crate::engine::Engine;
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// Who chooses the moves for one side.
@@ -15,10 +16,7 @@ pub enum Player {
         limits: Limits,
     },
     /// Uniformly random legal moves from a reproducible generator.
-    Random {
-        /// Generator state (any non-zero value).
-        state: u64,
-    },
+    Random(Rng),
 }
 
 impl Player {
@@ -37,13 +35,7 @@ impl Player {
     pub fn choose(&mut self, position: &Position) -> Move {
         match self {
             Player::Engine { engine, limits } => engine.search(position, limits, &mut |_| {}).best,
-            Player::Random { state } => {
-                let moves = position.legal_moves();
-                *state ^= *state << 13;
-                *state ^= *state >> 7;
-                *state ^= *state << 17;
-                moves[(*state % moves.len() as u64) as usize]
-            }
+            Player::Random(rng) => *rng.pick(&position.legal_moves()),
         }
     }
 }
@@ -265,8 +257,8 @@ mod tests {
     #[test]
     fn random_games_end_with_a_result() {
         let start = Position::start(6).unwrap();
-        let mut a = Player::Random { state: 1 };
-        let mut b = Player::Random { state: 2 };
+        let mut a = Player::Random(Rng::new(1));
+        let mut b = Player::Random(Rng::new(2));
         let game = play_game(&start, &mut a, &mut b);
         assert!(game.end.is_game_over());
         assert!(game.record.len() >= 28);

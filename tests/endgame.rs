@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use emilia::board::{AnyBoard, Board, Board8, Move, Square};
 use emilia::endgame::{Limits, Outcome, Solver};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
-use emilia::players::Rng;
+use emilia::rng::Rng;
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -56,7 +56,7 @@ fn random_positions(count: usize, empties: u32, seed: u64) -> Vec<Board8> {
                 }
                 continue;
             }
-            board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            board = board.play(*rng.pick(&moves));
         }
         if board.empties() == empties {
             found.push(board);

@@ -8,7 +8,7 @@ use emilia::eval::pattern::{
     indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval, EMBEDDED_WEIGHTS,
 };
 use emilia::eval::weights::{Weights, WeightsError};
-use emilia::players::Rng;
+use emilia::rng::Rng;
 use emilia::train::exact;
 
 /// A move played: its square and the discs it flipped; `None` for a pass or the end.
@@ -28,7 +28,7 @@ fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
             board = board.pass();
             continue;
         }
-        let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
+        let pick = rng.below(moves.count_ones() as usize);
         let index = Bits(moves).nth(pick).unwrap();
         let flipped = board.flips(index);
         visit(&board, Some((index, flipped)));

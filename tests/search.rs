@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use emilia::board::{Color, Move, Position, SIZES};
 use emilia::engine::Engine;
+use emilia::rng::Rng;
 use emilia::score::Score;
 use emilia::search::Limits;
 
@@ -24,7 +25,7 @@ fn engine() -> Engine {
 
 /// Reproducible random playouts on every size; `keep` picks positions along the way.
 fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
-    let mut state = seed | 1;
+    let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     for game in 0..games {
         let size = SIZES[game % SIZES.len()];
@@ -36,13 +37,7 @@ fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -
             if position.is_game_over() {
                 break;
             }
-            let moves = position.legal_moves();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            position = position
-                .play(moves[(state % moves.len() as u64) as usize])
-                .unwrap();
+            position = position.play(*rng.pick(&position.legal_moves())).unwrap();
         }
     }
     found

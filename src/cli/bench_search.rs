@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::Args;
 use crate::board::{Color, Position};
 use crate::engine::Engine;
+use crate::rng::Rng;
 use crate::search::time::{self, Margins};
 use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
@@ -93,13 +94,8 @@ pub fn midgame(args: &Args) -> Result<()> {
 /// Positions for the time benchmark: random playouts from the start on every size,
 /// mostly 8x8, at every stage of the game.
 fn time_positions(count: usize) -> Vec<Position> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = move || rng.next_u64();
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let size = match next() % 10 {
@@ -247,9 +243,7 @@ pub fn strength(args: &Args) -> Result<()> {
         };
         let mut emilia = Player::engine(&[], limits, 16);
         for game in 0..games {
-            let mut random = Player::Random {
-                state: 0x9E37_79B9 + game as u64,
-            };
+            let mut random = Player::Random(Rng::new(0x9E37_79B9 + game as u64));
             let colour = if game % 2 == 0 {
                 Color::Black
             } else {

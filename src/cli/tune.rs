@@ -9,6 +9,7 @@ use crate::board::{Move, Position};
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
 use crate::eval::{Weights, CLASSIC_WEIGHTS};
+use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
 use crate::selfplay::{play_match, xot_openings, Game, Player};
@@ -114,11 +115,9 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
     for game in 0..games {
         let mut player = NoisyPlayer {
             inner: &mut engine,
-            random: Player::Random {
-                state: 0x5EED_0000 + game as u64,
-            },
+            random: Player::Random(Rng::new(0x5EED_0000 + game as u64)),
             noise,
-            state: 0xDEC0_DE00 + game as u64 * 7919,
+            rng: Rng::new(0xDEC0_DE00 + game as u64 * 7919),
         };
         let opening = &openings[game % openings.len()];
         let played = play_game_with(opening, &mut player);
@@ -147,13 +146,12 @@ struct NoisyPlayer<'a> {
     inner: &'a mut Player,
     random: Player,
     noise: f64,
-    state: u64,
+    rng: Rng,
 }
 
 impl NoisyPlayer<'_> {
     fn choose(&mut self, position: &Position) -> Move {
-        self.state = crate::board::mix64(self.state);
-        if (self.state >> 11) as f64 / (1u64 << 53) as f64 <= self.noise {
+        if self.rng.unit() < self.noise {
             self.random.choose(position)
         } else {
             self.inner.choose(position)

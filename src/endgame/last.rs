@@ -259,12 +259,10 @@ mod tests {
     /// Random boards with `empties` empty squares, half of them built so that moves, passes
     /// and games ending early all occur.
     fn boards(empties: usize, count: usize) -> Vec<Board8> {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ empties as u64;
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15 ^ empties as u64);
         let mut boards = Vec::new();
         while boards.len() < count {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let mut empty = 0u64;
             let mut s = state;
             while (empty.count_ones() as usize) < empties {

@@ -216,7 +216,7 @@ pub fn stable_set(player: u64, opponent: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::bitboard::{flips, legal_moves};
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn edge_table_knows_corners_and_filled_edges() {

@@ -202,7 +202,7 @@ mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::Board;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// The position after a random legal move, or after a pass when the mover has none;
     /// `None` when the game is over.

@@ -1,7 +1,8 @@
 //! `greedy`: the move that flips the most discs, ties broken at random.
 
-use super::{BaselinePlayer, Choice, Rng};
+use super::{BaselinePlayer, Choice};
 use crate::board::{Move, Position, Square};
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// Plays the move flipping the most discs; among equals, a seeded random one.

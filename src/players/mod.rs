@@ -28,6 +28,7 @@ mod squares;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
+use crate::rng::Rng;
 use crate::search::time::{self, Margins};
 use crate::search::Limits;
 
@@ -83,30 +84,6 @@ pub fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> 
             ))
         }
     })
-}
-
-/// A small, fast, seedable random generator (SplitMix64): baseline players need
-/// repeatability, not cryptographic quality.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose sequence depends only on `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5DEE_CE66_D1CE_5EED)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        crate::board::mix64(self.0)
-    }
-
-    /// A uniform index below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        // Multiply-shift: unbiased enough for n far below 2^64.
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
 }
 
 /// When a player's search must stop: the target of the time manager's plan for `limits`
@@ -208,22 +185,5 @@ mod tests {
             "{error}"
         );
         assert_eq!(create("GREEDY", 0).unwrap().name(), "greedy");
-    }
-
-    #[test]
-    fn rng_is_repeatable_and_spreads() {
-        let mut a = Rng::new(7);
-        let mut b = Rng::new(7);
-        let mut counts = [0u32; 4];
-        for _ in 0..4000 {
-            let x = a.below(4);
-            assert_eq!(x, b.below(4));
-            counts[x] += 1;
-        }
-        assert!(
-            counts.iter().all(|&c| (800..1200).contains(&c)),
-            "{counts:?}"
-        );
-        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
     }
 }

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
-use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
+use super::{deadline, random_move, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// Values of the top-left quadrant, mirrored to the other three.

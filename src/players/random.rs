@@ -1,7 +1,8 @@
 //! `random`: a uniformly random legal move. The floor every engine must beat.
 
-use super::{random_move, BaselinePlayer, Choice, Rng};
+use super::{random_move, BaselinePlayer, Choice};
 use crate::board::Position;
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// Plays a uniformly random legal move; repeatable for a given seed.

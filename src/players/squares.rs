@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
-use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
+use super::{deadline, random_move, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// Utility of each 8x8 square, row 1 first.

@@ -4,7 +4,6 @@
 //! the engine only through its public interface.
 
 pub mod diagram;
-pub mod ggf;
 pub mod input;
 pub mod nboard;
 pub mod text;

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
 use crate::engine::{self, Engine};
+use crate::formats::ggf;
 use crate::game::Game;
 use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
 
-use super::ggf;
 use super::input::{Interrupts, Line};
 use super::Output;
 
@@ -362,17 +362,11 @@ mod tests {
             "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
             "B[F5]", "W[PA]", "TI[0:01]", START,
         ];
-        let mut seed = 7u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::rng::Rng::new(7);
         let mut lines = vec!["set depth 1".to_string()];
         for _ in 0..2000 {
-            let count = 1 + next(4);
-            let line: Vec<&str> = (0..count).map(|_| words[next(words.len())]).collect();
+            let count = 1 + rng.below(4);
+            let line: Vec<&str> = (0..count).map(|_| *rng.pick(&words)).collect();
             lines.push(line.join(" "));
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::{Engine, OPTIONS};
+use crate::formats::ggf;
 use crate::game::Game;
 use crate::perft::{perft, perft8, Convention};
 use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
 
 use super::diagram::diagram;
-use super::ggf;
 use super::input::Line;
 use super::Output;
 
@@ -309,7 +309,9 @@ impl TextSession {
             "setoption" => self.setoption(&args),
             "history" => match args.as_slice() {
                 [] => Ok(self.game.transcript()),
-                [format] if format.eq_ignore_ascii_case("ggf") => Ok(self.game.to_ggf()),
+                [format] if format.eq_ignore_ascii_case("ggf") => {
+                    Ok(ggf::write_game(&self.game, "Emilia"))
+                }
                 _ => Err("usage: history [ggf]".to_string()),
             },
             "loadgame" => self.loadgame(arguments),

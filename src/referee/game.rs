@@ -4,9 +4,29 @@
 use std::time::{Duration, Instant};
 
 use super::client::{Client, Fault, FaultKind, GameSetup, MoveBudget};
-use super::ggf::RecordedMove;
 use super::{start_client, EngineSpec, MatchConfig, TimeControl};
 use crate::board::{Color, Move, Position};
+use crate::formats::ggf::GgfMove;
+
+/// One move of a refereed game, with the time it took when known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordedMove {
+    /// The move.
+    pub mv: Move,
+    /// Thinking time.
+    pub elapsed: Option<Duration>,
+}
+
+impl RecordedMove {
+    /// The move as a GGF record keeps it.
+    pub fn to_ggf(self) -> GgfMove {
+        GgfMove {
+            mv: self.mv,
+            eval: None,
+            seconds: self.elapsed.map(|t| t.as_secs_f64()),
+        }
+    }
+}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,13 +5,12 @@
 //!
 //! Layout: [`engine_process`] runs a child with timed line reads; [`gtp`] and [`nboard`]
 //! speak the protocols behind the [`client::Client`] trait; [`game`] referees one game;
-//! [`report`] and [`stats`] count and summarise; [`ggf`] and [`openings`] read and write
-//! the file formats.
+//! [`report`] and [`stats`] count and summarise; [`openings`] reads opening files, and
+//! games are written in GGF by [`crate::formats::ggf`].
 
 pub mod client;
 pub mod engine_process;
 pub mod game;
-pub mod ggf;
 pub mod gtp;
 pub mod nboard;
 pub mod openings;
@@ -28,6 +27,8 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{Color, SIZES};
+use crate::formats::ggf;
+use crate::game::ClockSetting;
 use client::{Client, Fault, GameSetup};
 use game::{GameRecord, GameSpec, Pair};
 use openings::Opening;
@@ -357,18 +358,22 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
                 file.flush()?;
             }
             if let Some(file) = ggf_file.as_mut() {
-                let moves = record.moves.clone();
                 let black = &names[record.engine(Color::Black)];
                 let white = &names[record.engine(Color::White)];
-                let text = ggf::write(&ggf::GgfGame {
-                    start: &record.start,
-                    moves: &moves,
+                let clock = match config.time {
+                    TimeControl::Clock { base, increment } => Some(ClockSetting {
+                        main: base,
+                        increment,
+                    }),
+                    _ => None,
+                };
+                let text = ggf::write(&ggf::GgfRecord {
+                    place: "emilia match",
                     names: [black, white],
-                    clock: match config.time {
-                        TimeControl::Clock { base, .. } => Some(base),
-                        _ => None,
-                    },
                     result: report::ggf_result(&record),
+                    clocks: [clock; 2],
+                    start: &record.start,
+                    moves: record.moves.iter().map(|m| m.to_ggf()).collect(),
                 });
                 writeln!(file, "{text}")?;
                 file.flush()?;

@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
 use super::engine_process::{EngineProcess, ReadError};
-use super::ggf::{self, GgfGame, RecordedMove};
 use super::EngineSpec;
 use crate::board::{Color, Move};
+use crate::formats::ggf::{self, GgfMove, GgfRecord};
+use crate::game::ClockSetting;
 
 /// An engine spoken to in the NBoard protocol.
 pub struct NboardClient {
@@ -160,17 +161,25 @@ impl Client for NboardClient {
             });
         }
         let start = setup.start();
-        let moves: Vec<RecordedMove> = setup
-            .moves
-            .iter()
-            .map(|&mv| RecordedMove { mv, elapsed: None })
-            .collect();
-        let record = ggf::write(&GgfGame {
-            start: &start,
-            moves: &moves,
+        let clock = setup.clock.map(|main| ClockSetting {
+            main,
+            increment: Duration::ZERO,
+        });
+        let record = ggf::write(&GgfRecord {
+            place: "emilia match",
             names: [&setup.names[0], &setup.names[1]],
-            clock: setup.clock,
             result: "?".to_string(),
+            clocks: [clock; 2],
+            start: &start,
+            moves: setup
+                .moves
+                .iter()
+                .map(|&mv| GgfMove {
+                    mv,
+                    eval: None,
+                    seconds: None,
+                })
+                .collect(),
         });
         self.send(&format!("set game {record}"))?;
         self.sync("set game")

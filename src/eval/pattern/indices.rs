@@ -385,7 +385,7 @@ impl IncrementalIndices {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn fast_and_incremental_indices_match_square_by_square_on_random_games() {
