@@ -42,14 +42,14 @@ impl Player {
 
 /// A finished game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct SelfPlayGame {
     /// Every position where a side had to choose (passes included), with the move chosen.
     pub record: Vec<(Position, Move)>,
     /// The final position.
     pub end: Position,
 }
 
-impl Game {
+impl SelfPlayGame {
     /// Final disc difference for `color`, empties to the winner.
     pub fn score_for(&self, color: Color) -> i32 {
         self.end.final_score_for(color)
@@ -58,7 +58,7 @@ impl Game {
 
 /// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
 /// game stops and is scored as a wipe-out against the offender.
-pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Game {
+pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> SelfPlayGame {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
@@ -74,14 +74,14 @@ pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Ga
             }
             Err(e) => {
                 log::error!("illegal move {mv} in {position}: {e}");
-                return Game {
+                return SelfPlayGame {
                     record,
                     end: forfeit(&position),
                 };
             }
         }
     }
-    Game {
+    SelfPlayGame {
         record,
         end: position,
     }
@@ -186,7 +186,7 @@ pub fn play_match(
     openings: &[Position],
     a: &mut Player,
     b: &mut Player,
-    after_game: &mut dyn FnMut(&Game, i32),
+    after_game: &mut dyn FnMut(&SelfPlayGame, i32),
 ) -> MatchScore {
     let mut score = MatchScore::default();
     for opening in openings {

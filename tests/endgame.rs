@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use emilia::board::{AnyBoard, Board, Board8, Move, Square};
-use emilia::endgame::{Limits, Outcome, Solver};
+use emilia::endgame::{Outcome, SolveLimits, Solver};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
 use emilia::rng::Rng;
 
@@ -226,21 +226,21 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
     let mut solver = Solver::new(16);
 
     let stop = AtomicBool::new(true);
-    let limits = Limits {
+    let limits = SolveLimits {
         stop: Some(&stop),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
 
-    let limits = Limits {
+    let limits = SolveLimits {
         max_nodes: Some(100_000),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
 
-    let limits = Limits {
+    let limits = SolveLimits {
         deadline: Some(std::time::Instant::now()),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     let start = std::time::Instant::now();
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
@@ -248,9 +248,9 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
 
     // Another thread raises the flag while the solve runs.
     let stop = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SolveLimits {
         stop: Some(&stop),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     let hard = board8(&records[9]); // FFO #49, 26 empties
     let result = std::thread::scope(|scope| {

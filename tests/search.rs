@@ -223,7 +223,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     use emilia::board::{AnyBoard, Board};
     use emilia::eval::Classic;
     use emilia::search::time::TimePlan;
-    use emilia::search::{search, tt::TranspositionTable, Control};
+    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
     use std::sync::atomic::AtomicBool;
 
     let positions = random_positions(41, 24, |p| {
@@ -234,7 +234,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     let mut engine = engine();
     let mut tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
-    let control = Control {
+    let settings = SearchSettings {
         max_depth: 60,
         node_limit: u64::MAX,
         plan: TimePlan::UNLIMITED,
@@ -250,7 +250,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
             &board,
             &Classic::default(),
             &mut tt,
-            &control,
+            &settings,
             &mut |_, _| {},
         );
         let solved = engine.solve(position, &Limits::default(), &mut |_| {});

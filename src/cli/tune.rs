@@ -12,7 +12,7 @@ use crate::eval::{Weights, CLASSIC_WEIGHTS};
 use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
-use crate::selfplay::{play_match, xot_openings, Game, Player};
+use crate::selfplay::{play_match, xot_openings, Player, SelfPlayGame};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -160,7 +160,7 @@ impl NoisyPlayer<'_> {
 }
 
 /// One self-play game: the same noisy player moves for both sides.
-fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
+fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> SelfPlayGame {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
@@ -169,7 +169,7 @@ fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
         record.push((position, mv));
         position = next;
     }
-    Game {
+    SelfPlayGame {
         record,
         end: position,
     }

@@ -227,7 +227,7 @@ mod tests {
     use crate::board::bitboard::Bits;
     use crate::board::{Board, Board8};
     use crate::endgame::table::Tables;
-    use crate::endgame::Limits;
+    use crate::endgame::SolveLimits;
 
     /// The exact score by playing the game out move by move.
     fn minimax(board: &Board8) -> i32 {
@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
         let mut table = Tables::new(0);
-        let limits = Limits::NONE;
+        let limits = SolveLimits::NONE;
         let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {
             for board in boards(empties, 3000) {

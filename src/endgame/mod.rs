@@ -61,7 +61,7 @@ pub struct Solution {
 
 /// Limits that stop a solve early. The search looks at them every few thousand nodes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits<'a> {
+pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this moment.
@@ -70,9 +70,9 @@ pub struct Limits<'a> {
     pub max_nodes: Option<u64>,
 }
 
-impl Limits<'_> {
+impl SolveLimits<'_> {
     /// No limit: the solve runs to the end.
-    pub const NONE: Limits<'static> = Limits {
+    pub const NONE: SolveLimits<'static> = SolveLimits {
         stop: None,
         deadline: None,
         max_nodes: None,
@@ -141,7 +141,7 @@ impl Solver {
     ///
     /// If `alpha >= beta`.
     pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
-        self.solve_within(board, alpha, beta, &Limits::NONE)
+        self.solve_within(board, alpha, beta, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
     }
 
@@ -169,13 +169,13 @@ impl Solver {
     /// each learnt to the next. Guesses start at an estimate from a shallow search on the
     /// evaluation and move to the bound just found, except that after a fail-low the next
     /// guess drops 2 further: proving "at least" is much cheaper than proving "at most", so
-    /// the search closes in from below. Limits apply to the whole series.
+    /// the search closes in from below. The limits apply to the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
     ) -> Option<Solution> {
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
         assert!(alpha < beta, "empty window {alpha}..{beta}");
@@ -239,7 +239,7 @@ impl Solver {
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
         nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);

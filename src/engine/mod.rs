@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Board8, Move, Position};
 use crate::endgame::Solver;
-use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
+use crate::eval::{Classic, EvalKind, Pattern, SquareTable, Weights};
 use crate::players::BaselinePlayer;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, Margins, Watchdog};
@@ -47,7 +47,7 @@ pub struct Engine {
     /// The weights file the pattern evaluation uses; empty for the built-in weights.
     weights_file: String,
     classic: Classic,
-    squares: Squares,
+    square_table: SquareTable,
     stop: Arc<AtomicBool>,
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
@@ -97,7 +97,7 @@ impl Engine {
             tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
             solver: None,
             classic: Classic::default(),
-            squares: Squares::default(),
+            square_table: SquareTable::default(),
             stop: Arc::new(AtomicBool::new(false)),
             player: None,
             seed: 0,
@@ -275,7 +275,7 @@ impl Engine {
         limits: &Limits,
         score_all_moves: bool,
         progress: &mut search::Progress,
-    ) -> search::Outcome {
+    ) -> search::SearchResult {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
@@ -284,7 +284,7 @@ impl Engine {
         let _watchdog = Watchdog::arm(Arc::clone(&self.stop), plan.backstop);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let stop = Arc::clone(&self.stop);
-        let control = search::Control {
+        let settings = search::SearchSettings {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
@@ -296,30 +296,30 @@ impl Engine {
             // The solver handles a forced pass at the root as well as any other move.
             if !score_all_moves && !board.is_game_over() {
                 if let Some(exact) = ExactPlan::new(empties, &plan, max_depth) {
-                    return self.run_exact(position, &board, exact, &control, start, progress);
+                    return self.run_exact(position, &board, exact, &settings, start, progress);
                 }
             }
         }
-        self.midgame(position, &control, progress)
+        self.midgame(position, &settings, progress)
     }
 
     /// The midgame search with the chosen evaluation.
     fn midgame(
         &mut self,
         position: &Position,
-        control: &search::Control,
+        settings: &search::SearchSettings,
         progress: &mut search::Progress,
-    ) -> search::Outcome {
+    ) -> search::SearchResult {
         let tt = &mut self.tt;
         match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
-                search::search(b, pattern, tt, control, progress)
+                search::search(b, pattern, tt, settings, progress)
             }),
             (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
-                search::search(b, &self.classic, tt, control, progress)
+                search::search(b, &self.classic, tt, settings, progress)
             }),
             (EvalKind::Squares, _) => with_board!(&position.board, b => {
-                search::search(b, &self.squares, tt, control, progress)
+                search::search(b, &self.square_table, tt, settings, progress)
             }),
         }
     }
@@ -331,15 +331,15 @@ impl Engine {
         position: &Position,
         board: &Board8,
         exact: ExactPlan,
-        control: &search::Control,
+        settings: &search::SearchSettings,
         start: Instant,
         progress: &mut search::Progress,
-    ) -> search::Outcome {
+    ) -> search::SearchResult {
         let mut fallback = None;
         if let Some(plan) = exact.midgame {
-            let first = search::Control { plan, ..*control };
+            let first = search::SearchSettings { plan, ..*settings };
             let outcome = self.midgame(position, &first, progress);
-            if outcome.report.exact || control.stop.load(Ordering::Relaxed) {
+            if outcome.report.exact || settings.stop.load(Ordering::Relaxed) {
                 return outcome;
             }
             fallback = Some(outcome);
@@ -348,26 +348,26 @@ impl Engine {
         let mib = table_split(self.hash_mib).solver_mib;
         let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
         let max_nodes =
-            (control.node_limit != u64::MAX).then(|| control.node_limit.saturating_sub(used));
+            (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
         match exact8::solve(
             solver,
             board,
             start,
             exact.deadline,
-            control.stop,
+            settings.stop,
             max_nodes,
         ) {
             Some(mut report) => {
                 report.nodes += used;
                 progress(&report, &[]);
-                search::Outcome {
+                search::SearchResult {
                     report,
                     root_scores: Vec::new(),
                 }
             }
             None => match fallback {
                 Some(outcome) => outcome,
-                None => self.midgame(position, control, progress),
+                None => self.midgame(position, settings, progress),
             },
         }
     }

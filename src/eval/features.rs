@@ -3,7 +3,6 @@
 //! otherwise). Written once square by square for every board size, and again on bitboards
 //! for 8x8; tests check that both agree.
 
-use std::any::Any;
 use std::sync::OnceLock;
 
 use crate::board::bitboard::{legal_moves, neighbours};
@@ -103,8 +102,7 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
 /// Computes the features of `board`, on bitboards when it is a [`Board8`].
 #[inline]
 pub fn features<B: Board>(board: &B) -> Features {
-    // The type test is resolved at compile time after monomorphisation.
-    if let Some(board8) = (board as &dyn Any).downcast_ref::<Board8>() {
+    if let Some(board8) = board.as_board8() {
         return features8(board8);
     }
     features_generic(board)

@@ -1,12 +1,12 @@
 //! Static evaluation: how good a position is for the side to move, in hundredths of a disc.
 //! [`Pattern`] sums learned pattern weights (8x8; the default); [`Classic`] weighs measured
-//! features by game stage; [`Squares`] only sums a table of square values and serves as
+//! features by game stage; [`SquareTable`] only sums a table of square values and serves as
 //! the comparison opponent.
 
 mod classic;
 pub mod features;
 pub mod pattern;
-mod squares;
+mod square_table;
 pub mod tune;
 pub mod weights;
 
@@ -17,7 +17,7 @@ use crate::board::Board;
 
 pub use classic::{Classic, Weights, CLASSIC_WEIGHTS, STAGES};
 pub use pattern::Pattern;
-pub use squares::Squares;
+pub use square_table::SquareTable;
 
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
@@ -44,7 +44,7 @@ pub enum EvalKind {
     Pattern,
     /// Stage-weighted features ([`Classic`]).
     Classic,
-    /// The square table alone ([`Squares`]).
+    /// The square table alone ([`SquareTable`]).
     Squares,
 }
 

@@ -170,8 +170,7 @@ impl Pattern {
 impl Evaluator for Pattern {
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        // The type test is resolved at compile time: each board type gets its own search.
-        match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
+        match board.as_board8() {
             Some(board) => self.patterns().evaluate(board),
             None => self.other_sizes.evaluate(board),
         }
@@ -180,13 +179,8 @@ impl Evaluator for Pattern {
     /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
     /// follow from them by the squares its move changed.
     fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
-        let parent = (parent as &dyn std::any::Any)
-            .downcast_ref::<Board8>()
-            .map(|p| (*p, indices(&p.pass())));
-        move |index, child: &B| match (
-            &parent,
-            (child as &dyn std::any::Any).downcast_ref::<Board8>(),
-        ) {
+        let parent = parent.as_board8().map(|p| (*p, indices(&p.pass())));
+        move |index, child: &B| match (&parent, child.as_board8()) {
             (Some((parent, waiter)), Some(child)) => {
                 let flipped = parent.opponent ^ child.player;
                 let child_indices = after_move(waiter, index, flipped);

@@ -179,7 +179,7 @@ impl<H> Searcher<'_, H> {
         if depth == 0 {
             return self.heuristic.evaluate(board);
         }
-        let key = Board::hash(board);
+        let key = board.hash_key();
         let mut first = None;
         if let Some(entry) = self.table.as_ref().and_then(|t| t.get(key)) {
             first = Some(entry.best as usize);

@@ -20,7 +20,7 @@ pub fn solve(
     stop: &AtomicBool,
     max_nodes: Option<u64>,
 ) -> Option<SearchReport> {
-    let limits = endgame::Limits {
+    let limits = endgame::SolveLimits {
         stop: Some(stop),
         deadline: deadline.and_then(|d| start.checked_add(d)),
         max_nodes,

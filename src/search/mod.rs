@@ -24,7 +24,7 @@ use std::time::Instant;
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::score::{self, Score};
-use ordering::{Ordering, MAX_PLY};
+use ordering::{MoveOrdering, MAX_PLY};
 use time::TimePlan;
 use tt::{Bound, TranspositionTable};
 
@@ -60,7 +60,7 @@ const PROBCUT_MAX_BOUND: i32 = 20_000;
 
 /// What bounds a search.
 #[derive(Clone, Copy)]
-pub struct Control<'a> {
+pub struct SearchSettings<'a> {
     /// Deepest iteration.
     pub max_depth: u32,
     /// Node budget.
@@ -77,8 +77,8 @@ pub struct Control<'a> {
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
-/// every move when [`Control::score_all_moves`] is set, otherwise only for the best).
-pub struct Outcome {
+/// every move when [`SearchSettings::score_all_moves`] is set, otherwise only for the best).
+pub struct SearchResult {
     /// The report of the search.
     pub report: SearchReport,
     /// Root moves with their scores, best first.
@@ -98,9 +98,9 @@ struct RootMove<B> {
 struct Searcher<'a, B: Board, E: Evaluator> {
     eval: &'a E,
     tt: &'a mut TranspositionTable,
-    control: &'a Control<'a>,
+    settings: &'a SearchSettings<'a>,
     size: usize,
-    ordering: Ordering,
+    ordering: MoveOrdering,
     start: Instant,
     hard_deadline: Option<Instant>,
     nodes: u64,
@@ -120,7 +120,7 @@ struct Searcher<'a, B: Board, E: Evaluator> {
 }
 
 /// What a search reports after each finished iteration: its report, and the root moves
-/// with their scores, best first, when it scores them all ([`Control::score_all_moves`]).
+/// with their scores, best first, when it scores them all ([`SearchSettings::score_all_moves`]).
 pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 
 /// Searches `board` and returns the move to play with the search's statistics.
@@ -128,18 +128,18 @@ pub fn search<B: Board, E: Evaluator>(
     board: &B,
     eval: &E,
     tt: &mut TranspositionTable,
-    control: &Control,
+    settings: &SearchSettings,
     progress: &mut Progress,
-) -> Outcome {
+) -> SearchResult {
     let start = Instant::now();
     let mut searcher = Searcher {
         eval,
         tt,
-        control,
+        settings,
         size: board.size(),
-        ordering: Ordering::new(board.size()),
+        ordering: MoveOrdering::new(board.size()),
         start,
-        hard_deadline: control.plan.hard.and_then(|h| start.checked_add(h)),
+        hard_deadline: settings.plan.hard.and_then(|h| start.checked_add(h)),
         nodes: 0,
         // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
         // 8x8, every 16 on the square-by-square boards.
@@ -178,8 +178,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     /// Looks at the stop flag, node budget and clock; sets `aborted` when one is reached.
     #[cold]
     fn check_limits(&mut self) {
-        if self.control.stop.load(AtomicOrdering::Relaxed)
-            || self.nodes >= self.control.node_limit
+        if self.settings.stop.load(AtomicOrdering::Relaxed)
+            || self.nodes >= self.settings.node_limit
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -187,8 +187,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     }
 
     /// Iterative deepening at the root.
-    fn iterate(&mut self, board: &B, progress: &mut Progress) -> Outcome {
-        let tt_move = self.tt.probe(Board::hash(board)).and_then(|p| p.best);
+    fn iterate(&mut self, board: &B, progress: &mut Progress) -> SearchResult {
+        let tt_move = self.tt.probe(board.hash_key()).and_then(|p| p.best);
         let mut root: Vec<(i32, RootMove<B>)> = board
             .moves()
             .map(|index| {
@@ -212,7 +212,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut root: Vec<RootMove<B>> = root.into_iter().map(|(_, r)| r).collect();
 
         let empties = board.empties();
-        let max_depth = self.control.max_depth.clamp(1, empties);
+        let max_depth = self.settings.max_depth.clamp(1, empties);
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
         let mut previous_score = 0;
@@ -235,17 +235,17 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             // Exact once the depth covers the empties, or when every line ended the game.
             let exact = depth >= empties || self.heuristic_leaves == 0;
             report = self.report(score, depth, exact, &best_pv);
-            let scored = if self.control.score_all_moves {
+            let scored = if self.settings.score_all_moves {
                 self.root_scores(&root)
             } else {
                 Vec::new()
             };
             progress(&report, &scored);
-            if exact || !self.control.plan.may_start_iteration(self.start.elapsed()) {
+            if exact || !self.settings.plan.may_start_iteration(self.start.elapsed()) {
                 break;
             }
         }
-        if self.control.score_all_moves {
+        if self.settings.score_all_moves {
             // A hint cut short before some moves were searched scores them statically.
             for r in root.iter_mut().filter(|r| r.depth == 0) {
                 r.score = -self.leaf(&r.child);
@@ -254,7 +254,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
-        Outcome {
+        SearchResult {
             report,
             root_scores: self.root_scores(&root),
         }
@@ -265,7 +265,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     fn root_scores(&self, root: &[RootMove<B>]) -> Vec<MoveScore> {
         let mut scores: Vec<MoveScore> = root
             .iter()
-            .filter(|r| r.depth > 0 || self.control.score_all_moves)
+            .filter(|r| r.depth > 0 || self.settings.score_all_moves)
             .map(|r| MoveScore {
                 mv: to_move(r.index, self.size),
                 score: Score::from_hundredths(r.score),
@@ -279,11 +279,11 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
 
     /// The root when the mover has no move: the game is over, or it must pass and the
     /// search continues from the opponent's side.
-    fn pass_or_end(&mut self, board: &B, progress: &mut Progress) -> Outcome {
+    fn pass_or_end(&mut self, board: &B, progress: &mut Progress) -> SearchResult {
         let passed = board.pass();
         if !passed.has_moves() {
             let report = self.report(score::from_discs(board.final_score()), 0, true, &[]);
-            return Outcome {
+            return SearchResult {
                 report,
                 root_scores: Vec::new(),
             };
@@ -306,7 +306,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             depth: r.depth,
         };
         let inner = self.iterate(&passed, &mut |r, _| progress(&negate(r), &[pass(r)]));
-        Outcome {
+        SearchResult {
             report: negate(&inner.report),
             root_scores: vec![pass(&inner.report)],
         }
@@ -320,7 +320,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         depth: u32,
         previous: i32,
     ) -> (i32, Vec<usize>) {
-        if depth < ASPIRATION_FROM_DEPTH || self.control.score_all_moves {
+        if depth < ASPIRATION_FROM_DEPTH || self.settings.score_all_moves {
             return self.search_root(root, depth, -INFINITY, INFINITY);
         }
         let mut delta = ASPIRATION_WINDOW;
@@ -357,7 +357,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut best_score = -INFINITY;
         let mut best_pv = vec![root[0].index];
         let mut best_at = 0;
-        let all = self.control.score_all_moves;
+        let all = self.settings.score_all_moves;
         for (i, root_move) in root.iter_mut().enumerate() {
             let child = root_move.child;
             let leaves_before = self.heuristic_leaves;
@@ -456,7 +456,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     /// ProbCut: a shallow search predicts the deep one, which is skipped when the
     /// prediction lies far enough outside the window. The shallow depth has the parity of
     /// the deep one (odd and even depths differ by a systematic amount), and the margin is
-    /// [`Control::probcut`] tenths of the standard deviation of deep-minus-shallow scores
+    /// [`SearchSettings::probcut`] tenths of the standard deviation of deep-minus-shallow scores
     /// measured on self-play positions (`PROBCUT_SIGMA`).
     fn probcut(&mut self, board: &B, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         let half = depth / 2;
@@ -466,7 +466,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             half - 1
         };
         let sigma = PROBCUT_SIGMA + PROBCUT_SIGMA_PER_PLY * (depth - shallow) as i32;
-        let margin = sigma * self.control.probcut as i32 / 10;
+        let margin = sigma * self.settings.probcut as i32 / 10;
         let high = beta + margin;
         if high < PROBCUT_MAX_BOUND {
             let score = self.pvs(board, shallow, high - 1, high, ply);
@@ -525,7 +525,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         if depth == 1 && !pv_node {
             return self.depth_one(board, moves, alpha, beta);
         }
-        let hash = Board::hash(board);
+        let hash = board.hash_key();
         let use_tt = depth >= MIN_TT_DEPTH;
         let mut tt_move = None;
         if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
@@ -546,7 +546,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             }
         }
         if !pv_node
-            && self.control.probcut > 0
+            && self.settings.probcut > 0
             && depth >= PROBCUT_MIN_DEPTH
             && depth < board.empties()
         {
@@ -566,7 +566,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         for m in moves {
             let child = board.play(m);
             if prefetch {
-                self.tt.prefetch(Board::hash(&child));
+                self.tt.prefetch(child.hash_key());
             }
             let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
             list.push((key, m, child));

@@ -1,4 +1,4 @@
-//! Game records for training: WTHOR files replayed into positions, with the exact values
+//! ReplayedGame records for training: WTHOR files replayed into positions, with the exact values
 //! the records carry.
 
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ impl GamePosition {
 
 /// One replayed game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct ReplayedGame {
     /// Every position in which a move was played, in order (positions where the side to
     /// move had to pass are left out).
     pub positions: Vec<GamePosition>,
@@ -61,7 +61,7 @@ pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 /// Reads and replays every game of a WTHOR file. Games that do not replay legally are
 /// skipped and counted in the second value.
-pub fn read_wthor(path: &Path) -> Result<(Vec<Game>, usize)> {
+pub fn read_wthor(path: &Path) -> Result<(Vec<ReplayedGame>, usize)> {
     let file = WthorFile::read(path).with_context(|| format!("{}", path.display()))?;
     let depth = file.header.theoretical_depth as u32;
     let mut games = Vec::with_capacity(file.games.len());
@@ -93,7 +93,7 @@ pub fn read_wthor(path: &Path) -> Result<(Vec<Game>, usize)> {
                         exact.push((empties, black));
                     }
                 }
-                games.push(Game { positions, exact });
+                games.push(ReplayedGame { positions, exact });
             }
             None => skipped += 1,
         }

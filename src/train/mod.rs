@@ -22,7 +22,7 @@ use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
 use crate::score;
 use fit::{Penalties, Samples};
-use games::Game;
+use games::ReplayedGame;
 
 /// What to train on and how.
 #[derive(Clone, Debug)]
@@ -154,7 +154,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
     let mut summary = Summary::default();
     let mut buckets: Vec<(Vec<[u16; FEATURE_COUNT]>, Vec<f32>)> =
         (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
-    let mut held_out: Vec<Game> = Vec::new();
+    let mut held_out: Vec<ReplayedGame> = Vec::new();
     let mut number = 0usize;
     let mut trained = 0usize;
     let mut solver = Solver::new(16);
@@ -275,7 +275,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
 fn measure_all(
     config: &Config,
     eval: &PatternEval,
-    held_out: &[Game],
+    held_out: &[ReplayedGame],
     summary: &mut Summary,
 ) -> Result<()> {
     measure(eval, held_out, summary);
@@ -298,7 +298,7 @@ pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> 
 }
 
 /// Fills the summary's errors from the held-out games.
-fn measure(eval: &PatternEval, held_out: &[Game], summary: &mut Summary) {
+fn measure(eval: &PatternEval, held_out: &[ReplayedGame], summary: &mut Summary) {
     let classic = Classic::default();
     let mut exact = Errors::default();
     let mut ranges: Vec<Errors> = REPORT_RANGES.iter().map(|_| Errors::default()).collect();
