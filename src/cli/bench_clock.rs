@@ -26,7 +26,7 @@ const OPENINGS: &[&str] = &[
 ];
 
 /// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`).
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let clocks: Vec<u64> = args
         .value("clocks")
         .unwrap_or("100,1000,10000")

@@ -61,7 +61,7 @@ fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
 
 /// Times the pattern evaluation: indices alone, whole evaluations from scratch, and
 /// evaluations with indices kept up to date move by move.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     let eval = PatternEval::load_embedded()?;
     let games = random_games(100_000);
     let rounds = 10;

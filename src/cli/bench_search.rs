@@ -28,7 +28,7 @@ const MIDGAME_POSITIONS: [&str; 10] = [
 ];
 
 /// The midgame positions as positions (transcripts from the start or board strings).
-pub fn midgame_positions() -> Result<Vec<Position>> {
+pub(crate) fn midgame_positions() -> Result<Vec<Position>> {
     let start = Position::start(8).expect("8x8 start");
     MIDGAME_POSITIONS
         .iter()
@@ -44,7 +44,7 @@ pub fn midgame_positions() -> Result<Vec<Position>> {
 
 /// `bench midgame`: per position, depth reached and nodes per second in `seconds` (or the
 /// nodes of a fixed-depth search with `--depth`), from an empty table each time.
-pub fn midgame(args: &Args) -> Result<()> {
+pub(crate) fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
@@ -132,7 +132,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// `bench time`: genmove-style searches with budgets from 5 to 200 ms, half on a fixed
 /// move time and half on a game clock; reports how far searches overran.
-pub fn time(args: &Args) -> Result<()> {
+pub(crate) fn time(args: &Args) -> Result<()> {
     let count: usize = args.get("count", 1000)?;
     if count == 0 {
         bail!("--count must be at least 1");
@@ -221,7 +221,7 @@ pub fn time(args: &Args) -> Result<()> {
 
 /// `bench strength`: the classic evaluation against a random player, then against the
 /// `squares` evaluation from XOT openings.
-pub fn strength(args: &Args) -> Result<()> {
+pub(crate) fn strength(args: &Args) -> Result<()> {
     let games: usize = args.get("games", 200)?;
     let random_depth: u32 = args.get("random-depth", 4)?;
     let ms: u64 = args.get("ms", 100)?;

@@ -14,7 +14,7 @@ mod solve;
 mod train;
 mod tune;
 
-pub use args::Args;
+pub(crate) use args::Args;
 
 /// One line per subcommand for `emilia --help`.
 const SUBCOMMANDS: &[(&str, &str)] = &[

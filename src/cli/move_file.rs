@@ -27,7 +27,7 @@ A game that is already over is an error (exit code 2) and writes nothing.
 ";
 
 /// Runs `emilia move`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(args, &[])?;
     if args.flag("help") {
         print!("{HELP}");
@@ -73,7 +73,7 @@ fn choose(position: &Position, total: Duration) -> Result<(Move, Position)> {
 }
 
 /// Reads a board file (see the help) with `to_move` to play.
-pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
+pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
     let squares: String = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
@@ -91,7 +91,7 @@ pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
 }
 
 /// Writes a board file: one row per line.
-pub fn write_board(position: &Position) -> String {
+pub(crate) fn write_board(position: &Position) -> String {
     let size = position.size();
     let squares: Vec<char> = position.squares_string().chars().collect();
     squares
@@ -102,7 +102,7 @@ pub fn write_board(position: &Position) -> String {
 
 /// The file name with its last number incremented, keeping its width: `game-07` →
 /// `game-08`, `game-99` → `game-100`.
-pub fn next_name(path: &Path) -> Result<PathBuf> {
+pub(crate) fn next_name(path: &Path) -> Result<PathBuf> {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())

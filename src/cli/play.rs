@@ -28,17 +28,17 @@ A side with no legal move passes by itself.
 
 /// What a game at the terminal is played with.
 #[derive(Clone, Copy, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Board side.
-    pub size: usize,
+    pub(crate) size: usize,
     /// The person's colour.
-    pub human: Color,
+    pub(crate) human: Color,
     /// The engine's time per move.
-    pub move_time: Duration,
+    pub(crate) move_time: Duration,
 }
 
 /// Runs `emilia play`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
@@ -75,7 +75,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Plays one game, reading the person's commands from `input` and drawing on `out`. Ends at
 /// the end of the game, at `quit`, or at the end of the input.
-pub fn play_game<R: BufRead, W: Write>(
+pub(crate) fn play_game<R: BufRead, W: Write>(
     engine: &mut Engine,
     settings: Settings,
     mut input: R,

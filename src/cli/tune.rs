@@ -8,7 +8,7 @@ use super::Args;
 use crate::board::{Move, Position};
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
-use crate::eval::{Weights, CLASSIC_WEIGHTS};
+use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
 use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
@@ -27,7 +27,7 @@ against the current ones, at T ms a move (default 0: at depth D).
 ";
 
 /// Runs `emilia tune`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -95,7 +95,7 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn weighted_player(weights: &Weights, limits: Limits) -> Player {
+fn weighted_player(weights: &ClassicWeights, limits: Limits) -> Player {
     let mut player = Player::engine(&[], limits, 16);
     if let Player::Engine { engine, .. } = &mut player {
         engine.set_classic_weights(weights);

@@ -77,7 +77,7 @@ const fn lines() -> [Lines; 64] {
 /// Discs flipped when the side owning `mover` plays on `square`, the only empty square
 /// (every square but `square` holds a disc; `mover` is one side's discs).
 #[inline(always)]
-pub fn count_last_flips(mover: u64, square: usize) -> u32 {
+pub(crate) fn count_last_flips(mover: u64, square: usize) -> u32 {
     let row = (mover >> (square & !7)) & 0xFF;
     let lines = &LINES[square];
     let column = gather(mover, lines.masks[0]);

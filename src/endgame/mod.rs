@@ -119,11 +119,6 @@ impl Solver {
         }
     }
 
-    /// The transposition table's size in bytes.
-    pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
-    }
-
     /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
     pub fn table_bytes_for(mib: usize) -> usize {
         Tables::bytes_for(mib)

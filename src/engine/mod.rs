@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Board8, Move, Position};
 use crate::endgame::Solver;
-use crate::eval::{Classic, EvalKind, Pattern, SquareTable, Weights};
+use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::players::BaselinePlayer;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, Margins, Watchdog};
@@ -18,10 +18,8 @@ use crate::with_board;
 
 mod options;
 
-pub use options::{
-    check as check_option, command_line_help, find as find_option, EngineOption, OptionError,
-    OptionKind, OptionValue, OPTIONS,
-};
+pub(crate) use options::{check as check_option, command_line_help, find as find_option};
+pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
@@ -112,7 +110,7 @@ impl Engine {
     }
 
     /// Replaces the weights of the classic evaluation (for tuning experiments).
-    pub fn set_classic_weights(&mut self, weights: &Weights) {
+    pub(crate) fn set_classic_weights(&mut self, weights: &ClassicWeights) {
         self.classic = Classic::new(weights);
     }
 
@@ -375,7 +373,7 @@ impl Engine {
 
 /// How a `hash` budget is shared among the search tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableSplit {
+pub(crate) struct TableSplit {
     /// What the exact solver is created with ([`Solver::new`]): half the budget, which its
     /// large table rounds down to a power of two; its near table adds 1 MiB (at most a
     /// quarter of the budget).
@@ -386,7 +384,7 @@ pub struct TableSplit {
 
 /// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest
 /// for the midgame table, all together at most `mib` MiB.
-pub fn table_split(mib: usize) -> TableSplit {
+pub(crate) fn table_split(mib: usize) -> TableSplit {
     let solver_mib = mib / 2;
     TableSplit {
         solver_mib,

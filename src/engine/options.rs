@@ -54,7 +54,7 @@ fn show_max(max: u64) -> String {
 
 /// A value read for an option, checked against its [`OptionKind`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionValue<'a> {
+pub(crate) enum OptionValue<'a> {
     /// A number within the option's range.
     Number(u64),
     /// No limit (`0`, `none` or `off` for a [`OptionKind::Limit`]).
@@ -205,13 +205,13 @@ fn is_off(text: &str) -> bool {
 }
 
 /// The option named `name` (in any case).
-pub fn find(name: &str) -> Option<&'static EngineOption> {
+pub(crate) fn find(name: &str) -> Option<&'static EngineOption> {
     OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
 }
 
 /// Checks that option `name` exists and takes `value`, without setting it (values that
 /// name a file are only tried when set).
-pub fn check(name: &str, value: &str) -> Result<(), OptionError> {
+pub(crate) fn check(name: &str, value: &str) -> Result<(), OptionError> {
     let option = find(name).ok_or_else(|| OptionError::Unknown {
         name: name.chars().take(40).collect(),
     })?;
@@ -404,7 +404,7 @@ impl Engine {
 }
 
 /// The options as the command line's `--help` lists them.
-pub fn command_line_help() -> String {
+pub(crate) fn command_line_help() -> String {
     let mut text = String::new();
     for option in &OPTIONS {
         text.push_str(&format!(

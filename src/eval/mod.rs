@@ -4,10 +4,10 @@
 //! the comparison opponent.
 
 mod classic;
-pub mod features;
+pub(crate) mod features;
 pub mod pattern;
 mod square_table;
-pub mod tune;
+pub(crate) mod tune;
 pub mod weights;
 
 use std::fmt;
@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use crate::board::Board;
 
-pub use classic::{Classic, Weights, CLASSIC_WEIGHTS, STAGES};
+pub use classic::{Classic, ClassicWeights, CLASSIC_WEIGHTS, STAGES};
 pub use pattern::Pattern;
 pub use square_table::SquareTable;
 

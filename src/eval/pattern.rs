@@ -7,17 +7,16 @@
 
 mod indices;
 mod layout;
-pub mod shapes;
+pub(crate) mod shapes;
 pub mod symmetry;
 
 use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{after_move, indices, indices_by_squares, IncrementalIndices, Indices};
-pub use layout::{
-    full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
-};
+pub(crate) use indices::after_move;
+pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+pub(crate) use layout::{mobilities, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
 
 use super::weights::{Weights, WeightsError};

@@ -8,7 +8,7 @@ use crate::board::{Board, Cell, SIZES};
 
 /// The 8x8 table, row 1 first: the classic hobby-program square utilities.
 #[rustfmt::skip]
-pub const SQUARES_8X8: [i32; 64] = [
+pub(super) const SQUARES_8X8: [i32; 64] = [
     25, -5, 14, 10, 10, 14, -5, 25,
     -5, -7, -4,  1,  1, -4, -7, -5,
     14, -4,  3,  2,  2,  3, -4, 14,
@@ -41,7 +41,7 @@ impl Default for SquareTable {
 /// sizes each square takes the 8x8 value of the square at the same distances from the
 /// edges (distances of 3 and more count as 3), and the four centre squares take the 8x8
 /// centre value.
-pub fn table(size: usize) -> Vec<i32> {
+pub(super) fn table(size: usize) -> Vec<i32> {
     if size == 8 {
         return SQUARES_8X8.to_vec();
     }

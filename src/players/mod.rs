@@ -32,34 +32,34 @@ use crate::rng::Rng;
 use crate::search::time::{self, Margins};
 use crate::search::Limits;
 
-pub use greedy::Greedy;
-pub use kukreja::Kukreja;
-pub use phased::Phased;
-pub use quadrant::Quadrant;
-pub use random::RandomPlayer;
-pub use squares::Squares;
+pub(crate) use greedy::Greedy;
+pub(crate) use kukreja::Kukreja;
+pub(crate) use phased::Phased;
+pub(crate) use quadrant::Quadrant;
+pub(crate) use random::RandomPlayer;
+pub(crate) use squares::Squares;
 
 /// Names of the baseline players, as `setoption player NAME` and `--player NAME` take them.
-pub const NAMES: [&str; 6] = [
+pub(crate) const NAMES: [&str; 6] = [
     "random", "greedy", "squares", "quadrant", "kukreja", "phased",
 ];
 
 /// The move a baseline player chose, with what its search saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub(crate) struct Choice {
     /// The move; `Move::Pass` when the mover has no legal move.
-    pub mv: Move,
+    pub(crate) mv: Move,
     /// The player's own evaluation for the mover, in its own units.
-    pub score: i32,
+    pub(crate) score: i32,
     /// Depth of the last finished search iteration, in plies (0 for players that do not
     /// search).
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Positions visited.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// A baseline player: picks a move for the side to move within the limits.
-pub trait BaselinePlayer: Send {
+pub(crate) trait BaselinePlayer: Send {
     /// The player's name, one of [`NAMES`].
     fn name(&self) -> &'static str;
     /// Whether the player knows how to play on a board of side `size`.
@@ -69,7 +69,7 @@ pub trait BaselinePlayer: Send {
 }
 
 /// Creates the baseline player `name`; `seed` makes random choices repeatable.
-pub fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> {
+pub(crate) fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "random" => Box::new(RandomPlayer::new(seed)),
         "greedy" => Box::new(Greedy::new(seed)),

@@ -20,16 +20,16 @@ const QUADRANT: [[i32; 4]; 4] = [
 ];
 
 /// Time per move when the limits give none.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
 /// Mirrored quadrant values + disc count, minimax without pruning.
-pub struct Quadrant {
+pub(crate) struct Quadrant {
     rng: Rng,
 }
 
 impl Quadrant {
     /// The player; `seed` only matters on boards it does not support.
-    pub fn new(seed: u64) -> Quadrant {
+    pub(crate) fn new(seed: u64) -> Quadrant {
         Quadrant {
             rng: Rng::new(seed),
         }

@@ -27,16 +27,16 @@ const TABLE: [[i32; 8]; 8] = [
 const SCALE: i32 = 1000;
 
 /// Depth searched when the limits give none.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub(crate) const DEFAULT_DEPTH: u32 = 5;
 
 /// Square table + parity + mobility, fixed-depth alpha-beta.
-pub struct Squares {
+pub(crate) struct Squares {
     rng: Rng,
 }
 
 impl Squares {
     /// The player; `seed` only matters on boards it does not support.
-    pub fn new(seed: u64) -> Squares {
+    pub(crate) fn new(seed: u64) -> Squares {
         Squares {
             rng: Rng::new(seed),
         }

@@ -9,11 +9,11 @@ use std::thread;
 
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).
-pub const MAX_LINE: usize = 16 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024;
 
 /// One line of input, or why it cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A complete line, without its line ending.
     Text(String),
     /// A line longer than [`MAX_LINE`]; its length in bytes.
@@ -25,18 +25,18 @@ pub enum Line {
 }
 
 /// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones.
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     input: R,
 }
 
 impl<R: BufRead> LineReader<R> {
     /// A reader over `input`.
-    pub fn new(input: R) -> LineReader<R> {
+    pub(crate) fn new(input: R) -> LineReader<R> {
         LineReader { input }
     }
 
     /// The next line, or `None` at the end of the input (or on a read error).
-    pub fn next_line(&mut self) -> Option<Line> {
+    pub(crate) fn next_line(&mut self) -> Option<Line> {
         let mut bytes = Vec::new();
         let mut length = 0usize;
         let terminated = loop {
@@ -92,14 +92,14 @@ impl<R: BufRead> LineReader<R> {
 /// Counts interruptions (NBoard `ping` and `quit`) read but not yet handled, and raises
 /// the engine's stop flag when one arrives.
 #[derive(Clone)]
-pub struct Interrupts {
+pub(crate) struct Interrupts {
     pending: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 }
 
 impl Interrupts {
     /// Interruptions that raise `stop`.
-    pub fn new(stop: Arc<AtomicBool>) -> Interrupts {
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> Interrupts {
         Interrupts {
             pending: Arc::new(AtomicUsize::new(0)),
             stop,
@@ -107,37 +107,40 @@ impl Interrupts {
     }
 
     /// Records an interruption read from the input.
-    pub fn raise(&self) {
+    pub(crate) fn raise(&self) {
         self.pending.fetch_add(1, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
     /// Marks one interruption as handled.
-    pub fn handled(&self) {
+    pub(crate) fn handled(&self) {
         let _ = self
             .pending
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     /// Whether an interruption is waiting: a search started now should return at once.
-    pub fn pending(&self) -> bool {
+    pub(crate) fn pending(&self) -> bool {
         self.pending.load(Ordering::SeqCst) > 0
     }
 }
 
 /// Whether an NBoard line asks the engine to stop thinking.
-pub fn is_nboard_interrupt(line: &str) -> bool {
+pub(crate) fn is_nboard_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))
 }
 
 /// Whether a first line opens an NBoard session.
-pub fn is_nboard_hello(line: &str) -> bool {
+pub(crate) fn is_nboard_hello(line: &str) -> bool {
     line.split_whitespace().next() == Some("nboard")
 }
 
 /// Reads `input` on a new thread. Once the first line shows an NBoard session, `ping` and
 /// `quit` lines raise `interrupts` as soon as they are read.
-pub fn spawn_reader<R: Read + Send + 'static>(input: R, interrupts: Interrupts) -> Receiver<Line> {
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(
+    input: R,
+    interrupts: Interrupts,
+) -> Receiver<Line> {
     let (sender, receiver) = mpsc::channel();
     thread::Builder::new()
         .name("stdin".into())

@@ -3,10 +3,10 @@
 //! session, anything else is the text protocol (GTP framing, Othello commands). Both drive
 //! the engine only through its public interface.
 
-pub mod diagram;
-pub mod input;
-pub mod nboard;
-pub mod text;
+pub(crate) mod diagram;
+pub(crate) mod input;
+pub(crate) mod nboard;
+pub(crate) mod text;
 
 use std::io::{Read, Write};
 
@@ -15,19 +15,19 @@ use input::{is_nboard_hello, spawn_reader, Interrupts, Line};
 
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
-pub struct Output<W: Write> {
+pub(crate) struct Output<W: Write> {
     sink: W,
     open: bool,
 }
 
 impl<W: Write> Output<W> {
     /// Output to `sink`.
-    pub fn new(sink: W) -> Output<W> {
+    pub(crate) fn new(sink: W) -> Output<W> {
         Output { sink, open: true }
     }
 
     /// Writes `text` and flushes; `false` once the output is closed.
-    pub fn send(&mut self, text: &str) -> bool {
+    pub(crate) fn send(&mut self, text: &str) -> bool {
         if self.open {
             let written = self
                 .sink
@@ -39,24 +39,25 @@ impl<W: Write> Output<W> {
     }
 
     /// Writes one line.
-    pub fn line(&mut self, text: &str) -> bool {
+    pub(crate) fn line(&mut self, text: &str) -> bool {
         self.send(&format!("{text}\n"))
     }
 
     /// Whether writes still succeed.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.open
     }
 
     /// The sink, for tests that write to memory.
-    pub fn into_inner(self) -> W {
+    #[cfg(test)]
+    pub(crate) fn into_inner(self) -> W {
         self.sink
     }
 }
 
 /// Serves one session on `input` and `output` until `quit`, the end of the input, or a
 /// closed output.
-pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
+pub(crate) fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
     let interrupts = Interrupts::new(engine.stop_flag());
     let lines = spawn_reader(input, interrupts.clone());
     let mut out = Output::new(output);

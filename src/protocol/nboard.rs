@@ -18,10 +18,10 @@ use super::input::{Interrupts, Line};
 use super::Output;
 
 /// Level used before the GUI sends `set depth`.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub(crate) const DEFAULT_DEPTH: u32 = 10;
 
 /// One NBoard session.
-pub struct NboardSession<'a, W: Write> {
+pub(crate) struct NboardSession<'a, W: Write> {
     engine: Engine,
     game: Game,
     depth: u32,
@@ -45,7 +45,7 @@ fn move_text(mv: Move) -> String {
 
 impl<'a, W: Write> NboardSession<'a, W> {
     /// A session writing to `out`; `interrupts` counts `ping`s read but not yet answered.
-    pub fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
+    pub(crate) fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
         NboardSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
@@ -57,17 +57,12 @@ impl<'a, W: Write> NboardSession<'a, W> {
     }
 
     /// Whether the session is over: `quit` received or the output closed.
-    pub fn finished(&self) -> bool {
+    pub(crate) fn finished(&self) -> bool {
         self.quit || !self.out.is_open()
     }
 
-    /// The game as the GUI last described it.
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     /// Handles one line from the GUI.
-    pub fn handle(&mut self, line: &str) {
+    pub(crate) fn handle(&mut self, line: &str) {
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("");
         let rest = line.trim_start()[command.len()..].trim();
@@ -272,7 +267,7 @@ fn search_line(report: &SearchReport) -> String {
 
 /// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the
 /// end of the input, or when the output is closed.
-pub fn serve<W: Write>(
+pub(crate) fn serve<W: Write>(
     engine: Engine,
     lines: &Receiver<Line>,
     out: &mut Output<W>,

@@ -18,7 +18,7 @@ use super::input::Line;
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
-pub const COMMANDS: &[&str] = &[
+pub(crate) const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
     "version",
@@ -49,7 +49,7 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// Deepest `perft` accepted: deeper counts take hours.
-pub const MAX_PERFT_DEPTH: u32 = 16;
+pub(crate) const MAX_PERFT_DEPTH: u32 = 16;
 
 /// GTP time control: `time_settings` and the last `time_left` of each colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -133,7 +133,7 @@ impl GtpClocks {
 type Answer = Result<String, String>;
 
 /// One text-protocol session: the engine, the game and the settings.
-pub struct TextSession {
+pub(crate) struct TextSession {
     engine: Engine,
     game: Game,
     clocks: GtpClocks,
@@ -144,7 +144,7 @@ pub struct TextSession {
 
 impl TextSession {
     /// A session on the 8x8 start position.
-    pub fn new(engine: Engine) -> TextSession {
+    pub(crate) fn new(engine: Engine) -> TextSession {
         TextSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
@@ -155,18 +155,13 @@ impl TextSession {
     }
 
     /// Whether `quit` was received.
-    pub fn wants_quit(&self) -> bool {
+    pub(crate) fn wants_quit(&self) -> bool {
         self.quit
-    }
-
-    /// The game so far.
-    pub fn game(&self) -> &Game {
-        &self.game
     }
 
     /// Answers one input line: the full reply (ending with its blank line), or `None` for
     /// lines that get none (empty lines and comments).
-    pub fn handle_input(&mut self, line: Line) -> Option<String> {
+    pub(crate) fn handle_input(&mut self, line: Line) -> Option<String> {
         match line {
             Line::Text(text) => self.handle_line(&text),
             Line::TooLong(bytes) => Some(reply(
@@ -200,7 +195,7 @@ impl TextSession {
     }
 
     /// Answers one command line (see [`TextSession::handle_input`]).
-    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+    pub(crate) fn handle_line(&mut self, line: &str) -> Option<String> {
         let cleaned = clean(line);
         if cleaned.is_empty() {
             return None;
@@ -697,7 +692,7 @@ fn split_id(line: &str) -> (Result<Option<u64>, String>, &str) {
 
 /// A reply in GTP framing: `=id answer` or `?id message`, then a blank line. Blank lines
 /// inside the answer are dropped so that they cannot end it early.
-pub fn reply(id: Option<u64>, answer: Answer) -> String {
+pub(crate) fn reply(id: Option<u64>, answer: Answer) -> String {
     let (sign, text) = match answer {
         Ok(text) => ('=', text),
         Err(text) => ('?', text),
@@ -751,7 +746,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
 /// `lines`. Returns at `quit`, at the end of the input, or when the output is closed.
-pub fn serve<W: std::io::Write>(
+pub(crate) fn serve<W: std::io::Write>(
     engine: Engine,
     first: Line,
     lines: &Receiver<Line>,

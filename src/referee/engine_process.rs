@@ -12,7 +12,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 /// Why no line came.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The deadline passed first.
     Timeout,
     /// The engine closed its output: it exited or crashed.
@@ -20,7 +20,7 @@ pub enum ReadError {
 }
 
 /// A running engine.
-pub struct EngineProcess {
+pub(crate) struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -31,7 +31,7 @@ impl EngineProcess {
     /// Starts the command line `command` (words split as a shell would, see
     /// [`split_command_line`]) in directory `dir`, with its stderr shown or discarded.
     /// `label` names the engine in logs.
-    pub fn spawn(
+    pub(crate) fn spawn(
         command: &str,
         dir: Option<&Path>,
         show_stderr: bool,
@@ -92,7 +92,7 @@ impl EngineProcess {
     }
 
     /// Sends one line. Fails when the engine no longer reads its input.
-    pub fn send(&mut self, line: &str) -> Result<(), ReadError> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), ReadError> {
         log::debug!("{} < {line}", self.label);
         let stdin = self.stdin.as_mut().ok_or(ReadError::Closed)?;
         let sent = stdin
@@ -103,7 +103,7 @@ impl EngineProcess {
     }
 
     /// The next line of output, waiting until `deadline` at most.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
+    pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
@@ -113,7 +113,7 @@ impl EngineProcess {
     }
 
     /// How the process ended, waiting up to `grace` for it; `None` if it still runs.
-    pub fn exit_status(&mut self, grace: Duration) -> Option<String> {
+    pub(crate) fn exit_status(&mut self, grace: Duration) -> Option<String> {
         let until = Instant::now() + grace;
         loop {
             match self.child.try_wait() {
@@ -126,7 +126,7 @@ impl EngineProcess {
     }
 
     /// Closes its input, gives it `grace` to exit on its own, then kills it.
-    pub fn shut_down(&mut self, grace: Duration) {
+    pub(crate) fn shut_down(&mut self, grace: Duration) {
         self.stdin = None;
         if self.exit_status(grace).is_none() {
             self.kill();
@@ -134,7 +134,7 @@ impl EngineProcess {
     }
 
     /// Kills the process and reaps it.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
         log::debug!("{} killed", self.label);
@@ -178,7 +178,7 @@ fn resolve_program(program: &str) -> PathBuf {
 /// Splits a command line into words as a POSIX shell would for plain commands: spaces
 /// separate words; single quotes keep everything literally; double quotes keep spaces and
 /// honour `\"` and `\\`; a backslash outside quotes escapes the next character.
-pub fn split_command_line(line: &str) -> Result<Vec<String>> {
+pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

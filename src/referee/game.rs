@@ -19,7 +19,7 @@ pub struct RecordedMove {
 
 impl RecordedMove {
     /// The move as a GGF record keeps it.
-    pub fn to_ggf(self) -> GgfMove {
+    pub(crate) fn to_ggf(self) -> GgfMove {
         GgfMove {
             mv: self.mv,
             eval: None,
@@ -107,7 +107,7 @@ impl GameRecord {
 
 /// What one game is: its number, its opening and who plays Black.
 #[derive(Clone, Debug)]
-pub struct GameSpec {
+pub(crate) struct GameSpec {
     /// Game number, from 1.
     pub number: usize,
     /// Opening text and moves (empty: the start position).
@@ -117,7 +117,7 @@ pub struct GameSpec {
 }
 
 /// A pair of engines kept between games; `None` where one must be (re)started.
-pub type Pair = [Option<Box<dyn Client>>; 2];
+pub(crate) type Pair = [Option<Box<dyn Client>>; 2];
 
 struct Referee<'a> {
     config: &'a MatchConfig,
@@ -127,7 +127,7 @@ struct Referee<'a> {
 /// Plays one game between the engines of `pair` (starting any that is not running).
 /// Engines that fail in a way that leaves their state unknown are dropped (killed) so that
 /// the next game restarts them.
-pub fn play(
+pub(crate) fn play(
     pair: &mut Pair,
     config: &MatchConfig,
     names: &[String; 2],

@@ -9,13 +9,13 @@
 //! games are written in GGF by [`crate::formats::ggf`].
 
 pub mod client;
-pub mod engine_process;
+pub(crate) mod engine_process;
 pub mod game;
-pub mod gtp;
-pub mod nboard;
+pub(crate) mod gtp;
+pub(crate) mod nboard;
 pub mod openings;
 pub mod report;
-pub mod stats;
+pub(crate) mod stats;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -76,7 +76,7 @@ impl EngineSpec {
     /// The name reports use: the given one, or the command line with directories left
     /// out of its words and a leading interpreter dropped (`python3 dir/bot.py -x` reads
     /// `bot.py -x`).
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         if let Some(name) = &self.name {
             return name.clone();
         }
@@ -114,7 +114,7 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// How reports describe it.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             TimeControl::Clock { base, increment } if increment.is_zero() => {
                 format!("{} s per side", base.as_secs_f64())

@@ -12,7 +12,7 @@ use crate::formats::ggf::{self, GgfMove, GgfRecord};
 use crate::game::ClockSetting;
 
 /// An engine spoken to in the NBoard protocol.
-pub struct NboardClient {
+pub(crate) struct NboardClient {
     process: EngineProcess,
     name: String,
     timeout: Duration,
@@ -32,7 +32,7 @@ enum Line<T> {
 
 impl NboardClient {
     /// Starts the engine, sets its search depth and waits until it answers a ping.
-    pub fn start(
+    pub(crate) fn start(
         spec: &EngineSpec,
         label: &str,
         timeout: Duration,

@@ -12,7 +12,7 @@ use crate::search::SearchReport;
 
 /// Solves `board` (which must have a legal move) within the limits; `None` when a limit
 /// stopped it first.
-pub fn solve(
+pub(crate) fn solve(
     solver: &mut Solver,
     board: &Board8,
     start: Instant,

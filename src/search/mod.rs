@@ -11,9 +11,9 @@
 //! fresh engine gives the same move, score and node count on every run. With a warm
 //! transposition table the move and score may still vary slightly and node counts do.
 
-pub mod exact8;
+pub(crate) mod exact8;
 mod limits;
-pub mod ordering;
+pub(crate) mod ordering;
 mod report;
 pub mod time;
 pub mod tt;

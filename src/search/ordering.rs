@@ -8,7 +8,7 @@ use crate::board::bitboard::neighbours;
 use crate::board::{Board, Cell, MAX_SIZE};
 
 /// Deepest ply a search may reach (passes included).
-pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
+pub(crate) const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
 
 /// Ordering bonus of the transposition-table move: before everything else.
 const TT_MOVE: i32 = 1 << 30;
@@ -66,7 +66,7 @@ fn potential_replies<B: Board>(child: &B) -> u32 {
 
 /// Killer moves and history, reset for each search so that a search from a fresh engine
 /// is reproducible.
-pub struct MoveOrdering {
+pub(crate) struct MoveOrdering {
     roles: Vec<SquareRole>,
     killers: Vec<[usize; 2]>,
     history: Vec<i32>,
@@ -74,7 +74,7 @@ pub struct MoveOrdering {
 
 impl MoveOrdering {
     /// Ordering state for boards of side `size`.
-    pub fn new(size: usize) -> MoveOrdering {
+    pub(crate) fn new(size: usize) -> MoveOrdering {
         MoveOrdering {
             roles: square_roles(size),
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
@@ -85,7 +85,7 @@ impl MoveOrdering {
     /// Ordering key of move `m` from `board`, leading to `child`, at `depth` plies to go
     /// (higher is tried first).
     #[inline]
-    pub fn key<B: Board>(
+    pub(crate) fn key<B: Board>(
         &self,
         board: &B,
         child: &B,
@@ -121,7 +121,7 @@ impl MoveOrdering {
 
     /// Records that `m` caused a cutoff at `ply` with `depth` plies to go.
     #[inline]
-    pub fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
+    pub(crate) fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
         let killers = &mut self.killers[ply];
         if killers[0] != m {
             killers[1] = killers[0];

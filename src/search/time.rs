@@ -85,7 +85,7 @@ impl Margins {
 
 /// Empties at which the exact endgame usually becomes solvable within a move's time, per
 /// board size: those moves get more time.
-pub fn solve_empties(size: usize) -> u32 {
+pub(crate) fn solve_empties(size: usize) -> u32 {
     match size {
         6 => 18,
         8 => 16,
@@ -95,7 +95,7 @@ pub fn solve_empties(size: usize) -> u32 {
 }
 
 /// Moves the side to move still has to play, at most, with `empties` empty squares.
-pub fn own_moves_left(empties: u32) -> u32 {
+pub(crate) fn own_moves_left(empties: u32) -> u32 {
     empties.div_ceil(2).max(1)
 }
 
@@ -199,14 +199,14 @@ const SOLVE_GROWTH_PER_EMPTY: f64 = 2.5;
 const CHEAP_SOLVE_SHARE: f64 = 0.25;
 
 /// Expected time for the 8x8 solver to solve a position with `empties` empty squares.
-pub fn estimated_solve_time(empties: u32) -> Duration {
+pub(crate) fn estimated_solve_time(empties: u32) -> Duration {
     let exponent = empties as i32 - REFERENCE_EMPTIES;
     REFERENCE_SOLVE_TIME.mul_f64(SOLVE_GROWTH_PER_EMPTY.powi(exponent))
 }
 
 /// How a search should use the 8x8 exact solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExactPlan {
+pub(crate) struct ExactPlan {
     /// Time for the midgame search that runs first, if any.
     pub midgame: Option<TimePlan>,
     /// Deadline of the solve, from the start of the search.
@@ -218,7 +218,7 @@ impl ExactPlan {
     /// search's time plan and depth limit; `None` keeps the midgame search alone. Without a
     /// time limit (a fixed depth at least the empties, or an explicit solve) the solver
     /// runs alone.
-    pub fn new(empties: u32, time: &TimePlan, max_depth: u32) -> Option<ExactPlan> {
+    pub(crate) fn new(empties: u32, time: &TimePlan, max_depth: u32) -> Option<ExactPlan> {
         if max_depth < empties {
             return None;
         }
@@ -252,19 +252,19 @@ impl ExactPlan {
 /// The search time of a move for which the whole process is timed (`emilia move`):
 /// start-up, reading and writing the files are kept back: a tenth, at most 200 ms, plus
 /// 5 ms; at least 1 ms remains.
-pub fn process_move_time(total: Duration) -> Duration {
+pub(crate) fn process_move_time(total: Duration) -> Duration {
     let reserve = (total / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
     total.saturating_sub(reserve).max(Duration::from_millis(1))
 }
 
 /// Sets a stop flag when its time comes, unless dropped first.
-pub struct Watchdog {
+pub(crate) struct Watchdog {
     cancel: Option<mpsc::Sender<()>>,
 }
 
 impl Watchdog {
     /// Raises `stop` after `limit`, if given.
-    pub fn arm(stop: Arc<AtomicBool>, limit: Option<Duration>) -> Watchdog {
+    pub(crate) fn arm(stop: Arc<AtomicBool>, limit: Option<Duration>) -> Watchdog {
         let Some(limit) = limit else {
             return Watchdog { cancel: None };
         };

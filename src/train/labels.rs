@@ -12,7 +12,7 @@ use crate::board::Board8;
 /// Adds exact values from `solve` (the final disc difference for the side to move under
 /// perfect play) for the game's positions with at most `max_empties` empty squares, in
 /// game order so that a solver's table helps with the later ones.
-pub fn add_solved(
+pub(crate) fn add_solved(
     game: &mut ReplayedGame,
     max_empties: u32,
     solve: &mut dyn FnMut(&Board8) -> i32,
@@ -39,7 +39,7 @@ pub fn add_solved(
 
 /// Labels of every position of `game` in discs for its side to move, or `None` for all
 /// when the game has no exact value at all.
-pub fn game_labels(game: &ReplayedGame) -> Option<Vec<f32>> {
+pub(crate) fn game_labels(game: &ReplayedGame) -> Option<Vec<f32>> {
     if game.exact.is_empty() {
         return None;
     }

@@ -7,9 +7,9 @@
 //! [`labels`]; [`fit`] fits all stages' weights at once.
 
 pub mod exact;
-pub mod fit;
-pub mod games;
-pub mod labels;
+pub(crate) mod fit;
+pub(crate) mod games;
+pub(crate) mod labels;
 
 use std::path::PathBuf;
 
@@ -26,31 +26,31 @@ use games::ReplayedGame;
 
 /// What to train on and how.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// WTHOR files or directories of them.
-    pub games: Vec<PathBuf>,
+    pub(crate) games: Vec<PathBuf>,
     /// Where to write the weights file.
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// One game in this many is held out.
-    pub holdout_every: usize,
+    pub(crate) holdout_every: usize,
     /// Which one: game number modulo `holdout_every`.
-    pub holdout: usize,
+    pub(crate) holdout: usize,
     /// Another residue left out of training altogether, so that settings can be tuned on
     /// `holdout` while the real test games stay unseen.
-    pub exclude: Option<usize>,
+    pub(crate) exclude: Option<usize>,
     /// Train on one game in this many of the rest (1 = all): for quick experiments.
-    pub subsample: usize,
+    pub(crate) subsample: usize,
     /// Conjugate-gradient iterations.
-    pub iterations: usize,
+    pub(crate) iterations: usize,
     /// Regularisation.
-    pub penalties: Penalties,
+    pub(crate) penalties: Penalties,
     /// Files of positions with exact values (see [`exact`]) to measure the result on.
-    pub exact_files: Vec<PathBuf>,
+    pub(crate) exact_files: Vec<PathBuf>,
     /// Positions with at most this many empty squares are solved exactly for their labels
     /// (0: none, labels come from the game records alone).
-    pub solve_empties: u32,
+    pub(crate) solve_empties: u32,
     /// Measure this weights file instead of training (`None`: train).
-    pub measure_only: Option<PathBuf>,
+    pub(crate) measure_only: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -77,17 +77,17 @@ impl Default for Config {
 
 /// Mean absolute errors on held-out positions.
 #[derive(Clone, Debug, Default)]
-pub struct Errors {
+pub(crate) struct Errors {
     /// Positions measured.
-    pub count: usize,
+    pub(crate) count: usize,
     /// The trained evaluation.
-    pub pattern: f64,
+    pub(crate) pattern: f64,
     /// Predicting a draw every time.
-    pub zero: f64,
+    pub(crate) zero: f64,
     /// Predicting the current disc difference.
-    pub discs: f64,
+    pub(crate) discs: f64,
     /// The classic evaluation (hand-chosen features with tuned weights).
-    pub classic: f64,
+    pub(crate) classic: f64,
 }
 
 impl Errors {
@@ -116,20 +116,20 @@ impl Errors {
 
 /// What a training run measured.
 #[derive(Clone, Debug, Default)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Games read, held out, and trained on.
-    pub games: (usize, usize, usize),
+    pub(crate) games: (usize, usize, usize),
     /// Training samples.
-    pub samples: usize,
+    pub(crate) samples: usize,
     /// Errors on held-out positions with 24 empties, whose labels are exact.
-    pub exact24: Errors,
+    pub(crate) exact24: Errors,
     /// Errors on held-out positions by range of empties `(lo, hi, errors)`, against the
     /// backed-up labels.
-    pub by_empties: Vec<(u32, u32, Errors)>,
+    pub(crate) by_empties: Vec<(u32, u32, Errors)>,
     /// Errors on each exact-positions file: `(file, errors)`.
-    pub exact_files: Vec<(PathBuf, Errors)>,
+    pub(crate) exact_files: Vec<(PathBuf, Errors)>,
     /// Bytes of the weights file written.
-    pub file_bytes: usize,
+    pub(crate) file_bytes: usize,
 }
 
 /// Ranges of empties the report breaks errors down by.
@@ -145,7 +145,7 @@ const REPORT_RANGES: [(u32, u32); 7] = [
 
 /// Runs a training: reads games, fits, writes the weights file, measures held-out error.
 /// `say` receives progress lines.
-pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
+pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
     if config.holdout_every < 2 || config.holdout >= config.holdout_every {
         bail!("hold out one game in at least 2 (residue below the period)");
     }
@@ -288,7 +288,7 @@ fn measure_all(
 }
 
 /// Errors of `eval` (and the baselines) on positions with exact values.
-pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
+pub(crate) fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
     let classic = Classic::default();
     let mut errors = Errors::default();
     for p in positions {
