@@ -67,7 +67,7 @@ impl Engine {
     /// Default ProbCut margin, tenths of a standard deviation.
     pub const DEFAULT_PROBCUT: u32 = 10;
 
-    /// Default transposition table size, MiB.
+    /// Default memory of all search tables together (option `hash`), MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
     /// An engine with default options.
@@ -75,7 +75,8 @@ impl Engine {
         Engine::with_hash(Engine::DEFAULT_HASH_MIB)
     }
 
-    /// An engine with default options and a transposition table of `mib` MiB.
+    /// An engine with default options and `mib` MiB of search tables (option `hash`,
+    /// clamped to its range).
     pub fn with_hash(mib: usize) -> Engine {
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
@@ -114,7 +115,7 @@ impl Engine {
         self.classic = Classic::new(weights);
     }
 
-    /// Forgets what earlier searches learned (empties the transposition table).
+    /// Forgets what earlier searches learned (empties the search tables).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
         if let Some(solver) = self.solver.as_mut() {

@@ -205,13 +205,25 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         self.out.line("status Emilia is analysing");
+        // A pending `ping` makes the analysis stale before it starts.
+        if self.interrupts.pending() {
+            self.out.line("status");
+            return;
+        }
         let limits = Limits {
             level: Some(self.depth),
             ..Limits::default()
         };
         let out = &mut *self.out;
+        let (interrupts, stop) = (&self.interrupts, self.engine.stop_flag());
         self.engine
             .hint(&position, count.clamp(1, 64), &limits, &mut |scores| {
+                if interrupts.pending() {
+                    // A ping came while this depth was searched: its numbers are stale,
+                    // and the search stops (should the ping have come before it started).
+                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                    return;
+                }
                 for s in scores {
                     let depth = if s.exact {
                         "100%".to_string()
