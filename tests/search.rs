@@ -238,6 +238,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         max_depth: 60,
         node_limit: u64::MAX,
         plan: TimePlan::UNLIMITED,
+        start: Instant::now(),
         stop: &stop,
         score_all_moves: false,
         probcut: 10,

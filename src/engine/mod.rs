@@ -52,6 +52,8 @@ pub struct Engine {
     seed: u64,
     /// Time kept back from every deadline (see [`Margins`]).
     margins: Margins,
+    /// Stops any search at its time plan's backstop.
+    watchdog: Watchdog,
 }
 
 impl Default for Engine {
@@ -82,6 +84,7 @@ impl Engine {
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();
         let mib = mib.clamp(1, 65536);
+        let stop = Arc::new(AtomicBool::new(false));
         Engine {
             eval: if pattern.is_some() {
                 EvalKind::Pattern
@@ -97,7 +100,8 @@ impl Engine {
             solver: None,
             classic: Classic::default(),
             square_table: SquareTable::default(),
-            stop: Arc::new(AtomicBool::new(false)),
+            watchdog: Watchdog::new(Arc::clone(&stop)),
+            stop,
             player: None,
             seed: 0,
             margins: Margins::DEFAULT,
@@ -280,13 +284,16 @@ impl Engine {
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
         let plan = time::plan(limits, empties, position.size(), &self.margins);
-        let _watchdog = Watchdog::arm(Arc::clone(&self.stop), plan.backstop);
+        let _armed = self
+            .watchdog
+            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let stop = Arc::clone(&self.stop);
         let settings = search::SearchSettings {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
+            start,
             stop: &stop,
             score_all_moves,
             probcut: self.probcut,

@@ -67,6 +67,9 @@ pub struct SearchSettings<'a> {
     pub node_limit: u64,
     /// Time limits.
     pub plan: TimePlan,
+    /// When the time of `plan` started: when the engine was asked, so that the work before
+    /// the search counts too.
+    pub start: Instant,
     /// Set from outside to stop the search.
     pub stop: &'a AtomicBool,
     /// Search every root move with a full window so each has an exact score (for hints).
@@ -131,7 +134,7 @@ pub fn search<B: Board, E: Evaluator>(
     settings: &SearchSettings,
     progress: &mut Progress,
 ) -> SearchResult {
-    let start = Instant::now();
+    let start = settings.start;
     let mut searcher = Searcher {
         eval,
         tt,

@@ -29,7 +29,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::Limits;
 
@@ -257,35 +257,87 @@ pub(crate) fn process_move_time(total: Duration) -> Duration {
     total.saturating_sub(reserve).max(Duration::from_millis(1))
 }
 
-/// Sets a stop flag when its time comes, unless dropped first.
+/// Raises a stop flag at a deadline unless disarmed first: the backstop that holds any
+/// search to its time plan. One thread waits for all the deadlines of an engine, so a
+/// search costs no thread of its own.
 pub(crate) struct Watchdog {
-    cancel: Option<mpsc::Sender<()>>,
+    stop: Arc<AtomicBool>,
+    /// Commands to the waiting thread, which starts with the first deadline.
+    commands: Option<mpsc::Sender<Command>>,
+}
+
+enum Command {
+    Arm(Instant),
+    Disarm,
+}
+
+/// An armed [`Watchdog`]; dropping it disarms it.
+pub(crate) struct Armed {
+    commands: Option<mpsc::Sender<Command>>,
 }
 
 impl Watchdog {
-    /// Raises `stop` after `limit`, if given.
-    pub(crate) fn arm(stop: Arc<AtomicBool>, limit: Option<Duration>) -> Watchdog {
-        let Some(limit) = limit else {
-            return Watchdog { cancel: None };
+    /// A watchdog that raises `stop`.
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> Watchdog {
+        Watchdog {
+            stop,
+            commands: None,
+        }
+    }
+
+    /// Raises the stop flag at `deadline`, if given, unless the result is dropped first.
+    pub(crate) fn arm(&mut self, deadline: Option<Instant>) -> Armed {
+        let Some(deadline) = deadline else {
+            return Armed { commands: None };
         };
-        let (cancel, cancelled) = mpsc::channel::<()>();
+        if self.commands.is_none() {
+            self.commands = self.spawn();
+        }
+        let commands = self
+            .commands
+            .clone()
+            .filter(|c| c.send(Command::Arm(deadline)).is_ok());
+        Armed { commands }
+    }
+
+    /// The waiting thread: sleeps until a deadline or a command, whichever comes first.
+    fn spawn(&self) -> Option<mpsc::Sender<Command>> {
+        let (sender, commands) = mpsc::channel::<Command>();
+        let stop = Arc::clone(&self.stop);
         let spawned = thread::Builder::new()
             .name("watchdog".into())
             .spawn(move || {
-                if let Err(mpsc::RecvTimeoutError::Timeout) = cancelled.recv_timeout(limit) {
-                    stop.store(true, Ordering::SeqCst);
+                let mut deadline: Option<Instant> = None;
+                loop {
+                    let command = match deadline {
+                        None => commands
+                            .recv()
+                            .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                        Some(d) => {
+                            commands.recv_timeout(d.saturating_duration_since(Instant::now()))
+                        }
+                    };
+                    match command {
+                        Ok(Command::Arm(d)) => deadline = Some(d),
+                        Ok(Command::Disarm) => deadline = None,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            stop.store(true, Ordering::SeqCst);
+                            deadline = None;
+                        }
+                        // The engine is gone.
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                    }
                 }
             });
-        Watchdog {
-            cancel: spawned.ok().map(|_| cancel),
-        }
+        spawned.ok().map(|_| sender)
     }
 }
 
-impl Drop for Watchdog {
+impl Drop for Armed {
     fn drop(&mut self) {
-        // Dropping the sender wakes the thread, which then leaves the flag alone.
-        self.cancel.take();
+        if let Some(commands) = &self.commands {
+            let _ = commands.send(Command::Disarm);
+        }
     }
 }
 
@@ -480,12 +532,17 @@ mod tests {
     }
 
     #[test]
-    fn watchdog_fires_only_when_not_dropped() {
+    fn watchdog_fires_only_when_not_disarmed() {
         let stop = Arc::new(AtomicBool::new(false));
-        drop(Watchdog::arm(Arc::clone(&stop), Some(ms(10))));
+        let mut watchdog = Watchdog::new(Arc::clone(&stop));
+        drop(watchdog.arm(Some(Instant::now() + ms(10))));
         thread::sleep(ms(30));
         assert!(!stop.load(Ordering::SeqCst));
-        let _armed = Watchdog::arm(Arc::clone(&stop), Some(ms(5)));
+        drop(watchdog.arm(None));
+        thread::sleep(ms(20));
+        assert!(!stop.load(Ordering::SeqCst));
+        // The same thread serves the next deadline.
+        let _armed = watchdog.arm(Some(Instant::now() + ms(5)));
         thread::sleep(ms(50));
         assert!(stop.load(Ordering::SeqCst));
     }
