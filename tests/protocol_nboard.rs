@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use common::{data_dir, Emilia};
 use emilia::board::Move;
+use emilia::formats::ggf;
 use emilia::game::Game;
-use emilia::protocol::ggf;
 
 const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
 

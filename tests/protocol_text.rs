@@ -5,9 +5,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{data_dir, Emilia, Rng};
+use common::{data_dir, Emilia};
 use emilia::board::{Color, Move, Position};
 use emilia::game::{Game, PlayError};
+use emilia::rng::Rng;
 
 /// Fast searches for tests.
 fn quick() -> Emilia {
@@ -58,7 +59,7 @@ fn a_whole_game_with_genmove_for_both_sides() {
     assert_eq!(emilia.ok("history"), game.transcript());
     // The GGF record reads back to the same game.
     let ggf = emilia.ok("history ggf");
-    let again = emilia::protocol::ggf::parse(&ggf).unwrap();
+    let again = emilia::formats::ggf::parse(&ggf).unwrap();
     assert_eq!(again.positions(), game.positions());
 }
 

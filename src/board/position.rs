@@ -100,8 +100,8 @@ impl AnyBoard {
     }
 
     /// Position hash.
-    pub fn hash(&self) -> u64 {
-        with_board!(self, b => b.hash())
+    pub fn hash_key(&self) -> u64 {
+        with_board!(self, b => b.hash_key())
     }
 
     fn from_cells(size: usize, cells: &[Cell]) -> AnyBoard {

@@ -30,7 +30,7 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
 ";
 
 /// Runs `emilia bench`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -95,12 +95,13 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// FFO #40-#59, the standard endgame speed test, embedded so the benchmark needs no files.
-const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
+/// FFO #40-#49, the standard endgame speed test (every legal move with its exact score),
+/// shipped in data/ and built in so the benchmark needs no files.
+const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo() -> Result<()> {
-    let records = crate::formats::obf::read_obf(FFO_40_59)?;
+    let records = crate::formats::obf::read_obf(FFO_40_49)?;
     let mut solver = crate::endgame::Solver::default();
     outln!("ffo: FFO #40-#49, exact, one thread")?;
     let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;

@@ -14,7 +14,7 @@ use super::output::outln;
 use super::Args;
 use crate::board::{Color, Move};
 use crate::game::Game;
-use crate::protocol::timing::own_moves_left;
+use crate::search::time::own_moves_left;
 
 /// Openings the games start from, so that repeated games differ.
 const OPENINGS: &[&str] = &[
@@ -27,7 +27,7 @@ const OPENINGS: &[&str] = &[
 ];
 
 /// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`).
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let clocks: Vec<u64> = args
         .value("clocks")
         .unwrap_or("100,1000,10000")
@@ -220,7 +220,7 @@ fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result
         let color = position.to_move;
         let me = color_index(color);
         let remaining = left[me];
-        let fair_share = remaining / own_moves_left(&position);
+        let fair_share = remaining / own_moves_left(position.board.counts().2);
         let command = format!("genmove {color} {}", remaining.as_millis());
         let start = Instant::now();
         let answer = players[me].ask(&command, remaining + Duration::from_secs(5))?;

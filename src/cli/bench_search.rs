@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 use super::output::outln;
 use super::Args;
 use crate::board::{Color, Position};
-use crate::engine::{Clock, Engine, Limits};
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::time::{self, Margins};
+use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-use crate::timeman;
 
 /// Midgame benchmark positions: six XOT openings (52 empties) and four FFO positions
 /// (FFO 41, 43, 47, 51: 22 to 27 empties).
@@ -27,7 +29,7 @@ const MIDGAME_POSITIONS: [&str; 10] = [
 ];
 
 /// The midgame positions as positions (transcripts from the start or board strings).
-pub fn midgame_positions() -> Result<Vec<Position>> {
+pub(crate) fn midgame_positions() -> Result<Vec<Position>> {
     let start = Position::start(8).expect("8x8 start");
     MIDGAME_POSITIONS
         .iter()
@@ -43,7 +45,7 @@ pub fn midgame_positions() -> Result<Vec<Position>> {
 
 /// `bench midgame`: per position, depth reached and nodes per second in `seconds` (or the
 /// nodes of a fixed-depth search with `--depth`), from an empty table each time.
-pub fn midgame(args: &Args) -> Result<()> {
+pub(crate) fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
@@ -67,7 +69,7 @@ pub fn midgame(args: &Args) -> Result<()> {
         let s = report.elapsed.as_secs_f64();
         let (_, _, empties) = position.board.counts();
         outln!(
-            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:+6}, best {}, {:10} nodes, \
+            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:>7}, best {}, {:10} nodes, \
              {:.3} s, {:.2} Mnps",
             i + 1,
             report.depth,
@@ -93,13 +95,8 @@ pub fn midgame(args: &Args) -> Result<()> {
 /// Positions for the time benchmark: random playouts from the start on every size,
 /// mostly 8x8, at every stage of the game.
 fn time_positions(count: usize) -> Vec<Position> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = move || rng.next_u64();
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let size = match next() % 10 {
@@ -136,7 +133,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// `bench time`: genmove-style searches with budgets from 5 to 200 ms, half on a fixed
 /// move time and half on a game clock; reports how far searches overran.
-pub fn time(args: &Args) -> Result<()> {
+pub(crate) fn time(args: &Args) -> Result<()> {
     let count: usize = args.get("count", 1000)?;
     if count == 0 {
         bail!("--count must be at least 1");
@@ -157,17 +154,14 @@ pub fn time(args: &Args) -> Result<()> {
         } else {
             // A clock whose share for this move is about `budget`; every fifth one is
             // nearly out of time, the case where a late move loses.
-            let moves = empties.div_ceil(2) + timeman::RESERVE_MOVES;
+            let moves = time::own_moves_left(empties) + time::RESERVE_MOVES;
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {
                 budget * moves
             };
             Limits {
-                clock: Some(Clock {
-                    remaining,
-                    increment: Duration::ZERO,
-                }),
+                clock: Some(Clock::sudden_death(remaining)),
                 ..Limits::default()
             }
         };
@@ -191,7 +185,7 @@ pub fn time(args: &Args) -> Result<()> {
             }
         }
         if let Some(clock) = limits.clock {
-            let hard = timeman::for_clock(clock, empties, timeman::solve_empties(position.size()))
+            let hard = time::for_clock(&clock, empties, position.size(), &Margins::DEFAULT)
                 .hard
                 .unwrap_or_default();
             clock_over.push((elapsed.as_secs_f64() - hard.as_secs_f64()) * 1e3);
@@ -228,7 +222,7 @@ pub fn time(args: &Args) -> Result<()> {
 
 /// `bench strength`: the classic evaluation against a random player, then against the
 /// `squares` evaluation from XOT openings.
-pub fn strength(args: &Args) -> Result<()> {
+pub(crate) fn strength(args: &Args) -> Result<()> {
     let games: usize = args.get("games", 200)?;
     let random_depth: u32 = args.get("random-depth", 4)?;
     let ms: u64 = args.get("ms", 100)?;
@@ -250,9 +244,7 @@ pub fn strength(args: &Args) -> Result<()> {
         };
         let mut emilia = Player::engine(&[], limits, 16);
         for game in 0..games {
-            let mut random = Player::Random {
-                state: 0x9E37_79B9 + game as u64,
-            };
+            let mut random = Player::Random(Rng::new(0x9E37_79B9 + game as u64));
             let colour = if game % 2 == 0 {
                 Color::Black
             } else {

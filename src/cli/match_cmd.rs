@@ -77,7 +77,7 @@ fn engine_option(spec: &mut EngineSpec, word: &str) -> Result<()> {
 }
 
 /// Reads the command line into a match configuration.
-pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
+pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut games = 2usize;
     let mut openings_file: Option<String> = None;
@@ -148,7 +148,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
 }
 
 /// Runs `emilia match`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let Some(config) = parse(args)? else {
         out!("{HELP}")?;
         return Ok(());

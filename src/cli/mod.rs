@@ -15,7 +15,7 @@ mod solve;
 mod train;
 mod tune;
 
-pub use args::Args;
+pub(crate) use args::Args;
 use output::{note, out, outln};
 
 /// One line per subcommand for `emilia --help`.
@@ -53,16 +53,11 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str("\nEngine options, before any subcommand (as setoption NAME VALUE):\n");
+    text.push_str(&crate::engine::command_line_help());
     text.push_str(
-        "  --player NAME  play as a baseline player instead of the real search: emilia \
-         (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
-    );
-    text.push_str("  --seed N       seed of the baseline players' random choices\n");
-    text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
-    text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
-    text.push_str(
-        "                 (these four set the engine of the protocol session, `play` and\n\
-         \x20                `move`; other subcommands refuse them)\n",
+        "  (they set the engine of the protocol session, `play` and `move`; other\n  \
+         subcommands refuse them)\n",
     );
     text
 }
@@ -76,18 +71,17 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
     let mut options = Vec::new();
     let mut rest = args;
     while let [flag, tail @ ..] = rest {
-        let name = match flag.as_str() {
-            "--player" => "player",
-            "--seed" => "seed",
-            "--eval" => "eval",
-            "--weights" => "weights",
-            _ => break,
+        let Some(name) = flag
+            .strip_prefix("--")
+            .filter(|name| crate::engine::find_option(name).is_some())
+        else {
+            break;
         };
         let [value, tail @ ..] = tail else {
             anyhow::bail!("{flag} needs a value");
         };
         // Checked now so that a typo fails before any protocol session starts.
-        crate::engine::Engine::with_hash(1).set_option(name, value)?;
+        crate::engine::check_option(name, value)?;
         options.push((name.to_string(), value.clone()));
         rest = tail;
     }

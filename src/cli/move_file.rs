@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use super::output::{out, outln};
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, Limits};
-use crate::protocol::timing::search_within;
+use crate::engine::Engine;
+use crate::search::{time, Limits};
 
 const HELP: &str = "\
 Usage: emilia move <board-file> <black|white> <seconds> [--force]
@@ -36,11 +36,11 @@ file larger than 64 KiB.
 ";
 
 /// Largest board file read: a 12x12 board with generous comments fits many times over.
-pub const MAX_BOARD_FILE: u64 = 64 * 1024;
+pub(crate) const MAX_BOARD_FILE: u64 = 64 * 1024;
 
 /// Runs `emilia move`; `started` is when the process started, from which the time is
 /// counted, and `engine` makes the engine that plays.
-pub fn run(
+pub(crate) fn run(
     args: &[String],
     started: Instant,
     engine: impl FnOnce() -> Result<Engine>,
@@ -153,17 +153,16 @@ fn choose(
     let mut engine = engine()?;
     // What is left once the engine is ready, less a reserve for writing and exiting.
     let left = deadline.saturating_duration_since(Instant::now());
-    let reserve = (left / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
     let limits = Limits {
-        move_time: Some(left.saturating_sub(reserve).max(Duration::from_millis(1))),
+        move_time: Some(time::process_move_time(left)),
         ..Limits::default()
     };
-    let report = search_within(&mut engine, position, &limits, &mut |_| {});
+    let report = engine.search(position, &limits, &mut |_| {});
     Ok((report.best, position.play(report.best)?))
 }
 
 /// Reads a board file (see the help) with `to_move` to play.
-pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
+pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
     let squares: String = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
@@ -181,7 +180,7 @@ pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
 }
 
 /// Writes a board file: one row per line.
-pub fn write_board(position: &Position) -> String {
+pub(crate) fn write_board(position: &Position) -> String {
     let size = position.size();
     let squares: Vec<char> = position.squares_string().chars().collect();
     squares
@@ -192,7 +191,7 @@ pub fn write_board(position: &Position) -> String {
 
 /// The file name with its last number incremented, keeping its width: `game-07` →
 /// `game-08`, `game-99` → `game-100`.
-pub fn next_name(path: &Path) -> Result<PathBuf> {
+pub(crate) fn next_name(path: &Path) -> Result<PathBuf> {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())

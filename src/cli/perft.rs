@@ -22,7 +22,7 @@ By default a game that ends before the depth adds nothing further (Edax's conven
 ";
 
 /// Runs `emilia perft`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(args, &[("size", 1), ("board", 2)])?;
     if args.flag("help") {
         out!("{HELP}")?;
@@ -78,7 +78,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Leaves at `depth` on any board, using the 8x8 fast path where it applies.
-pub fn count(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
+pub(crate) fn count(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
     match board {
         AnyBoard::Eight(b) => perft8(b, depth, convention),
         AnyBoard::Other(b) => perft(b, depth, convention),

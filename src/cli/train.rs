@@ -34,7 +34,7 @@ Options:
 ";
 
 /// Runs `emilia train`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[

@@ -7,11 +7,13 @@ use std::time::Duration;
 use super::output::{out, outln};
 use super::Args;
 use crate::board::{Move, Position};
-use crate::engine::Limits;
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
-use crate::eval::{Weights, CLASSIC_WEIGHTS};
-use crate::selfplay::{play_match, xot_openings, Game, Player};
+use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
+use crate::rng::Rng;
+use crate::score;
+use crate::search::Limits;
+use crate::selfplay::{play_match, xot_openings, Player, SelfPlayGame};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -26,7 +28,7 @@ against the current ones, at T ms a move (default 0: at depth D).
 ";
 
 /// Runs `emilia tune`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -94,7 +96,7 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn weighted_player(weights: &Weights, limits: Limits) -> Player {
+fn weighted_player(weights: &ClassicWeights, limits: Limits) -> Player {
     let mut player = Player::engine(&[], limits, 16);
     if let Player::Engine { engine, .. } = &mut player {
         engine.set_classic_weights(weights);
@@ -114,11 +116,9 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
     for game in 0..games {
         let mut player = NoisyPlayer {
             inner: &mut engine,
-            random: Player::Random {
-                state: 0x5EED_0000 + game as u64,
-            },
+            random: Player::Random(Rng::new(0x5EED_0000 + game as u64)),
             noise,
-            state: 0xDEC0_DE00 + game as u64 * 7919,
+            rng: Rng::new(0xDEC0_DE00 + game as u64 * 7919),
         };
         let opening = &openings[game % openings.len()];
         let played = play_game_with(opening, &mut player);
@@ -131,7 +131,7 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
                 Sample {
                     features: with_board!(&position.board, b => features(b)),
                     stage,
-                    target: 100.0 * played.score_for(position.to_move) as f64,
+                    target: f64::from(score::from_discs(played.score_for(position.to_move))),
                 },
             ));
         }
@@ -147,13 +147,12 @@ struct NoisyPlayer<'a> {
     inner: &'a mut Player,
     random: Player,
     noise: f64,
-    state: u64,
+    rng: Rng,
 }
 
 impl NoisyPlayer<'_> {
     fn choose(&mut self, position: &Position) -> Move {
-        self.state = crate::board::mix64(self.state);
-        if (self.state >> 11) as f64 / (1u64 << 53) as f64 <= self.noise {
+        if self.rng.unit() < self.noise {
             self.random.choose(position)
         } else {
             self.inner.choose(position)
@@ -162,7 +161,7 @@ impl NoisyPlayer<'_> {
 }
 
 /// One self-play game: the same noisy player moves for both sides.
-fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
+fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> SelfPlayGame {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
@@ -171,7 +170,7 @@ fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
         record.push((position, mv));
         position = next;
     }
-    Game {
+    SelfPlayGame {
         record,
         end: position,
     }

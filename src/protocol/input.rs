@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).
-pub const MAX_LINE: usize = 16 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024;
 
 /// One line of input, or why it cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A complete line, without its line ending.
     Text(String),
     /// A line longer than [`MAX_LINE`]; its length in bytes.
@@ -29,7 +29,7 @@ pub enum Line {
 
 /// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones. A UTF-8
 /// byte-order mark at the start of the input (some editors write one) is dropped.
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     input: R,
     first: bool,
 }
@@ -39,12 +39,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: BufRead> LineReader<R> {
     /// A reader over `input`.
-    pub fn new(input: R) -> LineReader<R> {
+    pub(crate) fn new(input: R) -> LineReader<R> {
         LineReader { input, first: true }
     }
 
     /// The next line, or `None` at the end of the input (or on a read error).
-    pub fn next_line(&mut self) -> Option<Line> {
+    pub(crate) fn next_line(&mut self) -> Option<Line> {
         let mut bytes = Vec::new();
         let mut length = 0usize;
         let terminated = loop {
@@ -104,7 +104,7 @@ impl<R: BufRead> LineReader<R> {
 /// Counts interruptions (NBoard `ping` and `quit`) read but not yet handled, and raises
 /// the engine's stop flag when one arrives; knows when the client is gone.
 #[derive(Clone)]
-pub struct Interrupts {
+pub(crate) struct Interrupts {
     pending: Arc<AtomicUsize>,
     gone: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
@@ -112,7 +112,7 @@ pub struct Interrupts {
 
 impl Interrupts {
     /// Interruptions that raise `stop`.
-    pub fn new(stop: Arc<AtomicBool>) -> Interrupts {
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> Interrupts {
         Interrupts {
             pending: Arc::new(AtomicUsize::new(0)),
             gone: Arc::new(AtomicBool::new(false)),
@@ -122,24 +122,24 @@ impl Interrupts {
 
     /// Records that the client is gone: the search in progress stops and the session ends
     /// without answering anything more.
-    pub fn client_gone(&self) {
+    pub(crate) fn client_gone(&self) {
         self.gone.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
     /// Whether the client is gone.
-    pub fn is_gone(&self) -> bool {
+    pub(crate) fn is_gone(&self) -> bool {
         self.gone.load(Ordering::SeqCst)
     }
 
     /// Records an interruption read from the input.
-    pub fn raise(&self) {
+    pub(crate) fn raise(&self) {
         self.pending.fetch_add(1, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
     /// Marks one interruption as handled.
-    pub fn handled(&self) {
+    pub(crate) fn handled(&self) {
         let _ = self
             .pending
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
@@ -147,18 +147,18 @@ impl Interrupts {
 
     /// Whether an interruption is waiting (or the client is gone): a search started now
     /// should return at once.
-    pub fn pending(&self) -> bool {
+    pub(crate) fn pending(&self) -> bool {
         self.pending.load(Ordering::SeqCst) > 0 || self.is_gone()
     }
 }
 
 /// Whether an NBoard line asks the engine to stop thinking.
-pub fn is_nboard_interrupt(line: &str) -> bool {
+pub(crate) fn is_nboard_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))
 }
 
 /// Whether a first line opens an NBoard session.
-pub fn is_nboard_hello(line: &str) -> bool {
+pub(crate) fn is_nboard_hello(line: &str) -> bool {
     line.split_whitespace().next() == Some("nboard")
 }
 
@@ -172,13 +172,13 @@ const GONE_GRACE: Duration = Duration::from_secs(1);
 
 /// What the reader does once its input has ended.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct AtEnd {
+pub(crate) struct AtEnd {
     /// The output's file descriptor: in the text protocol the client is gone when it is
     /// hung up (closed by its reader) after the end of the input.
-    pub output: Option<RawFd>,
+    pub(crate) output: Option<RawFd>,
     /// Whether to end the process when the session has not returned [`GONE_GRACE`] after
     /// the client left.
-    pub exit: bool,
+    pub(crate) exit: bool,
 }
 
 /// Whether `fd` reports a hang-up or error within `wait`: for a pipe, its reader is gone.
@@ -198,7 +198,7 @@ fn hung_up(fd: RawFd, wait: Duration) -> bool {
 /// `quit` lines raise `interrupts` as soon as they are read. At the end of the input the
 /// client is gone in an NBoard session, and in a text session once `at_end.output` is
 /// hung up as well (lines already read are answered meanwhile).
-pub fn spawn_reader<R: Read + Send + 'static>(
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(
     input: R,
     interrupts: Interrupts,
     at_end: AtEnd,

@@ -16,11 +16,11 @@ use super::client::Fault;
 
 /// Longest line read from an engine, in bytes: far more than any answer needs, and a
 /// bound on what an engine that never ends its line can make the referee hold.
-pub const MAX_LINE: usize = 256 * 1024;
+pub(crate) const MAX_LINE: usize = 256 * 1024;
 
 /// Why no line came.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The deadline passed first.
     Timeout,
     /// The engine closed its output: it exited or crashed.
@@ -31,7 +31,7 @@ pub enum ReadError {
 
 /// The fault of an engine that wrote a line longer than [`MAX_LINE`] while answering
 /// `waiting_for`.
-pub fn too_long(waiting_for: &str) -> Fault {
+pub(crate) fn too_long(waiting_for: &str) -> Fault {
     Fault::Malformed {
         waiting_for: waiting_for.to_string(),
         problem: format!("a line longer than {} KiB", MAX_LINE / 1024),
@@ -64,7 +64,7 @@ fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Output
 }
 
 /// A running engine.
-pub struct EngineProcess {
+pub(crate) struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Output>,
@@ -77,7 +77,7 @@ impl EngineProcess {
     /// Starts the command line `command` (words split as a shell would, see
     /// [`split_command_line`]) in directory `dir`, with its stderr shown or discarded.
     /// `label` names the engine in logs.
-    pub fn spawn(
+    pub(crate) fn spawn(
         command: &str,
         dir: Option<&Path>,
         show_stderr: bool,
@@ -138,7 +138,7 @@ impl EngineProcess {
     }
 
     /// Sends one line. Fails when the engine no longer reads its input.
-    pub fn send(&mut self, line: &str) -> Result<(), ReadError> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), ReadError> {
         log::debug!("{} < {line}", self.label);
         let stdin = self.stdin.as_mut().ok_or(ReadError::Closed)?;
         let sent = stdin
@@ -149,7 +149,7 @@ impl EngineProcess {
     }
 
     /// The next line of output, waiting until `deadline` at most.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
+    pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Output::Line(line)) => Ok(line),
@@ -160,7 +160,7 @@ impl EngineProcess {
     }
 
     /// How the process ended, waiting up to `grace` for it; `None` if it still runs.
-    pub fn exit_status(&mut self, grace: Duration) -> Option<String> {
+    pub(crate) fn exit_status(&mut self, grace: Duration) -> Option<String> {
         let until = Instant::now() + grace;
         loop {
             match self.ended() {
@@ -199,7 +199,7 @@ impl EngineProcess {
 
     /// Closes its input, gives it `grace` to exit on its own, then kills it and whatever
     /// it started.
-    pub fn shut_down(&mut self, grace: Duration) {
+    pub(crate) fn shut_down(&mut self, grace: Duration) {
         self.stdin = None;
         let _ = self.exit_status(grace);
         self.kill();
@@ -207,7 +207,7 @@ impl EngineProcess {
 
     /// Kills the process and its group (whatever it started, say a wrapper script's
     /// engine), and reaps it.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if self.reaped.is_some() {
             return;
         }
@@ -258,7 +258,7 @@ fn resolve_program(program: &str) -> PathBuf {
 /// Splits a command line into words as a POSIX shell would for plain commands: spaces
 /// separate words; single quotes keep everything literally; double quotes keep spaces and
 /// honour `\"` and `\\`; a backslash outside quotes escapes the next character.
-pub fn split_command_line(line: &str) -> Result<Vec<String>> {
+pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

@@ -12,7 +12,7 @@ use super::EngineSpec;
 use crate::board::{Color, Move};
 
 /// An engine spoken to in GTP.
-pub struct GtpClient {
+pub(crate) struct GtpClient {
     process: EngineProcess,
     name: String,
     known: HashSet<String>,
@@ -45,7 +45,11 @@ fn seconds(duration: Duration) -> String {
 impl GtpClient {
     /// Starts the engine and asks its name and commands. `timeout` bounds every answer that
     /// is not a move.
-    pub fn start(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<GtpClient, Fault> {
+    pub(crate) fn start(
+        spec: &EngineSpec,
+        label: &str,
+        timeout: Duration,
+    ) -> Result<GtpClient, Fault> {
         let process = EngineProcess::spawn(&spec.command, spec.dir.as_deref(), spec.stderr, label)
             .map_err(|e| Fault::Start(format!("{e:#}")))?;
         let mut client = GtpClient {
