@@ -318,9 +318,13 @@ mod tests {
         }
         assert!(interrupts.is_gone());
         assert!(stop.load(Ordering::SeqCst));
-        // A search started after the end clears the flag: it is raised again.
+        // A search started after the end clears the flag: it is raised again (waited for
+        // with a generous deadline: on a busy machine the reader may not run for a while).
         stop.store(false, Ordering::SeqCst);
-        thread::sleep(HANGUP_POLL * 3);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
         assert!(stop.load(Ordering::SeqCst));
     }
 

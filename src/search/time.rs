@@ -533,17 +533,22 @@ mod tests {
 
     #[test]
     fn watchdog_fires_only_when_not_disarmed() {
+        // Deadlines far enough off that a busy machine's pauses between two statements do
+        // not decide the test, and a generous wait for the one that must fire.
         let stop = Arc::new(AtomicBool::new(false));
         let mut watchdog = Watchdog::new(Arc::clone(&stop));
-        drop(watchdog.arm(Some(Instant::now() + ms(10))));
-        thread::sleep(ms(30));
+        drop(watchdog.arm(Some(Instant::now() + ms(200))));
+        thread::sleep(ms(300));
         assert!(!stop.load(Ordering::SeqCst));
         drop(watchdog.arm(None));
         thread::sleep(ms(20));
         assert!(!stop.load(Ordering::SeqCst));
         // The same thread serves the next deadline.
         let _armed = watchdog.arm(Some(Instant::now() + ms(5)));
-        thread::sleep(ms(50));
+        let until = Instant::now() + ms(5_000);
+        while !stop.load(Ordering::SeqCst) && Instant::now() < until {
+            thread::sleep(ms(1));
+        }
         assert!(stop.load(Ordering::SeqCst));
     }
 }
