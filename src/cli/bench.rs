@@ -12,10 +12,12 @@ const HELP: &str = "\
 Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
   perft     perft from the 8x8 start position (Edax convention), default depth 12
-  ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
-            every score checked
+  ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), every score
+            checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
             or node counts at a fixed --depth N; --eval E (default: the engine's)
+  --threads N  threads of the ffo, midgame and time benchmarks (default 1: node counts
+            are then the same on every run)
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
@@ -47,6 +49,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("b", 1),
             ("clocks", 1),
             ("engine", 1),
+            ("threads", 1),
         ],
     )?;
     if args.flag("help") {
@@ -75,7 +78,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         )?;
     }
     if all || which.contains(&"ffo") {
-        bench_ffo()?;
+        bench_ffo(threads(&args)?)?;
     }
     if all || which.contains(&"midgame") {
         bench_search::midgame(&args)?;
@@ -99,11 +102,20 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 /// shipped in data/ and built in so the benchmark needs no files.
 const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 
+/// The benchmarks' `--threads` (default 1), checked as the engine option is.
+pub(crate) fn threads(args: &Args) -> Result<usize> {
+    Ok(crate::engine::read_threads(
+        args.value("threads").unwrap_or("1"),
+    )?)
+}
+
 /// Solves FFO #40-#49 from an empty table each, checking every score.
-fn bench_ffo() -> Result<()> {
+fn bench_ffo(threads: usize) -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_49)?;
     let mut solver = crate::endgame::Solver::default();
-    outln!("ffo: FFO #40-#49, exact, one thread")?;
+    solver.set_threads(threads);
+    let plural = if threads == 1 { "" } else { "s" };
+    outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;
     let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);

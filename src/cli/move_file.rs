@@ -15,7 +15,7 @@ use crate::engine::Engine;
 use crate::search::{time, Limits};
 
 const HELP: &str = "\
-Usage: emilia move <board-file> <black|white> <seconds> [--force]
+Usage: emilia move <board-file> <black|white> <seconds> [--force] [--threads N]
 
 Reads the position in <board-file>, plays the best move Emilia finds for the given colour
 within <seconds> (counted from the start of the process), prints the move (or 'pass') on
@@ -25,7 +25,7 @@ incremented: game-07 -> game-08, board9.txt -> board10.txt.
 The next file must not exist: an existing one is replaced only with --force, and a
 symbolic link never (neither the link nor what it points to). The file is written under a
 temporary name in the same directory, then renamed, so that it appears whole or not at
-all.
+all. --threads N sets the search's threads, or all (the default).
 
 Board files: one row per line, top row (row 1) first, one character per square:
 X (Black), O (White), - (empty); '*' and '.' are read as X and empty too. Spaces are
@@ -45,7 +45,7 @@ pub(crate) fn run(
     started: Instant,
     engine: impl FnOnce() -> Result<Engine>,
 ) -> Result<()> {
-    let args = Args::parse(args, &[])?;
+    let args = Args::parse(args, &[("threads", 1)])?;
     if args.flag("help") {
         out!("{HELP}")?;
         return Ok(());
@@ -61,6 +61,17 @@ pub(crate) fn run(
         .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6)
         .ok_or_else(|| anyhow!("'{seconds}' is not a positive number of seconds"))?;
     let force = args.flag("force");
+    let threads = args.value("threads");
+    if let Some(threads) = threads {
+        crate::engine::check_option("threads", threads)?;
+    }
+    let engine = || {
+        let mut engine = engine()?;
+        if let Some(threads) = threads {
+            engine.set_option("threads", threads)?;
+        }
+        Ok(engine)
+    };
     let path = Path::new(file);
     let next = next_name(path)?;
     // Before the search: a file that may not be written must not cost the move's time.

@@ -13,7 +13,7 @@ use crate::protocol::diagram::diagram;
 use crate::search::Limits;
 
 const HELP: &str = "\
-Usage: emilia play [--size N] [--color black|white] [--time S]
+Usage: emilia play [--size N] [--color black|white] [--time S] [--threads N]
 
 Plays a game against Emilia. The board is drawn with legal moves marked '*'.
 Type a move like f5, or:
@@ -25,6 +25,7 @@ A side with no legal move passes by itself.
   --size N         board side: 6, 8, 10 or 12 (default 8)
   --color C        your colour: black (moves first) or white (default black)
   --time S         Emilia's time per move in seconds (default 1)
+  --threads N      Emilia's search threads, or all (default all)
 ";
 
 /// What a game at the terminal is played with.
@@ -42,7 +43,13 @@ pub(crate) struct Settings {
 pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> Result<()> {
     let args = Args::parse(
         args,
-        &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
+        &[
+            ("size", 1),
+            ("color", 1),
+            ("colour", 1),
+            ("time", 1),
+            ("threads", 1),
+        ],
     )?;
     if args.flag("help") {
         out!("{HELP}")?;
@@ -69,6 +76,9 @@ pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> R
         move_time: Duration::from_secs_f64(seconds),
     };
     let mut engine = engine()?;
+    if let Some(threads) = args.value("threads") {
+        engine.set_option("threads", threads)?;
+    }
     let stdin = std::io::stdin();
     play_game(&mut engine, settings, stdin.lock(), Stdout)
 }

@@ -26,6 +26,9 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
   --first N          only the first N positions of the file
   --table MIB        transposition table size in MiB (default 64)
   --keep-table       keep the table from one position to the next (default: clear it)
+  --threads N        threads of each solve, or all (default all: every core the system
+                     offers); scores are the same at any count, node counts vary from run
+                     to run with more than one
 ";
 
 /// Runs `emilia solve`.
@@ -36,7 +39,13 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let rest: Vec<String> = args.iter().filter(|a| !is_squares(a)).cloned().collect();
     let mut args = Args::parse(
         &rest,
-        &[("obf", 1), ("endgames", 1), ("first", 1), ("table", 1)],
+        &[
+            ("obf", 1),
+            ("endgames", 1),
+            ("first", 1),
+            ("table", 1),
+            ("threads", 1),
+        ],
     )?;
     args.positional.splice(0..0, squares);
     if args.flag("help") {
@@ -64,7 +73,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             .map_err(|_| anyhow!("--first {first}: not a number"))?;
         records.truncate(first);
     }
+    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
     let mut solver = Solver::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    solver.set_threads(threads);
     let report = solve_records(&mut solver, &records, 1, !args.flag("keep-table"))?;
     if report.wrong > 0 {
         bail!(
@@ -105,12 +116,25 @@ fn plain_difference(score: i32, file: i32, empties: u32) -> bool {
     score.signum() == file.signum() && (1..=empties as i32).contains(&(score.abs() - file.abs()))
 }
 
-/// Processor time used by this thread so far, where the system reports it (Linux), in
-/// seconds: on a busy machine it shows the solver's own cost better than the clock does.
-fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(nanoseconds as f64 * 1e-9)
+/// Processor time used by this process so far, all its threads together (the solver's
+/// helpers included), where the system reports it: on a busy machine it shows the solver's
+/// own cost better than the clock does.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes a whole rusage into the pointer it is given.
+        let usage = unsafe {
+            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+                return None;
+            }
+            usage.assume_init()
+        };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// The move's name: its square, `pass`, or `end` when neither side can move.
@@ -155,12 +179,10 @@ pub(crate) fn solve_records(
         if clear {
             solver.clear();
         }
-        let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());
+        let (start, cpu_start) = (Instant::now(), cpu_seconds());
         let solution = solver.solve_exact(&board);
         let seconds = start.elapsed().as_secs_f64();
-        let cpu_seconds = thread_cpu_seconds()
-            .zip(cpu_start)
-            .map(|(end, start)| end - start);
+        let cpu_seconds = cpu_seconds().zip(cpu_start).map(|(end, start)| end - start);
         report.nodes += solution.nodes;
         report.seconds += seconds;
         report.cpu_seconds = report.cpu_seconds.zip(cpu_seconds).map(|(a, b)| a + b);

@@ -25,6 +25,7 @@ mod last_flip;
 mod order;
 mod parity;
 mod solver;
+mod split;
 mod stability;
 mod table;
 
@@ -33,6 +34,7 @@ use std::time::Instant;
 
 use crate::board::Board8;
 use solver::Search;
+use split::Shared;
 use table::{Tables, NO_MOVE};
 
 pub use stability::stable_discs;
@@ -100,6 +102,8 @@ pub enum Outcome {
 /// An exact endgame solver with its own transposition table.
 pub struct Solver {
     table: Tables,
+    /// Threads of every solve.
+    threads: usize,
 }
 
 impl Default for Solver {
@@ -116,7 +120,14 @@ impl Solver {
     pub fn new(mib: usize) -> Solver {
         Solver {
             table: Tables::new(mib),
+            threads: 1,
         }
+    }
+
+    /// Solves with `threads` threads from now on (at least one; one is the default). Any
+    /// number gives the same scores; with one, node counts are the same on every run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
@@ -180,7 +191,8 @@ impl Solver {
             return Some(Solution { score, best, nodes });
         }
         let (mut lower, mut upper) = (-64, 64);
-        let mut search = Search::new(&mut self.table, limits, 0);
+        let shared = Shared::new(&self.table, limits, 1, 0);
+        let mut search = Search::new(&shared, 0);
         let estimate = search.estimate(board.player, board.opponent);
         let mut nodes = search.nodes;
         log::debug!("solve: estimate {estimate} after {nodes} nodes");
@@ -239,7 +251,8 @@ impl Solver {
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);
         let empty = !(player | opponent);
-        let mut search = Search::new(&mut self.table, limits, nodes);
+        let shared = Shared::new(&self.table, limits, self.threads, nodes);
+        let mut search = Search::new(&shared, nodes);
         let (score, best) = search.pvs(
             player,
             opponent,

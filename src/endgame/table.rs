@@ -6,6 +6,11 @@
 //! depth, so bounds from any search of the same position can be merged), the best move
 //! found, and the log2 of the nodes its search took as the cost of recomputing it.
 //!
+//! An entry is two 64-bit words, the packed data and the position's hash XORed with it, so
+//! that the threads of a solve share the tables without locks: each word is written and
+//! read atomically, and an entry torn by two threads writing at once no longer matches its
+//! position's hash, so it reads as a miss rather than as another position's bounds.
+//!
 //! Replacement rule, deterministic: a store for a position already in its bucket merges the
 //! bounds into that entry; otherwise it takes an unused entry if there is one, else the
 //! entry with the lowest priority, where an entry written in an earlier solve (generation)
@@ -15,8 +20,10 @@
 /// Marks "no move" in an entry.
 pub(crate) const NO_MOVE: u8 = 64;
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// An entry as read from its slot.
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     /// The position's full 64-bit hash.
     key: u64,
@@ -27,7 +34,63 @@ struct Entry {
     empties: u8,
     cost: u8,
     generation: u8,
-    _padding: [u8; 2],
+}
+
+impl Entry {
+    /// The data word: every field but the key, a byte each.
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.best as u64) << 16
+            | (self.empties as u64) << 24
+            | (self.cost as u64) << 32
+            | (self.generation as u64) << 40
+    }
+
+    #[inline(always)]
+    fn from_words(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+            cost: (data >> 32) as u8,
+            generation: (data >> 40) as u8,
+        }
+    }
+}
+
+/// An entry as stored: the hash XOR the data word, and the data word.
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot {
+            key: AtomicU64::new(self.key.load(Relaxed)),
+            data: AtomicU64::new(self.data.load(Relaxed)),
+        }
+    }
+}
+
+impl Slot {
+    #[inline(always)]
+    fn read(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::from_words(self.key.load(Relaxed) ^ data, data)
+    }
+
+    #[inline(always)]
+    fn write(&self, entry: &Entry) {
+        let data = entry.data();
+        self.key.store(entry.key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
@@ -36,9 +99,9 @@ const ENTRIES_PER_BUCKET: usize = 4;
 const HUGE_PAGE_BYTES: usize = 2 << 20;
 const HUGE_PAGE_BUCKETS: usize = HUGE_PAGE_BYTES / std::mem::size_of::<Bucket>();
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; ENTRIES_PER_BUCKET]);
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +114,8 @@ pub(crate) struct Hit {
     pub(crate) best: u8,
 }
 
-/// A transposition table of fixed size.
+/// A transposition table of fixed size, shared by the threads of a solve: probes and
+/// stores take `&self`.
 pub(crate) struct Table {
     /// The buckets, with room to start the used ones on a huge-page boundary.
     storage: Vec<Bucket>,
@@ -120,11 +184,6 @@ impl Table {
         &self.storage[self.offset..self.offset + self.count]
     }
 
-    #[inline(always)]
-    fn buckets_mut(&mut self) -> &mut [Bucket] {
-        &mut self.storage[self.offset..self.offset + self.count]
-    }
-
     /// The table's size in bytes.
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
@@ -133,7 +192,10 @@ impl Table {
 
     /// Forgets every entry.
     pub(crate) fn clear(&mut self) {
-        self.buckets_mut().fill(Bucket::default());
+        for slot in self.storage.iter_mut().flat_map(|b| b.0.iter_mut()) {
+            *slot.key.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
         self.generation = 1;
     }
 
@@ -167,6 +229,7 @@ impl Table {
         bucket
             .0
             .iter()
+            .map(Slot::read)
             .find(|e| e.key == key && e.empties != 0)
             .map(|e| Hit {
                 lower: e.lower as i32,
@@ -178,7 +241,7 @@ impl Table {
     /// Records that the position with hash `key` and `empties` empty squares scores within
     /// `lower..=upper`, with best move `best` (or [`NO_MOVE`]), after a search of `nodes` nodes.
     pub(crate) fn store(
-        &mut self,
+        &self,
         key: u64,
         empties: u32,
         lower: i32,
@@ -188,9 +251,10 @@ impl Table {
     ) {
         let generation = self.generation;
         let cost = (64 - nodes.leading_zeros()) as u8;
-        let index = self.bucket(key);
-        let bucket = &mut self.buckets_mut()[index];
-        if let Some(entry) = bucket.0.iter_mut().find(|e| e.key == key && e.empties != 0) {
+        let bucket = &self.buckets()[self.bucket(key)];
+        let entries: [Entry; ENTRIES_PER_BUCKET] = std::array::from_fn(|i| bucket.0[i].read());
+        if let Some(own) = entries.iter().position(|e| e.key == key && e.empties != 0) {
+            let mut entry = entries[own];
             let (merged_lower, merged_upper) =
                 (lower.max(entry.lower as i32), upper.min(entry.upper as i32));
             // Bounds that disagree can only come from a hash collision: trust the new ones.
@@ -206,6 +270,7 @@ impl Table {
             }
             entry.cost = entry.cost.max(cost);
             entry.generation = generation;
+            bucket.0[own].write(&entry);
             return;
         }
         let priority = |e: &Entry| {
@@ -217,11 +282,11 @@ impl Table {
         };
         let mut victim = 0;
         for i in 1..ENTRIES_PER_BUCKET {
-            if priority(&bucket.0[i]) < priority(&bucket.0[victim]) {
+            if priority(&entries[i]) < priority(&entries[victim]) {
                 victim = i;
             }
         }
-        bucket.0[victim] = Entry {
+        bucket.0[victim].write(&Entry {
             key,
             lower: lower as i8,
             upper: upper as i8,
@@ -229,8 +294,7 @@ impl Table {
             empties: empties as u8,
             cost,
             generation,
-            _padding: [0; 2],
-        };
+        });
     }
 }
 
@@ -275,16 +339,6 @@ impl Tables {
         }
     }
 
-    /// The table for positions with `empties` empty squares, to store into.
-    #[inline(always)]
-    pub(crate) fn get_mut(&mut self, empties: u32) -> &mut Table {
-        if empties < NEAR_MAX_EMPTIES {
-            &mut self.near
-        } else {
-            &mut self.deep
-        }
-    }
-
     /// Both tables' size in bytes.
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
@@ -310,7 +364,7 @@ mod tests {
 
     #[test]
     fn entries_pack_four_to_a_cache_line() {
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(Table::new(1).bytes(), 1 << 20);
@@ -339,7 +393,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_position_merge() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         table.store(42, 12, 4, 64, 19, 1000);
         table.store(42, 12, -64, 10, NO_MOVE, 1000);
         let hit = table.probe(42).unwrap();
@@ -369,10 +423,10 @@ mod tests {
         let mut tables = Tables::new(4);
         assert_eq!(tables.bytes(), (4 + NEAR_TABLE_MIB) << 20);
         tables
-            .get_mut(NEAR_MAX_EMPTIES - 1)
+            .get(NEAR_MAX_EMPTIES - 1)
             .store(9, NEAR_MAX_EMPTIES - 1, 2, 64, 5, 10);
         tables
-            .get_mut(NEAR_MAX_EMPTIES)
+            .get(NEAR_MAX_EMPTIES)
             .store(11, NEAR_MAX_EMPTIES, -4, 64, 6, 10);
         // Each table holds its own positions only.
         assert!(tables.get(NEAR_MAX_EMPTIES - 1).probe(9).is_some());
@@ -382,5 +436,39 @@ mod tests {
         tables.clear();
         assert!(tables.get(0).probe(9).is_none());
         assert!(tables.get(60).probe(11).is_none());
+    }
+
+    #[test]
+    fn many_threads_storing_at_once_never_read_another_positions_bounds() {
+        // One bucket, so that the threads fight over the same slots; every position's
+        // bounds are a function of its hash, so a torn entry would show.
+        let table = Table::new(0);
+        let bounds_of = |key: u64| {
+            let lower = (key % 60) as i32 - 30;
+            (
+                lower,
+                lower + (key >> 8) as i32 % 20,
+                (key >> 16) as u8 % 64,
+            )
+        };
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..8u64 {
+                let (table, hits) = (&table, &hits);
+                s.spawn(move || {
+                    let mut rng = crate::rng::Rng::new(t + 1);
+                    for _ in 0..200_000 {
+                        let key = (1 + rng.next_u64() % 64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let (lower, upper, best) = bounds_of(key);
+                        if let Some(hit) = table.probe(key) {
+                            assert_eq!((hit.lower, hit.upper, hit.best), (lower, upper, best));
+                            hits.fetch_add(1, Relaxed);
+                        }
+                        table.store(key, 20, lower, upper, best, 1000);
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 1000, "the threads met in the table");
     }
 }

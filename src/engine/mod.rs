@@ -18,7 +18,9 @@ use crate::with_board;
 
 mod options;
 
-pub(crate) use options::{check as check_option, command_line_help, find as find_option};
+pub(crate) use options::{
+    check as check_option, command_line_help, find as find_option, threads as read_threads,
+};
 pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
@@ -33,6 +35,8 @@ pub struct Engine {
     probcut: u32,
     /// Memory of all search tables together, MiB (option `hash`).
     hash_mib: usize,
+    /// Threads of every search (option `threads`).
+    threads: usize,
     /// Limits of every search that does not set its own (options `depth`, `movetime`,
     /// `nodes`).
     defaults: Limits,
@@ -95,6 +99,7 @@ impl Engine {
             weights_file: String::new(),
             probcut: Engine::DEFAULT_PROBCUT,
             hash_mib: mib,
+            threads: available_cores(),
             defaults: Limits::default(),
             tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
             solver: None,
@@ -135,6 +140,14 @@ impl Engine {
             self.hash_mib = mib;
             self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
             self.solver = None;
+        }
+    }
+
+    /// Searches on `threads` threads from now on.
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if let Some(solver) = self.solver.as_mut() {
+            solver.set_threads(self.threads);
         }
     }
 
@@ -316,16 +329,16 @@ impl Engine {
         settings: &search::SearchSettings,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        let tt = &mut self.tt;
+        let (tt, threads) = (&self.tt, self.threads);
         match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
-                search::search(b, pattern, tt, settings, progress)
+                search::search(b, pattern, tt, settings, threads, progress)
             }),
             (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
-                search::search(b, &self.classic, tt, settings, progress)
+                search::search(b, &self.classic, tt, settings, threads, progress)
             }),
             (EvalKind::Squares, _) => with_board!(&position.board, b => {
-                search::search(b, &self.square_table, tt, settings, progress)
+                search::search(b, &self.square_table, tt, settings, threads, progress)
             }),
         }
     }
@@ -352,7 +365,12 @@ impl Engine {
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         let mib = table_split(self.hash_mib).solver_mib;
-        let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
+        let threads = self.threads;
+        let solver = self.solver.get_or_insert_with(|| {
+            let mut solver = Solver::new(mib);
+            solver.set_threads(threads);
+            solver
+        });
         let max_nodes =
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
         match exact8::solve(
@@ -398,6 +416,11 @@ pub(crate) fn table_split(mib: usize) -> TableSplit {
         solver_mib,
         midgame_bytes: (mib << 20).saturating_sub(Solver::table_bytes_for(solver_mib)),
     }
+}
+
+/// The threads the system offers this process (the option `threads` takes `all` for it).
+pub(crate) fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.

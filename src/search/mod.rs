@@ -100,8 +100,10 @@ struct RootMove<B> {
 /// One search in progress.
 struct Searcher<'a, B: Board, E: Evaluator> {
     eval: &'a E,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     settings: &'a SearchSettings<'a>,
+    /// 0 for the main thread; helpers of a parallel search count from 1.
+    thread: usize,
     size: usize,
     ordering: MoveOrdering,
     start: Instant,
@@ -126,35 +128,65 @@ struct Searcher<'a, B: Board, E: Evaluator> {
 /// with their scores, best first, when it scores them all ([`SearchSettings::score_all_moves`]).
 pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 
-/// Searches `board` and returns the move to play with the search's statistics.
-pub fn search<B: Board, E: Evaluator>(
+/// Searches `board` and returns the move to play with the search's statistics, on
+/// `threads` threads sharing the table `tt`.
+///
+/// More threads search as lazy SMP: every helper runs its own iterative deepening of the
+/// same position, skipping some depths so that the threads spread over several at once,
+/// and what each learns reaches the others through the shared table. The main thread's
+/// result is the search's; helpers stop when it does. With one thread the search is the
+/// sequential one, node for node.
+pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     board: &B,
     eval: &E,
-    tt: &mut TranspositionTable,
+    tt: &TranspositionTable,
     settings: &SearchSettings,
+    threads: usize,
     progress: &mut Progress,
 ) -> SearchResult {
-    let start = settings.start;
-    let mut searcher = Searcher {
-        eval,
-        tt,
-        settings,
-        size: board.size(),
-        ordering: MoveOrdering::new(board.size()),
-        start,
-        hard_deadline: settings.plan.hard.and_then(|h| start.checked_add(h)),
-        nodes: 0,
-        // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
-        // 8x8, every 16 on the square-by-square boards.
-        next_check: 0,
-        check_interval: if board.size() == 8 { 1024 } else { 16 },
-        aborted: false,
-        heuristic_leaves: 0,
-        pv: vec![Vec::new(); MAX_PLY + 2],
-        lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
-        iteration_best: None,
+    if threads <= 1 {
+        return Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
+    }
+    let helpers_stop = AtomicBool::new(false);
+    let helper_settings = SearchSettings {
+        plan: TimePlan::UNLIMITED,
+        node_limit: u64::MAX,
+        stop: &helpers_stop,
+        ..*settings
     };
-    searcher.iterate(board, progress)
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|thread| {
+                let helper_settings = &helper_settings;
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
+                    helper.iterate(board, &mut |_, _| {});
+                    helper.nodes
+                })
+            })
+            .collect();
+        let mut result = Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
+        helpers_stop.store(true, AtomicOrdering::Relaxed);
+        for helper in helpers {
+            result.report.nodes += helper
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        }
+        result
+    })
+}
+
+/// Whether helper `thread` of a lazy SMP search skips the iteration at `depth`: helpers
+/// skip blocks of depths of various lengths and phases, so that at any moment the threads
+/// work on different depths rather than all on the same one.
+fn skips_depth(thread: usize, depth: u32) -> bool {
+    const BLOCK: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % BLOCK.len();
+    (depth + PHASE[i]) / BLOCK[i] % 2 == 1
 }
 
 fn to_move(index: usize, size: usize) -> Move {
@@ -165,7 +197,39 @@ fn to_move(index: usize, size: usize) -> Move {
     }
 }
 
-impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
+impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
+    fn new(
+        board: &B,
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        settings: &'a SearchSettings<'a>,
+        thread: usize,
+    ) -> Searcher<'a, B, E> {
+        Searcher {
+            eval,
+            tt,
+            settings,
+            thread,
+            size: board.size(),
+            ordering: MoveOrdering::new(board.size()),
+            start: settings.start,
+            hard_deadline: settings
+                .plan
+                .hard
+                .and_then(|h| settings.start.checked_add(h)),
+            nodes: 0,
+            // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
+            // 8x8, every 16 on the square-by-square boards.
+            next_check: 0,
+            check_interval: if board.size() == 8 { 1024 } else { 16 },
+            aborted: false,
+            heuristic_leaves: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            iteration_best: None,
+        }
+    }
+
     fn report(&self, score: i32, depth: u32, exact: bool, pv: &[usize]) -> SearchReport {
         SearchReport {
             best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
@@ -220,6 +284,9 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut report = self.report(0, 0, false, &best_pv);
         let mut previous_score = 0;
         for depth in 1..=max_depth {
+            if skips_depth(self.thread, depth) && depth < max_depth {
+                continue;
+            }
             self.iteration_best = None;
             self.heuristic_leaves = 0;
             let (score, pv) = self.aspiration(&mut root, depth, previous_score);
