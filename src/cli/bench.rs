@@ -17,7 +17,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
             or node counts at a fixed --depth N; --eval E (default: the engine's)
   --threads N  threads of the ffo, midgame and time benchmarks (default 1: node counts
-            are then the same on every run)
+            are then the same on every run), and of each engine of clock (default 1:
+            its two engines share the machine)
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT

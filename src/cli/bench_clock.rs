@@ -26,7 +26,8 @@ const OPENINGS: &[&str] = &[
     "f5d6c4",
 ];
 
-/// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`).
+/// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`, `--threads`:
+/// each engine's, default 1, since the two engines share the machine).
 pub(crate) fn run(args: &Args) -> Result<()> {
     let clocks: Vec<u64> = args
         .value("clocks")
@@ -39,6 +40,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         })
         .collect::<Result<_>>()?;
     let games: usize = args.get("games", 1usize)?;
+    let threads = super::bench::threads(args)?;
     let engine = match args.value("engine") {
         Some(path) => path.into(),
         None => std::env::current_exe().context("finding the emilia binary")?,
@@ -63,7 +65,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     for &clock in &clocks {
         for game in 0..games {
             let opening = OPENINGS[game % OPENINGS.len()];
-            let record = play_game(&engine, Duration::from_millis(clock), opening)?;
+            let record = play_game(&engine, threads, Duration::from_millis(clock), opening)?;
             let on_time = record.lost_on_time.is_none();
             if !on_time {
                 losses += 1;
@@ -115,8 +117,9 @@ struct Player {
 }
 
 impl Player {
-    fn start(engine: &std::path::Path) -> Result<Player> {
+    fn start(engine: &std::path::Path, threads: usize) -> Result<Player> {
         let mut child = Command::new(engine)
+            .args(["--threads", &threads.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -193,9 +196,17 @@ fn color_index(color: Color) -> usize {
 }
 
 /// Plays one game from `opening` with `clock` for each side.
-fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result<GameRecord> {
+fn play_game(
+    engine: &std::path::Path,
+    threads: usize,
+    clock: Duration,
+    opening: &str,
+) -> Result<GameRecord> {
     let setup_timeout = Duration::from_secs(10);
-    let mut players = [Player::start(engine)?, Player::start(engine)?];
+    let mut players = [
+        Player::start(engine, threads)?,
+        Player::start(engine, threads)?,
+    ];
     let mut game = Game::standard(8).expect("8x8");
     for player in &mut players {
         // A referee greets its engines first; process start-up is not a move's time.
