@@ -157,7 +157,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
                     move_time: Some(per_move.max(Duration::from_millis(10))),
                     ..Limits::default()
                 };
-                for score in engine.hint(&position, 3, &limits, &mut |_| {}) {
+                for score in engine.hint(&position, 3, &limits, &mut |_, _| {}) {
                     let value = if score.exact {
                         format!("{:+} exact", score.score.whole_discs())
                     } else {
