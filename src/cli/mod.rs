@@ -1,6 +1,7 @@
 //! Command-line front-end: picks the subcommand and reports errors. Each subcommand lives in
 //! its own module and only calls the library.
 
+mod analyze;
 mod args;
 mod bench;
 mod bench_clock;
@@ -43,6 +44,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     (
         "train",
         "fit the pattern evaluation to game records, write a weights file",
+    ),
+    (
+        "analyze",
+        "value every move of a game, its best alternative and loss; SVG chart",
     ),
 ];
 
@@ -240,7 +245,7 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "play" | "move" if globals.log_file.is_some() => refuse_engine_options(command, &globals),
         "play" => play::run(rest, || new_engine(engine_options)),
         "move" => move_file::run(rest, started, || new_engine(engine_options)),
-        "perft" | "bench" | "solve" | "tune" | "match" | "train"
+        "perft" | "bench" | "solve" | "tune" | "match" | "train" | "analyze"
             if !engine_options.is_empty() || globals.log_file.is_some() =>
         {
             refuse_engine_options(command, &globals)
@@ -251,6 +256,7 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),
+        "analyze" => analyze::run(rest),
         "" => serve_stdio(engine_options, log),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
