@@ -657,3 +657,93 @@ fn other_board_sizes_play_too() {
         .ask(&format!("setboard {squares} X"))
         .starts_with('='));
 }
+
+/// Sends `command`, then `stop` after `wait`: the command answers within two seconds of
+/// the stop, then the stop itself. Returns the command's reply and the time it took.
+fn stopped(emilia: &mut Emilia, command: &str, wait: Duration) -> String {
+    emilia.send(command);
+    std::thread::sleep(wait);
+    let sent = Instant::now();
+    emilia.send("7 stop");
+    let reply = emilia.reply();
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_secs(2),
+        "{command}: {took:?} after stop"
+    );
+    assert_eq!(emilia.reply(), "=7", "{command}: stop answered after it");
+    reply
+}
+
+#[test]
+fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
+    let mut emilia = Emilia::start(&[]);
+    // A search of 100 s, stopped: the best move so far, played.
+    let reply = stopped(
+        &mut emilia,
+        "genmove black movetime 100000",
+        Duration::from_millis(300),
+    );
+    let mv = reply.strip_prefix("= ").expect(&reply);
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{reply}");
+    assert_eq!(emilia.ok("history"), mv);
+    // A hint of 100 s: after a second it writes progress to stderr; stopped, it answers
+    // the best two moves as deep as it got.
+    let reply = stopped(
+        &mut emilia,
+        "hint 2 movetime 100000",
+        Duration::from_secs(4),
+    );
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines.len(), 2, "{reply}");
+    assert!(
+        lines[0].starts_with("= ") && lines[1].contains(" depth "),
+        "{reply}"
+    );
+    // An exact solve of 40 empties cannot finish: stopped, it answers its best so far as
+    // an estimate.
+    emilia.ok("loadgame f5d6c3d3c4f4f6f3e6e7");
+    let reply = stopped(&mut emilia, "solve", Duration::from_millis(300));
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    assert!(
+        words.len() == 5 && words[0] == "=" && words[3] == "depth",
+        "{reply}"
+    );
+    // A stop with nothing to stop is answered, and the next search runs in full.
+    assert_eq!(emilia.ask("stop"), "=");
+    emilia.ok("genmove depth 3");
+    assert!(emilia.ok("last_search").starts_with("depth 3 "));
+    // A stop sent right behind a search, before it started, still stops it at once.
+    emilia.send("genmove movetime 100000");
+    emilia.send("stop");
+    let start = Instant::now();
+    assert!(emilia.reply().starts_with("= "));
+    assert_eq!(emilia.reply(), "=");
+    assert!(start.elapsed() < Duration::from_secs(2));
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert!(stderr.lines().count() >= 1, "{stderr}");
+    for line in stderr.lines() {
+        assert!(
+            line.starts_with("hint: depth ") && line.contains(" nodes/s time "),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn reg_genmove_answers_the_move_and_changes_nothing() {
+    let mut emilia = quick();
+    emilia.ok("play f5");
+    let before = state(&mut emilia);
+    let mv = emilia.ok("reg_genmove white depth 3");
+    assert!(["d6", "f6", "f4"].contains(&mv.as_str()), "{mv}");
+    assert_eq!(state(&mut emilia), before);
+    assert_eq!(emilia.ok("genmove white depth 3"), mv);
+    assert!(emilia
+        .ask("reg_genmove white")
+        .starts_with("? wrong side to move"));
+    assert!(emilia
+        .ask("reg_genmove black fast")
+        .starts_with("? reg_genmove: unexpected 'fast'"));
+}

@@ -375,7 +375,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         empties == 7 && p.size() <= 8 && p.legal_moves().len() >= 2
     });
     let position = positions.first().expect("a position with 7 empties");
-    let hints = engine().hint(position, 10, &depth(20), &mut |_| {});
+    let hints = engine().hint(position, 10, &depth(20), &mut |_, _| {});
     assert_eq!(hints.len(), position.legal_moves().len().min(10));
     for pair in hints.windows(2) {
         assert!(pair[0].score >= pair[1].score);
@@ -396,7 +396,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
 fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
     let start = Position::start(8).unwrap();
     let mut depths = Vec::new();
-    let hints = engine().hint(&start, 2, &depth(3), &mut |scores| {
+    let hints = engine().hint(&start, 2, &depth(3), &mut |_, scores| {
         assert_eq!(scores.len(), 2);
         depths.push(scores[0].depth);
     });
@@ -407,7 +407,7 @@ fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
     });
     let position = passes.first().expect("a position with a forced pass");
     let mut reported = 0;
-    let hints = engine().hint(position, 3, &depth(2), &mut |scores| {
+    let hints = engine().hint(position, 3, &depth(2), &mut |_, scores| {
         reported += 1;
         assert_eq!(scores.len(), 1);
         assert_eq!(scores[0].mv, Move::Pass);
@@ -447,7 +447,7 @@ fn a_hint_cut_short_still_scores_every_move() {
         nodes: Some(1),
         ..Limits::default()
     };
-    let hints = engine().hint(&position, 10, &limits, &mut |_| {});
+    let hints = engine().hint(&position, 10, &limits, &mut |_, _| {});
     assert_eq!(hints.len(), 4);
 }
 

@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Instant;
 
-use super::output::{out, outln};
+use super::output::{note, out, outln};
 use super::Args;
 use crate::board::{AnyBoard, Move, Position, Square};
 use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
@@ -20,7 +20,8 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
 
   <squares> <side>   64 squares of X, O and - (a1, b1, ..., h8), then X or O to move
   --obf FILE         every position of an OBF file (`<squares> <X|O>; MOVE:SCORE; ...`),
-                     each checked against the file's best score and moves
+                     each checked against the file's best score and moves; a line on
+                     stderr names each position as its solve starts
   --endgames FILE    every position of an endgame list (`<squares> <Black|White>
                      <move index> <score for Black>`), checked likewise
   --first N          only the first N positions of the file
@@ -179,6 +180,16 @@ pub(crate) fn solve_records(
         if clear {
             solver.clear();
         }
+        let empties = board.empty_mask().count_ones();
+        if records.len() > 1 {
+            // Progress: a hard position can take minutes before its line is printed.
+            note(&format!(
+                "solving #{} ({} of {}, {empties} empties)",
+                i + first_number,
+                i + 1,
+                records.len()
+            ));
+        }
         let (start, cpu_start) = (Instant::now(), cpu_seconds());
         let solution = solver.solve_exact(&board);
         let seconds = start.elapsed().as_secs_f64();
@@ -186,7 +197,6 @@ pub(crate) fn solve_records(
         report.nodes += solution.nodes;
         report.seconds += seconds;
         report.cpu_seconds = report.cpu_seconds.zip(cpu_seconds).map(|(a, b)| a + b);
-        let empties = board.empty_mask().count_ones();
         let check = match record.score {
             None => String::new(),
             Some(expected) => {

@@ -245,19 +245,20 @@ impl Engine {
 
     /// The best `count` moves of `position` with their scores, best first: every move is
     /// searched with a full window, deeper and deeper within one shared set of `limits`.
-    /// `progress` gets the best `count` after every finished depth. When the mover must
-    /// pass, the one move is the pass, scored from the opponent's side.
+    /// `progress` gets the depth's report (nodes and time so far) and the best `count`
+    /// after every finished depth. When the mover must pass, the one move is the pass,
+    /// scored from the opponent's side.
     pub fn hint(
         &mut self,
         position: &Position,
         count: usize,
         limits: &Limits,
-        progress: &mut dyn FnMut(&[MoveScore]),
+        progress: &mut dyn FnMut(&SearchReport, &[MoveScore]),
     ) -> Vec<MoveScore> {
         let limits = with_default_time(self.resolve(limits, position));
         let best = |scores: &[MoveScore]| scores[..count.min(scores.len())].to_vec();
-        let outcome = self.run(position, &limits, true, &mut |_, scores| {
-            progress(&best(scores))
+        let outcome = self.run(position, &limits, true, &mut |report, scores| {
+            progress(report, &best(scores))
         });
         best(&outcome.root_scores)
     }

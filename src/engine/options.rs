@@ -440,13 +440,29 @@ impl Engine {
 pub(crate) fn command_line_help() -> String {
     let mut text = String::new();
     for option in &OPTIONS {
-        text.push_str(&format!(
-            "  --{} VALUE\n      {} ({}; default {})\n",
-            option.name, option.help, option.kind, option.default
-        ));
+        text.push_str(&format!("  --{} VALUE\n", option.name));
+        let what = format!(
+            "{} ({}; default {})",
+            option.help, option.kind, option.default
+        );
+        let mut line = String::new();
+        for word in what.split(' ') {
+            if !line.is_empty() && line.len() + 1 + word.len() > HELP_WIDTH {
+                text.push_str(&format!("      {line}\n"));
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text.push_str(&format!("      {line}\n"));
     }
     text
 }
+
+/// Width of the help's option descriptions, so that `--help` fits 80 columns.
+const HELP_WIDTH: usize = 72;
 
 #[cfg(test)]
 mod tests {

@@ -218,7 +218,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let out = &mut *self.out;
         let (interrupts, stop) = (&self.interrupts, self.engine.stop_flag());
         self.engine
-            .hint(&position, count.clamp(1, 64), &limits, &mut |scores| {
+            .hint(&position, count.clamp(1, 64), &limits, &mut |_, scores| {
                 if interrupts.pending() {
                     // A ping came while this depth was searched: its numbers are stale,
                     // and the search stops (should the ping have come before it started).
