@@ -53,8 +53,9 @@ fn read(name: &str) -> String {
 }
 
 /// `text` with what changes between runs replaced by `_`: times (`time 0.004`,
-/// `nodestats 275 0.00`, NBoard's `/0.02/0.00`, GGF's `/-0.73/0.21`), GGF dates, and
-/// node speeds.
+/// `nodestats 275 0.00`, NBoard's `/0.02/0.00`, GGF's `/-0.73/0.21`), GGF dates, node
+/// speeds, and node counts (`nodes 2301`, `nodestats 275`: searches on several threads,
+/// the default, count a few nodes more or fewer from one run to the next).
 fn masked(text: &str) -> String {
     text.lines().map(masked_line).collect::<Vec<_>>().join("\n")
 }
@@ -72,7 +73,7 @@ fn masked_line(line: &str) -> String {
         .iter()
         .enumerate()
         .map(|(i, word)| {
-            if i > 0 && words[i - 1] == "time" || nodestats && i == 2 {
+            if i > 0 && matches!(words[i - 1], "time" | "nodes") || nodestats && i >= 1 {
                 "_".to_string()
             } else {
                 mask_move_times(word)
@@ -296,9 +297,9 @@ fn shell_transcripts_print_as_documented() {
 fn masks_hide_only_what_changes_between_runs() {
     assert_eq!(
         masked("= depth 6 score 0.00 exact false nodes 2301 time 0.004"),
-        "= depth 6 score 0.00 exact false nodes 2301 time _"
+        "= depth 6 score 0.00 exact false nodes _ time _"
     );
-    assert_eq!(masked("nodestats 275 0.00"), "nodestats 275 _");
+    assert_eq!(masked("nodestats 275 0.00"), "nodestats _ _");
     assert_eq!(masked("=== D3/0.02/0.00"), "=== D3/0.02/_");
     assert_eq!(
         masked("(;GM[Othello]PC[Emilia]DT[2025-11-22 13:30:34 GMT]PB[]W[F4/-0.73/0.21]B[C3];)"),
