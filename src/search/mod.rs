@@ -7,9 +7,10 @@
 //! of empty squares every line is played to the end, so such results are exact final
 //! disc differences (in score units): the same search solves small endgames exactly.
 //!
-//! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
-//! fresh engine gives the same move, score and node count on every run. With a warm
-//! transposition table the move and score may still vary slightly and node counts do.
+//! Determinism: on one thread, with a fixed depth (or node budget) and no time limit, a
+//! search from a fresh engine gives the same move, score and node count on every run. With
+//! a warm transposition table, or more threads, the move and score may vary slightly and
+//! node counts do.
 
 pub(crate) mod exact8;
 mod limits;
