@@ -275,9 +275,9 @@ pub static OPTIONS: [EngineOption; 11] = [
         name: "ponder",
         kind: OptionKind::Choice(&["off", "on"]),
         default: "off",
-        help: "on: after answering genmove, the text protocol searches the expected reply \
-               until the next command comes, and a search of that position starts from what \
-               it found (last_search says so); NBoard mode does not ponder yet",
+        help: "on: after answering genmove (in NBoard mode, once the move go answered is \
+               played), the engine searches the expected reply until the next command comes, \
+               and a search of that position starts from what it found",
         get: |e| if e.ponder { "on" } else { "off" }.to_string(),
         set: |e, v| {
             e.ponder = text(v) == "on";
