@@ -462,7 +462,8 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
     let logged: Vec<&str> = text.lines().map(|l| &l[10..]).collect();
     assert!(logged[0].starts_with("# emilia "), "{}", logged[0]);
     assert!(
-        logged[1].starts_with("# options: hash 256, eval classic, ")
+        logged[1].starts_with("# options: hash 256, ")
+            && logged[1].contains(", eval classic, ")
             && logged[1].contains("depth 2"),
         "{}",
         logged[1]
@@ -475,4 +476,47 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
         logged.iter().filter(|l| l.starts_with("< === ")).count(),
         61
     );
+}
+
+/// With `set ponder on` Emilia ponders once the GUI plays the move `go` answered, until
+/// the next line: a game driven like the GUI, with lines coming at random moments of the
+/// pondering, gets every answer and nothing else, and `quit` while pondering ends it.
+#[test]
+fn pondering_between_moves_answers_every_line() {
+    let mut emilia = Emilia::start(&["--threads", "2", "--hash", "8"]);
+    emilia.send("nboard 2");
+    emilia.send("set ponder on");
+    emilia.send("set depth 4");
+    assert_eq!(emilia.line(), "set myname Emilia4");
+    emilia.send(&format!("set game {START}"));
+    let mut game = ggf::parse(START).unwrap();
+    let mut rng = emilia::rng::Rng::new(31);
+    let mut ping = 0;
+    while !game.is_over() {
+        emilia.send("go");
+        let lines = read_until(&mut emilia, "===");
+        let answer = lines.last().unwrap();
+        let mv = answered_move(answer);
+        game.play(mv).unwrap_or_else(|e| panic!("{answer}: {e}"));
+        emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
+        // Emilia ponders now, if the game goes on; lines come at any moment of it.
+        std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
+        ping += 1;
+        emilia.send(&format!("ping {ping}"));
+        assert_eq!(emilia.line(), format!("pong {ping}"));
+        assert!(ping < 200);
+    }
+    // Nothing else came out.
+    assert_eq!(emilia.line_within(Duration::from_millis(100)), None);
+    emilia.send(&format!("set game {START}"));
+    emilia.send("go");
+    let answer = read_until(&mut emilia, "===").pop().unwrap();
+    emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
+    std::thread::sleep(Duration::from_millis(30));
+    emilia.send("quit");
+    let started = Instant::now();
+    let (status, stderr) = emilia.wait(Duration::from_secs(5));
+    assert!(status.success(), "{status}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(stderr, "");
 }

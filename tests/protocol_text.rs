@@ -747,3 +747,119 @@ fn reg_genmove_answers_the_move_and_changes_nothing() {
         .ask("reg_genmove black fast")
         .starts_with("? reg_genmove: unexpected 'fast'"));
 }
+
+/// `play`, `genmove`, `undo` and `setboard` at random moments while Emilia ponders: every
+/// answer is checked against a model game, and a second Emilia that does not ponder, given
+/// the same changes, ends on the same board. `quit` while pondering ends the process.
+#[test]
+fn commands_at_random_moments_during_pondering_get_their_answers() {
+    let mut emilia = Emilia::start(&["--ponder", "on", "--threads", "2", "--hash", "8"]);
+    emilia.ok("setoption movetime 20");
+    let mut reference = Emilia::start(&["--threads", "1", "--hash", "1"]);
+    // FFO #1 (14 empties, Black to move): pondering there solves exactly.
+    let (squares, side) = (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--",
+        "X",
+    );
+    let setboard = format!("setboard {squares} {side}");
+    let ffo_1: Position = format!("{squares} {side}").parse().unwrap();
+    let mut game = Game::standard(8).unwrap();
+    let mut rng = Rng::new(2026);
+    for step in 0..60 {
+        if game.is_over() {
+            emilia.ok(&setboard);
+            reference.ok(&setboard);
+            game = Game::new(ffo_1);
+        }
+        let color = game.position().to_move;
+        let reply = check_against_model(&mut emilia, &mut game, &format!("genmove {color}"));
+        reference.ok(&format!("play {color} {}", reply.trim_start_matches("= ")));
+        // Emilia ponders now; the next command comes at some moment of it.
+        std::thread::sleep(Duration::from_millis(rng.below(25) as u64));
+        match rng.below(5) {
+            0 | 1 if !game.is_over() => {
+                let color = game.position().to_move;
+                let moves = game.position().legal_moves();
+                let mv = moves.get(rng.below(moves.len().max(1))).copied();
+                let line = format!("play {color} {}", mv.unwrap_or(Move::Pass));
+                check_against_model(&mut emilia, &mut game, &line);
+                reference.ok(&line);
+            }
+            2 => {
+                let reply = emilia.ask("undo");
+                if game.undo().is_some() {
+                    assert_eq!(reply, "=", "step {step}");
+                    reference.ok("undo");
+                } else {
+                    assert!(reply.starts_with("? cannot undo"), "{reply}");
+                }
+            }
+            3 if step % 4 == 3 => {
+                emilia.ok(&setboard);
+                reference.ok(&setboard);
+                game = Game::new(ffo_1);
+            }
+            // Otherwise the next genmove comes while Emilia ponders.
+            _ => {}
+        }
+    }
+    assert_eq!(emilia.ask("showboard"), reference.ask("showboard"));
+    assert_eq!(emilia.ask("history"), reference.ask("history"));
+    // Nothing but answers came out: every reply was read in turn, and no more is waiting.
+    assert_eq!(emilia.line_within(Duration::from_millis(100)), None);
+    // quit while pondering.
+    emilia.ok(&setboard);
+    emilia.ask("genmove black");
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(emilia.ask("quit"), "=");
+    let (status, stderr) = emilia.wait(Duration::from_secs(5));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+}
+
+/// Emilia (Black, pondering) against a second Emilia (White): when White plays the reply
+/// Emilia expected, Emilia's next search starts from what pondering found, and
+/// `last_search` says so.
+#[test]
+fn a_ponder_hit_starts_the_next_search_deeper() {
+    let mut emilia = Emilia::start(&["--ponder", "on", "--threads", "1", "--hash", "8"]);
+    let mut white = Emilia::start(&["--threads", "1", "--hash", "8"]);
+    for engine in [&mut emilia, &mut white] {
+        engine.ok("setoption movetime 50");
+    }
+    let (mut hits, mut deeper, mut searches) = (0, 0, 0);
+    for _ in 0..30 {
+        let black = emilia.ask("genmove black");
+        if black.starts_with("? game over") {
+            break;
+        }
+        let black = black.trim_start_matches("= ").to_string();
+        if black != "pass" {
+            searches += 1;
+            let last = emilia.ask("last_search");
+            if last.contains("ponder_depth ") {
+                hits += 1;
+                let words: Vec<&str> = last.split_whitespace().collect();
+                let value = |key: &str| -> f64 {
+                    let i = words.iter().position(|w| *w == key).unwrap();
+                    words[i + 1].parse().unwrap()
+                };
+                // Exact results found while pondering are found again in the table, from
+                // depth 1; others start where pondering was.
+                if value("ponder_depth") > 1.0 {
+                    deeper += 1;
+                    assert!(value("depth") >= value("ponder_depth"), "{last}");
+                }
+            }
+        }
+        white.ok(&format!("play black {black}"));
+        let reply = white.ask("genmove white");
+        if reply.starts_with("? game over") {
+            break;
+        }
+        emilia.ok(&format!("play white {}", reply.trim_start_matches("= ")));
+    }
+    assert!(searches > 10, "{searches}");
+    assert!(hits > 0, "no ponder hit in {searches} searches");
+    assert!(deeper > 0, "no ponder hit started deeper ({hits} hits)");
+}

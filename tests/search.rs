@@ -245,6 +245,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         stop: &stop,
         score_all_moves: false,
         probcut: 10,
+        first_depth: 1,
     };
     // On 1 to 4 threads: the parallel search is exact too.
     for (threads, position) in positions.iter().take(4).enumerate() {

@@ -58,6 +58,23 @@ pub struct Engine {
     margins: Margins,
     /// Stops any search at its time plan's backstop.
     watchdog: Watchdog,
+    /// Whether the front-ends ponder (option `ponder`): search the expected position on the
+    /// opponent's time ([`Engine::ponder`]).
+    ponder: bool,
+    /// What the last pondering found, for the next search if it is of the same position.
+    pondered: Option<(Position, PonderHit)>,
+    /// The first iteration of the search under way (deeper than 1 after a ponder hit).
+    first_depth: u32,
+}
+
+/// A search that started from what pondering found: the opponent played the expected move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PonderHit {
+    /// The deepest iteration pondering finished, where the search started (1 when it
+    /// found the exact result: the search then finds it in the table).
+    pub depth: u32,
+    /// How long pondering searched the position.
+    pub time: Duration,
 }
 
 impl Default for Engine {
@@ -110,6 +127,9 @@ impl Engine {
             player: None,
             seed: 0,
             margins: Margins::DEFAULT,
+            ponder: false,
+            pondered: None,
+            first_depth: 1,
         }
     }
 
@@ -176,6 +196,67 @@ impl Engine {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether option `ponder` is on: front-ends then call [`Engine::ponder`] on the
+    /// expected position while they wait for the opponent.
+    pub fn ponders(&self) -> bool {
+        self.ponder
+    }
+
+    /// Searches `position`, the position expected after the opponent's reply, until the
+    /// stop flag is raised or the result is exact, and keeps what it found for the next
+    /// search: if that is of the same position, it starts at the depth reached here on the
+    /// table filled here ([`Engine::search_with_ponder`] says whether it did). The caller lowers the stop flag before starting
+    /// this (on another thread) and raises it to end it; this never lowers it, so that a
+    /// stop raised before the search starts is not lost. Nothing is reported while it runs.
+    pub fn ponder(&mut self, position: &Position) {
+        let start = Instant::now();
+        self.pondered = None;
+        if position.is_game_over() || self.player.is_some() {
+            return;
+        }
+        // The midgame search, deeper and deeper, unless the exact solver usually finishes
+        // within a move's time: unlimited, the solver would take over at any number of
+        // empties and might not finish a single search.
+        let (_, _, empties) = position.board.counts();
+        let limits = Limits {
+            depth: (empties > time::solve_empties(position.size())).then(|| empties - 1),
+            ..Limits::default()
+        };
+        let outcome = self.run_from(position, &limits, false, &mut |_, _| {});
+        if outcome.report.depth > 0 {
+            let hit = PonderHit {
+                // An exact result lives in the table it came from; the next search then
+                // starts as usual and finds it there.
+                depth: if outcome.report.exact {
+                    1
+                } else {
+                    outcome.report.depth
+                },
+                time: start.elapsed(),
+            };
+            log::info!("pondered {position}: depth {}", hit.depth);
+            self.pondered = Some((*position, hit));
+        }
+    }
+
+    /// [`Engine::search`], and whether it started from what pondering found.
+    pub fn search_with_ponder(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> (SearchReport, Option<PonderHit>) {
+        let hit = self
+            .pondered
+            .take()
+            .filter(|(pondered, _)| pondered == position)
+            .map(|(_, hit)| hit);
+        self.first_depth = hit.map_or(1, |h| h.depth);
+        let report = self.search(position, limits, progress);
+        self.first_depth = 1;
+        (report, hit)
     }
 
     /// Searches `position` within `limits` and returns the move to play: always a legal
@@ -293,8 +374,19 @@ impl Engine {
         score_all_moves: bool,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
+        self.run_from(position, limits, score_all_moves, progress)
+    }
+
+    /// [`Engine::run`] without lowering the stop flag first.
+    fn run_from(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        score_all_moves: bool,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let start = Instant::now();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
         let plan = time::plan(limits, empties, position.size(), &self.margins);
@@ -311,6 +403,7 @@ impl Engine {
             stop: &stop,
             score_all_moves,
             probcut: self.probcut,
+            first_depth: self.first_depth,
         };
         if let AnyBoard::Eight(board) = position.board {
             // The solver handles a forced pass at the root as well as any other move.

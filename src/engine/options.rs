@@ -244,7 +244,7 @@ const PLAYERS: [&str; 7] = [
 const MAX_THREADS: u64 = 1024;
 
 /// Every engine option, in the order `setoption` lists them.
-pub static OPTIONS: [EngineOption; 10] = [
+pub static OPTIONS: [EngineOption; 11] = [
     EngineOption {
         name: "hash",
         kind: OptionKind::Number { min: 1, max: 65536 },
@@ -268,6 +268,19 @@ pub static OPTIONS: [EngineOption; 10] = [
         get: |e| e.threads.to_string(),
         set: |e, v| {
             e.set_threads(number(v) as usize);
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "ponder",
+        kind: OptionKind::Choice(&["off", "on"]),
+        default: "off",
+        help: "on: after answering genmove (in NBoard mode, once the move go answered is \
+               played), the engine searches the expected reply until the next command comes, \
+               and a search of that position starts from what it found",
+        get: |e| if e.ponder { "on" } else { "off" }.to_string(),
+        set: |e, v| {
+            e.ponder = text(v) == "on";
             Ok(())
         },
     },
@@ -546,7 +559,7 @@ mod tests {
             (
                 "colour",
                 "blue",
-                "unknown option 'colour': known options are hash, threads, eval",
+                "unknown option 'colour': known options are hash, threads, ponder, eval",
             ),
         ];
         for (name, value, message) in cases {

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvError};
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, OPTIONS};
+use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
 use crate::perft::{perft, perft8, Convention};
@@ -142,6 +143,11 @@ pub(crate) struct TextSession {
     clocks: GtpClocks,
     /// What the last `genmove` search found, for `last_search` (referees average depths).
     last_search: Option<SearchReport>,
+    /// Whether that search started from what pondering found, and how.
+    last_ponder: Option<PonderHit>,
+    /// The position to ponder before the next command: the expected reply to the move just
+    /// played by `genmove`, with option `ponder` on.
+    ponder_next: Option<Position>,
     /// `stop` lines read (by the input thread) but not yet answered.
     interrupts: Interrupts,
     quit: bool,
@@ -157,6 +163,8 @@ struct Choice {
     used: Duration,
     /// The search, `None` for a forced pass.
     report: Option<SearchReport>,
+    /// Whether the search started from what pondering found, and how.
+    ponder_hit: Option<PonderHit>,
 }
 
 /// How long a `hint` or `solve` runs before it writes progress to stderr.
@@ -171,6 +179,8 @@ impl TextSession {
             clocks: GtpClocks::default(),
             last_search: None,
             interrupts,
+            last_ponder: None,
+            ponder_next: None,
             quit: false,
         }
     }
@@ -366,11 +376,14 @@ impl TextSession {
             eval,
             used,
             report,
+            ponder_hit,
         } = choice;
         game.play_annotated(mv, eval, Some(used.as_secs_f64()))
             .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
         self.game = game;
         self.last_search = report;
+        self.last_ponder = ponder_hit;
+        self.ponder_next = self.expected_position();
         self.clocks.spend(color, used);
         Ok(mv.to_string())
     }
@@ -405,9 +418,12 @@ impl TextSession {
         } else {
             let limits = self.stoppable(self.limits(search, color));
             log::info!("{command} {color} with {limits:?}");
-            let report = self.engine.search(&position, &limits, &mut log_progress);
-            (report.best, Some(report))
+            let (report, hit) =
+                self.engine
+                    .search_with_ponder(&position, &limits, &mut log_progress);
+            (report.best, Some((report, hit)))
         };
+        let (report, ponder_hit) = report.unzip();
         Ok(Choice {
             game,
             color,
@@ -415,6 +431,7 @@ impl TextSession {
             eval: report.as_ref().map(|r| r.score.discs()),
             used: start.elapsed(),
             report,
+            ponder_hit: ponder_hit.flatten(),
         })
     }
 
@@ -431,12 +448,52 @@ impl TextSession {
         }
     }
 
+    /// With option `ponder` on, the position after the reply the last search expects to
+    /// the move just played, if the game goes on there.
+    fn expected_position(&self) -> Option<Position> {
+        if !self.engine.ponders() {
+            return None;
+        }
+        let reply = *self.last_search.as_ref()?.pv.get(1)?;
+        let expected = self.game.position().play(reply).ok()?;
+        (!expected.is_game_over()).then_some(expected)
+    }
+
+    /// Ponders the position [`TextSession::genmove`] left to ponder, if any, until the next
+    /// line arrives (or the input ends): returns that line.
+    fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
+        let Some(position) = self.ponder_next.take() else {
+            return lines.recv();
+        };
+        let stop = self.engine.stop_flag();
+        // Lowered here, before the search starts: a line read from now on stops it.
+        stop.store(false, Ordering::SeqCst);
+        let engine = &mut self.engine;
+        std::thread::scope(|scope| {
+            let pondering = scope.spawn(move || engine.ponder(&position));
+            let line = lines.recv();
+            stop.store(true, Ordering::SeqCst);
+            if pondering.join().is_err() {
+                log::error!("pondering failed");
+            }
+            line
+        })
+    }
+
     /// `last_search`: depth, score, exactness, nodes and time of the last `genmove`
-    /// search, empty when it searched nothing (a pass, or none yet).
+    /// search, empty when it searched nothing (a pass, or none yet); after a ponder hit,
+    /// the depth it started at and how long pondering searched that position before.
     fn last_search_text(&self) -> String {
         self.last_search.as_ref().map_or(String::new(), |r| {
+            let ponder = self.last_ponder.map_or(String::new(), |hit| {
+                format!(
+                    " ponder_depth {} ponder_time {:.3}",
+                    hit.depth,
+                    hit.time.as_secs_f64()
+                )
+            });
             format!(
-                "depth {} score {} exact {} nodes {} time {:.3}",
+                "depth {} score {} exact {} nodes {} time {:.3}{ponder}",
                 r.depth,
                 r.score,
                 r.exact,
@@ -897,7 +954,7 @@ pub(crate) fn serve<W: std::io::Write>(
     while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
-            None => match lines.recv() {
+            None => match session.ponder_until_line(lines) {
                 Ok(line) => line,
                 Err(_) => return,
             },

@@ -7,9 +7,10 @@
 //! of empty squares every line is played to the end, so such results are exact final
 //! disc differences (in score units): the same search solves small endgames exactly.
 //!
-//! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
-//! fresh engine gives the same move, score and node count on every run. With a warm
-//! transposition table the move and score may still vary slightly and node counts do.
+//! Determinism: on one thread, with a fixed depth (or node budget) and no time limit, a
+//! search from a fresh engine gives the same move, score and node count on every run. With
+//! a warm transposition table, or more threads, the move and score may vary slightly and
+//! node counts do.
 
 pub(crate) mod exact8;
 mod limits;
@@ -77,6 +78,9 @@ pub struct SearchSettings<'a> {
     /// ProbCut margin in tenths of a standard deviation (0: off): midgame nodes that a
     /// shallow search predicts to fall this far outside the window are pruned.
     pub probcut: u32,
+    /// The first iteration: 1, or deeper when the table already holds a search of the
+    /// position to that depth (pondering found it).
+    pub first_depth: u32,
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -167,11 +171,17 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
             .collect();
         let mut result = Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
         helpers_stop.store(true, AtomicOrdering::Relaxed);
+        let main_nodes = result.report.nodes;
         for helper in helpers {
             result.report.nodes += helper
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
+        log::debug!(
+            "lazy SMP: {main_nodes} nodes on the main thread, {} on {} helpers",
+            result.report.nodes - main_nodes,
+            threads - 1
+        );
         result
     })
 }
@@ -282,8 +292,15 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let max_depth = self.settings.max_depth.clamp(1, empties);
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
-        let mut previous_score = 0;
+        // A search that starts deeper centres its first window on the table's score.
+        let mut previous_score = match self.settings.first_depth {
+            0 | 1 => 0,
+            _ => self.tt.probe(board.hash_key()).map_or(0, |p| p.score),
+        };
         for depth in 1..=max_depth {
+            if depth < self.settings.first_depth && depth < max_depth {
+                continue;
+            }
             if skips_depth(self.thread, depth) && depth < max_depth {
                 continue;
             }
