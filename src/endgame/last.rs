@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
-        let mut table = Tables::new(0);
+        let mut table = Tables::new(0).unwrap();
         let limits = SolveLimits::NONE;
         let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {

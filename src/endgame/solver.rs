@@ -59,8 +59,10 @@ const ESTIMATE_DEPTH: u32 = 8;
 /// Beyond every heuristic value.
 const INFINITE_VALUE: i32 = 1 << 20;
 
-/// Nodes between two looks at the stop flag, deadline and node limit.
-const POLL_INTERVAL: u64 = 1 << 14;
+/// Nodes between two looks at the stop flag and the deadline: about 0.1 ms, so that a
+/// deadline is kept to that (a look costs a few nanoseconds). A node limit is looked at
+/// when it is reached.
+const POLL_INTERVAL: u64 = 1 << 11;
 
 /// Per number of empties, the lowest `alpha` at which a null-window node computes the
 /// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
@@ -226,7 +228,7 @@ impl<'a> Search<'a> {
             nodes,
             table,
             limits,
-            next_poll: nodes + POLL_INTERVAL,
+            next_poll: limits.next_poll(nodes, POLL_INTERVAL),
             aborted: false,
             order_eval: PatternEval::embedded().ok(),
         }
@@ -279,7 +281,7 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.next_poll = self.limits.next_poll(self.nodes, POLL_INTERVAL);
             if self.limits.reached(self.nodes) {
                 self.aborted = true;
             }

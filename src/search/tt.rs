@@ -20,6 +20,8 @@
 //! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
 //! leave first and, among equals, the shallowest.
 
+use crate::memory::{MemoryError, TableMemory, Zeroable};
+
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -53,6 +55,9 @@ struct Entry {
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([Entry; 4]);
+
+// SAFETY: an all-zero bucket holds four empty entries (bound bits 0).
+unsafe impl Zeroable for Bucket {}
 
 const NO_MOVE: u64 = 255;
 
@@ -104,23 +109,29 @@ impl Entry {
 
 /// A fixed-size transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: TableMemory<Bucket>,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had.
     pub fn new(mib: usize) -> TranspositionTable {
-        TranspositionTable::with_bytes(mib << 20)
+        TranspositionTable::with_bytes(mib << 20).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A table of at most `bytes` bytes (at least one bucket).
-    pub(crate) fn with_bytes(bytes: usize) -> TranspositionTable {
-        let count = bytes / std::mem::size_of::<Bucket>();
-        TranspositionTable {
-            buckets: vec![Bucket::default(); count.max(1)],
+    /// A table of at most `bytes` bytes (at least one bucket), its pages touched in the
+    /// background (see [`crate::memory`]); an error when the memory cannot be had.
+    pub(crate) fn with_bytes(bytes: usize) -> Result<TranspositionTable, MemoryError> {
+        let buckets = TableMemory::zeroed(bytes / std::mem::size_of::<Bucket>())?;
+        buckets.populate_in_background();
+        Ok(TranspositionTable {
+            buckets,
             generation: 0,
-        }
+        })
     }
 
     /// Size in mebibytes.
@@ -131,7 +142,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.buckets.clear();
         self.generation = 0;
     }
 
