@@ -863,3 +863,50 @@ fn a_ponder_hit_starts_the_next_search_deeper() {
     assert!(hits > 0, "no ponder hit in {searches} searches");
     assert!(deeper > 0, "no ponder hit started deeper ({hits} hits)");
 }
+
+#[test]
+fn every_limit_is_kept_by_the_solver_too() {
+    // protocol.md's example: 14 empties, which the solver takes over at once.
+    let example = "-OOOOOO---OOOO-XXXOOXXXX-OOXXOOX-OXOOOXX-XXXXXXX--OOXX-X-OOOO-X- X";
+    let mut emilia = Emilia::start(&[]);
+    emilia.ok(&format!("setboard {example}"));
+    // Before: the solver looked at the node limit only every 16,384 nodes, and solved.
+    let reply = emilia.ask("solve nodes 1000");
+    assert!(
+        reply.starts_with("? solve stopped before the end of the game: best so far "),
+        "{reply}"
+    );
+    assert_eq!(emilia.ok("solve"), "a5 -34");
+    // Before: 2,843 nodes. The midgame search stops at its share exactly; the solver looks
+    // at the limit when it reaches it.
+    for limit in [100u64, 1000, 3000] {
+        emilia.ok(&format!("setboard {example}"));
+        emilia.ok(&format!("genmove nodes {limit}"));
+        let last = emilia.ok("last_search");
+        let nodes: u64 = last
+            .split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{last}"));
+        assert!(nodes <= limit, "genmove nodes {limit}: {last}");
+    }
+}
+
+#[test]
+fn a_table_size_that_cannot_be_had_is_refused_and_the_old_one_kept() {
+    let mut emilia = Emilia::start(&[]);
+    let reply = emilia.ask("setoption hash 65536");
+    if reply == "=" {
+        eprintln!("SKIPPED: this machine has 64 GiB to spare, so the refusal was not tested");
+        return;
+    }
+    // Before: the process aborted ("memory allocation of ... bytes failed").
+    assert!(
+        reply.starts_with("? option hash: cannot have 65536 MiB of tables: "),
+        "{reply}"
+    );
+    let options = emilia.ok("setoption");
+    assert!(options.starts_with("hash 64 "), "{options}");
+    assert_eq!(emilia.ok("genmove black depth 3").len(), 2);
+}

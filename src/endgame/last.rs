@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
-        let table = Tables::new(0);
+        let table = Tables::new(0).unwrap();
         let limits = SolveLimits::NONE;
         let shared = crate::endgame::split::Shared::new(&table, &limits, 1, 0);
         let mut search = Search::new(&shared, 0);

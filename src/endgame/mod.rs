@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::Board8;
+pub use crate::memory::MemoryError;
 use solver::Search;
 use split::Shared;
 use table::{Tables, NO_MOVE};
@@ -61,7 +62,9 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Limits that stop a solve early. The search looks at them every few thousand nodes.
+/// Limits that stop a solve early. The search looks at the flag and the clock every few
+/// thousand nodes, and at the node limit when it is reached (the last few empty squares
+/// are solved without looking, so a solve may pass the limit by a few dozen nodes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
@@ -79,6 +82,13 @@ impl SolveLimits<'_> {
         deadline: None,
         max_nodes: None,
     };
+
+    /// The node count at which to look at the limits next, `interval` nodes on from
+    /// `nodes` or at the node limit, whichever comes first.
+    fn next_poll(&self, nodes: u64, interval: u64) -> u64 {
+        let next = nodes.saturating_add(interval);
+        self.max_nodes.map_or(next, |m| next.min(m))
+    }
 
     /// Whether a limit is reached after `nodes` nodes.
     fn reached(&self, nodes: u64) -> bool {
@@ -117,11 +127,21 @@ impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
     /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB (and at most half
     /// of `mib`) for the positions closest to the end.
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had ([`Solver::try_new`] says so instead).
     pub fn new(mib: usize) -> Solver {
-        Solver {
-            table: Tables::new(mib),
+        Solver::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Solver::new`], or why its tables cannot be had. The tables are mapped at once and
+    /// their pages touched in the background, so that solves do not spend their time on it.
+    pub fn try_new(mib: usize) -> Result<Solver, MemoryError> {
+        Ok(Solver {
+            table: Tables::new(mib)?,
             threads: 1,
-        }
+        })
     }
 
     /// Solves with `threads` threads from now on (at least one; one is the default). Any

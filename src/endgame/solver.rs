@@ -235,7 +235,7 @@ impl<'a> Search<'a> {
             flushed: nodes,
             shared,
             cancel: Vec::new(),
-            next_poll: nodes + shared.poll_interval,
+            next_poll: shared.limits.next_poll(nodes, shared.poll_interval),
             aborted: false,
             order_eval: PatternEval::embedded().ok(),
         }
@@ -297,7 +297,12 @@ impl<'a> Search<'a> {
     /// cut-off flags of the splits above.
     #[cold]
     pub(super) fn poll(&mut self) {
-        self.next_poll = self.nodes + self.shared.poll_interval;
+        // A node limit is looked at when this thread's count reaches it (on one thread, the
+        // solve's count: the limit is then kept to the node).
+        self.next_poll = self
+            .shared
+            .limits
+            .next_poll(self.nodes, self.shared.poll_interval);
         let total = self.shared.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
         if self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total) {

@@ -23,10 +23,10 @@ use super::SolveLimits;
 /// start (tens of microseconds); a null-window subtree at 15 empties takes milliseconds.
 const SPLIT_MIN_EMPTIES: u32 = 16;
 
-/// Nodes between two looks at the limits and cut-off flags: rarely with one thread (the
-/// clock is not free), often with more, where a cut-off at a split must soon stop the
-/// helpers' now useless work.
-const POLL_INTERVAL: u64 = 1 << 14;
+/// Nodes between two looks at the limits and cut-off flags: about every 0.1 ms with one
+/// thread, so that a deadline is kept to that (a look costs a few nanoseconds), more often
+/// with more, where a cut-off at a split must soon stop the helpers' now useless work.
+const POLL_INTERVAL: u64 = 1 << 11;
 const PARALLEL_POLL_INTERVAL: u64 = 1 << 10;
 
 /// What the threads of one solve share besides the tables.
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn idle_threads_are_taken_at_most_once() {
-        let tables = Tables::new(0);
+        let tables = Tables::new(0).unwrap();
         let shared = Shared::new(&tables, &SolveLimits::NONE, 4, 0);
         assert_eq!(shared.take_idle(2), 2);
         assert_eq!(shared.take_idle(5), 1);

@@ -17,6 +17,8 @@
 //! ranks below every entry of the current one and, within a generation, cheaper entries rank
 //! lower (ties: the first such entry in the bucket).
 
+use crate::memory::{MemoryError, TableMemory, Zeroable};
+
 /// Marks "no move" in an entry.
 pub(crate) const NO_MOVE: u8 = 64;
 
@@ -95,13 +97,12 @@ impl Slot {
 
 const ENTRIES_PER_BUCKET: usize = 4;
 
-/// The huge page size of x86-64 Linux, and how many buckets fill one.
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-const HUGE_PAGE_BUCKETS: usize = HUGE_PAGE_BYTES / std::mem::size_of::<Bucket>();
-
 #[derive(Clone, Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
+// SAFETY: an all-zero bucket holds four unused entries (`empties` 0).
+unsafe impl Zeroable for Bucket {}
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,12 +118,8 @@ pub(crate) struct Hit {
 /// A transposition table of fixed size, shared by the threads of a solve: probes and
 /// stores take `&self`.
 pub(crate) struct Table {
-    /// The buckets, with room to start the used ones on a huge-page boundary.
-    storage: Vec<Bucket>,
-    /// Where the used buckets start in `storage`.
-    offset: usize,
-    /// How many buckets are used (a power of two).
-    count: usize,
+    /// The buckets (a power of two of them).
+    buckets: TableMemory<Bucket>,
     mask: usize,
     generation: u8,
 }
@@ -138,64 +135,35 @@ fn bucket_count(mib: usize) -> usize {
 }
 
 impl Table {
-    /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least one).
-    pub(crate) fn new(mib: usize) -> Table {
+    /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least
+    /// one), its pages touched in the background (see [`crate::memory`], which also gives
+    /// large tables huge pages); an error when the memory cannot be had.
+    pub(crate) fn new(mib: usize) -> Result<Table, MemoryError> {
         let count = bucket_count(mib);
-        // Large tables start on a 2 MiB boundary and ask for huge pages: random probes then
-        // mostly hit the address translation cache instead of walking page tables.
-        let slack = if count >= HUGE_PAGE_BUCKETS {
-            HUGE_PAGE_BUCKETS
-        } else {
-            0
-        };
-        // Advise before the first write, which is when the kernel chooses the page size.
-        let mut storage: Vec<Bucket> = Vec::with_capacity(count + slack);
-        let misalignment = storage.as_ptr() as usize % HUGE_PAGE_BYTES;
-        let offset = if slack == 0 || misalignment == 0 {
-            0
-        } else {
-            (HUGE_PAGE_BYTES - misalignment) / std::mem::size_of::<Bucket>()
-        };
-        #[cfg(target_os = "linux")]
-        if slack != 0 {
-            // SAFETY: the range lies inside `storage`'s allocation, and the advice only
-            // changes how the kernel backs it, not its contents.
-            unsafe {
-                libc::madvise(
-                    storage.as_mut_ptr().add(offset) as *mut libc::c_void,
-                    count * std::mem::size_of::<Bucket>(),
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-        storage.resize(count + slack, Bucket::default());
-        Table {
-            storage,
-            offset,
-            count,
+        let buckets = TableMemory::zeroed(count)?;
+        buckets.populate_in_background();
+        Ok(Table {
+            buckets,
             mask: count - 1,
             generation: 1,
-        }
+        })
     }
 
     /// The used buckets.
     #[inline(always)]
     fn buckets(&self) -> &[Bucket] {
-        &self.storage[self.offset..self.offset + self.count]
+        &self.buckets
     }
 
     /// The table's size in bytes.
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
-        self.count * std::mem::size_of::<Bucket>()
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets every entry.
     pub(crate) fn clear(&mut self) {
-        for slot in self.storage.iter_mut().flat_map(|b| b.0.iter_mut()) {
-            *slot.key.get_mut() = 0;
-            *slot.data.get_mut() = 0;
-        }
+        self.buckets.clear();
         self.generation = 1;
     }
 
@@ -315,12 +283,12 @@ pub(crate) struct Tables {
 
 impl Tables {
     /// A deep table of about `mib` mebibytes and a near table of [`NEAR_TABLE_MIB`] (or
-    /// half of `mib`, if less).
-    pub(crate) fn new(mib: usize) -> Tables {
-        Tables {
-            deep: Table::new(mib),
-            near: Table::new(NEAR_TABLE_MIB.min(mib / 2)),
-        }
+    /// half of `mib`, if less); an error when the memory cannot be had.
+    pub(crate) fn new(mib: usize) -> Result<Tables, MemoryError> {
+        Ok(Tables {
+            deep: Table::new(mib)?,
+            near: Table::new(NEAR_TABLE_MIB.min(mib / 2))?,
+        })
     }
 
     /// The bytes [`Tables::new`] takes for `mib`, without taking them.
@@ -367,14 +335,18 @@ mod tests {
         assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
-        assert_eq!(Table::new(1).bytes(), 1 << 20);
-        assert_eq!(Table::new(0).bytes(), 64);
+        assert_eq!(Table::new(1).unwrap().bytes(), 1 << 20);
+        assert_eq!(Table::new(0).unwrap().bytes(), 64);
     }
 
     #[test]
     fn sizes_are_known_before_the_tables_are_made() {
         for mib in [0, 1, 2, 3, 5, 32, 50] {
-            assert_eq!(Tables::new(mib).bytes(), Tables::bytes_for(mib), "{mib}");
+            assert_eq!(
+                Tables::new(mib).unwrap().bytes(),
+                Tables::bytes_for(mib),
+                "{mib}"
+            );
         }
         assert_eq!(Tables::bytes_for(32), 33 << 20);
         assert_eq!(Tables::bytes_for(50), 33 << 20);
@@ -382,9 +354,9 @@ mod tests {
 
     #[test]
     fn large_tables_start_on_a_huge_page_boundary() {
-        let mut table = Table::new(4);
+        let mut table = Table::new(4).unwrap();
         assert_eq!(table.bytes(), 4 << 20);
-        assert_eq!(table.buckets().as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+        assert_eq!(table.buckets().as_ptr() as usize % (2 << 20), 0);
         table.store(7, 20, -2, 64, 3, 10);
         assert_eq!(table.probe(7).map(|hit| hit.lower), Some(-2));
         table.clear();
@@ -393,7 +365,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_position_merge() {
-        let table = Table::new(1);
+        let table = Table::new(1).unwrap();
         table.store(42, 12, 4, 64, 19, 1000);
         table.store(42, 12, -64, 10, NO_MOVE, 1000);
         let hit = table.probe(42).unwrap();
@@ -403,7 +375,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_old_then_cheap_entries() {
-        let mut table = Table::new(0); // one bucket
+        let mut table = Table::new(0).unwrap(); // one bucket
         for key in 1..=4u64 {
             table.store(key, 12, 0, 0, NO_MOVE, 1 << (10 + key));
         }
@@ -420,7 +392,7 @@ mod tests {
 
     #[test]
     fn positions_near_the_end_go_to_the_near_table() {
-        let mut tables = Tables::new(4);
+        let mut tables = Tables::new(4).unwrap();
         assert_eq!(tables.bytes(), (4 + NEAR_TABLE_MIB) << 20);
         tables
             .get(NEAR_MAX_EMPTIES - 1)
@@ -442,7 +414,7 @@ mod tests {
     fn many_threads_storing_at_once_never_read_another_positions_bounds() {
         // One bucket, so that the threads fight over the same slots; every position's
         // bounds are a function of its hash, so a torn entry would show.
-        let table = Table::new(0);
+        let table = Table::new(0).unwrap();
         let bounds_of = |key: u64| {
             let lower = (key % 60) as i32 - 30;
             (

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Board8, Move, Position};
-use crate::endgame::Solver;
+use crate::endgame::{MemoryError, Solver};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::players::BaselinePlayer;
 use crate::score::Score;
@@ -41,8 +41,9 @@ pub struct Engine {
     /// `nodes`).
     defaults: Limits,
     tt: TranspositionTable,
-    /// The 8x8 exact endgame solver, created on first use with its share of `hash`.
-    solver: Option<Solver>,
+    /// The 8x8 exact endgame solver with its share of `hash`, made with the engine so that
+    /// no search's clock pays for its tables.
+    solver: Solver,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -99,12 +100,24 @@ impl Engine {
     }
 
     /// An engine with default options and `mib` MiB of search tables (option `hash`,
-    /// clamped to its range).
+    /// clamped to its range; halved until the memory can be had).
     pub fn with_hash(mib: usize) -> Engine {
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();
-        let mib = mib.clamp(1, 65536);
+        let mut mib = mib.clamp(1, 65536);
+        let (tt, mut solver) = loop {
+            match make_tables(mib) {
+                Ok(tables) => break tables,
+                Err(e) if mib > 1 => {
+                    log::error!("hash {mib}: {e}; trying {}", mib / 2);
+                    mib /= 2;
+                }
+                Err(e) => panic!("no memory for the smallest search tables: {e}"),
+            }
+        };
+        let threads = available_cores();
+        solver.set_threads(threads);
         let stop = Arc::new(AtomicBool::new(false));
         Engine {
             eval: if pattern.is_some() {
@@ -116,10 +129,10 @@ impl Engine {
             weights_file: String::new(),
             probcut: Engine::DEFAULT_PROBCUT,
             hash_mib: mib,
-            threads: available_cores(),
+            threads,
             defaults: Limits::default(),
-            tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
-            solver: None,
+            tt,
+            solver,
             classic: Classic::default(),
             square_table: SquareTable::default(),
             watchdog: Watchdog::new(Arc::clone(&stop)),
@@ -147,28 +160,32 @@ impl Engine {
     /// Forgets what earlier searches learned (empties the search tables).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
-        if let Some(solver) = self.solver.as_mut() {
-            solver.clear();
-        }
+        self.solver.clear();
     }
 
     /// Sets the memory of all search tables together to `mib` MiB, shared as
-    /// [`table_split`] says; new tables, empty, when the size changes.
-    fn set_hash(&mut self, mib: u64) {
+    /// [`table_split`] says; new tables, empty, when the size changes. When the memory
+    /// cannot be had, says why and keeps the old tables.
+    fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
         let mib = mib as usize;
         if mib != self.hash_mib {
+            // The new tables are made while the old ones stand, which stay on a refusal.
+            let (tt, solver) = make_tables(mib).map_err(|e| OptionError::Refused {
+                name: "hash",
+                reason: e.to_string(),
+            })?;
+            self.tt = tt;
+            self.solver = solver;
+            self.solver.set_threads(self.threads);
             self.hash_mib = mib;
-            self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
-            self.solver = None;
         }
+        Ok(())
     }
 
     /// Searches on `threads` threads from now on.
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
-        if let Some(solver) = self.solver.as_mut() {
-            solver.set_threads(self.threads);
-        }
+        self.solver.set_threads(self.threads);
     }
 
     /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
@@ -389,7 +406,8 @@ impl Engine {
         let start = Instant::now();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
-        let plan = time::plan(limits, empties, position.size(), &self.margins);
+        let margins = self.margins.with_delay(self.watchdog.delay());
+        let plan = time::plan(limits, empties, position.size(), &margins);
         let _armed = self
             .watchdog
             .arm(plan.backstop.and_then(|b| start.checked_add(b)));
@@ -408,7 +426,7 @@ impl Engine {
         if let AnyBoard::Eight(board) = position.board {
             // The solver handles a forced pass at the root as well as any other move.
             if !score_all_moves && !board.is_game_over() {
-                if let Some(exact) = ExactPlan::new(empties, &plan, max_depth) {
+                if let Some(exact) = ExactPlan::new(empties, &plan, max_depth, limits.nodes) {
                     return self.run_exact(position, &board, exact, &settings, start, progress);
                 }
             }
@@ -450,7 +468,11 @@ impl Engine {
     ) -> search::SearchResult {
         let mut fallback = None;
         if let Some(plan) = exact.midgame {
-            let first = search::SearchSettings { plan, ..*settings };
+            let first = search::SearchSettings {
+                plan,
+                node_limit: exact.midgame_nodes.unwrap_or(settings.node_limit),
+                ..*settings
+            };
             let outcome = self.midgame(position, &first, progress);
             if outcome.report.exact || settings.stop.load(Ordering::Relaxed) {
                 return outcome;
@@ -458,17 +480,10 @@ impl Engine {
             fallback = Some(outcome);
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
-        let mib = table_split(self.hash_mib).solver_mib;
-        let threads = self.threads;
-        let solver = self.solver.get_or_insert_with(|| {
-            let mut solver = Solver::new(mib);
-            solver.set_threads(threads);
-            solver
-        });
         let max_nodes =
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
         match exact8::solve(
-            solver,
+            &mut self.solver,
             board,
             start,
             exact.deadline,
@@ -515,6 +530,17 @@ pub(crate) fn table_split(mib: usize) -> TableSplit {
 /// The threads the system offers this process (the option `threads` takes `all` for it).
 pub(crate) fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
+/// says.
+fn make_tables(mib: usize) -> Result<(TranspositionTable, Solver), MemoryError> {
+    crate::memory::check_available(mib << 20)?;
+    let split = table_split(mib);
+    Ok((
+        TranspositionTable::with_bytes(split.midgame_bytes)?,
+        Solver::try_new(split.solver_mib)?,
+    ))
 }
 
 /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.

@@ -253,10 +253,7 @@ pub static OPTIONS: [EngineOption; 11] = [
                table takes half of it rounded down to a power of two, its near table 1 MiB, \
                the midgame table the rest",
         get: |e| e.hash_mib.to_string(),
-        set: |e, v| {
-            e.set_hash(number(v));
-            Ok(())
-        },
+        set: |e, v| e.set_hash(number(v)),
     },
     EngineOption {
         name: "threads",

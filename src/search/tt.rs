@@ -25,6 +25,8 @@
 //! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
 //! leave first and, among equals, the shallowest.
 
+use crate::memory::{MemoryError, TableMemory, Zeroable};
+
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -96,6 +98,9 @@ struct Entry {
 #[repr(C, align(64))]
 struct Bucket([Slot; 4]);
 
+// SAFETY: an all-zero bucket holds four empty entries (bound bits 0).
+unsafe impl Zeroable for Bucket {}
+
 const NO_MOVE: u64 = 255;
 
 impl Entry {
@@ -147,23 +152,29 @@ impl Entry {
 /// A fixed-size transposition table, shared by the threads of a search: probes and stores
 /// take `&self`.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: TableMemory<Bucket>,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had.
     pub fn new(mib: usize) -> TranspositionTable {
-        TranspositionTable::with_bytes(mib << 20)
+        TranspositionTable::with_bytes(mib << 20).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A table of at most `bytes` bytes (at least one bucket).
-    pub(crate) fn with_bytes(bytes: usize) -> TranspositionTable {
-        let count = bytes / std::mem::size_of::<Bucket>();
-        TranspositionTable {
-            buckets: vec![Bucket::default(); count.max(1)],
+    /// A table of at most `bytes` bytes (at least one bucket), its pages touched in the
+    /// background (see [`crate::memory`]); an error when the memory cannot be had.
+    pub(crate) fn with_bytes(bytes: usize) -> Result<TranspositionTable, MemoryError> {
+        let buckets = TableMemory::zeroed(bytes / std::mem::size_of::<Bucket>())?;
+        buckets.populate_in_background();
+        Ok(TranspositionTable {
+            buckets,
             generation: 0,
-        }
+        })
     }
 
     /// Size in mebibytes.
@@ -174,10 +185,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
-            *slot.key.get_mut() = 0;
-            *slot.data.get_mut() = 0;
-        }
+        self.buckets.clear();
         self.generation = 0;
     }
 
@@ -316,7 +324,7 @@ mod tests {
     fn many_threads_storing_at_once_never_read_another_positions_data() {
         // A small table, so that the threads fight over the same buckets and slots; every
         // position's data is a function of its hash, so a torn entry would show.
-        let tt = TranspositionTable::with_bytes(64 * 16);
+        let tt = TranspositionTable::with_bytes(64 * 16).unwrap();
         let data_of = |hash: u64| {
             let score = (hash % 20_000) as i32 - 10_000;
             let best = (hash >> 20) as usize % 64;
