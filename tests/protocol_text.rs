@@ -824,9 +824,9 @@ fn commands_at_random_moments_during_pondering_get_their_answers() {
 fn a_ponder_hit_starts_the_next_search_deeper() {
     let mut emilia = Emilia::start(&["--ponder", "on", "--threads", "1", "--hash", "8"]);
     let mut white = Emilia::start(&["--threads", "1", "--hash", "8"]);
-    for engine in [&mut emilia, &mut white] {
-        engine.ok("setoption movetime 50");
-    }
+    // White thinks longer: the time Emilia has to ponder, enough on a busy machine too.
+    emilia.ok("setoption movetime 50");
+    white.ok("setoption movetime 300");
     let (mut hits, mut deeper, mut searches) = (0, 0, 0);
     for _ in 0..30 {
         let black = emilia.ask("genmove black");
