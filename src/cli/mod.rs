@@ -90,7 +90,15 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
 
 /// An engine with the options given before the subcommand.
 fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
-    let mut engine = crate::engine::Engine::new();
+    new_engine_with_hash(options, crate::engine::Engine::DEFAULT_HASH_MIB)
+}
+
+/// An engine with `hash_mib` MiB of tables unless `options` set `hash`, then `options`.
+fn new_engine_with_hash(
+    options: &EngineOptions,
+    hash_mib: usize,
+) -> anyhow::Result<crate::engine::Engine> {
+    let mut engine = crate::engine::Engine::with_hash(hash_mib);
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
@@ -141,7 +149,9 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "-h" | "--help" | "help" => out!("{}", usage()),
         "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
         "play" => play::run(rest, || new_engine(&engine_options)),
-        "move" => move_file::run(rest, started, || new_engine(&engine_options)),
+        "move" => move_file::run(rest, started, |mib| {
+            new_engine_with_hash(&engine_options, mib)
+        }),
         "perft" | "bench" | "solve" | "tune" | "match" | "train" if !engine_options.is_empty() => {
             refuse_engine_options(command, &engine_options)
         }
