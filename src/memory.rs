@@ -69,6 +69,10 @@ impl std::error::Error for MemoryError {}
 /// The huge page size of x86-64 and arm64 Linux.
 const HUGE_PAGE_BYTES: usize = 2 << 20;
 
+/// Tables at least this large are cleared by giving their pages back (writing zeros over
+/// them would take a noticeable time: about 0.1 s a GiB).
+const DISCARD_BYTES: usize = 256 << 20;
+
 /// How much the background thread touches at a time: one huge page. The kernel holds the
 /// process's memory map for the duration of each call, and a search that maps memory (or
 /// faults on a page while another thread waits to) waits for it: a large chunk made
@@ -137,8 +141,10 @@ impl<T: Zeroable> TableMemory<T> {
         }
     }
 
-    /// Sets every value back to zero: large tables get fresh zero pages (instant), touched
-    /// again in the background, instead of being written over.
+    /// Sets every value back to zero: tables of [`DISCARD_BYTES`] and more get fresh zero
+    /// pages (instant), touched again in the background, instead of being written over;
+    /// smaller ones are written over, which keeps their pages (touching them afresh costs
+    /// a search more than the writing).
     pub(crate) fn clear(&mut self) {
         if !self.region.discard() {
             // SAFETY: all-zero bytes are a valid `T`; the range is the table's own.
@@ -274,7 +280,7 @@ impl Region {
     /// false where that is not possible (the caller then writes zeros).
     fn discard(self: &Arc<Self>) -> bool {
         #[cfg(target_os = "linux")]
-        if self.bytes >= HUGE_PAGE_BYTES {
+        if self.bytes >= DISCARD_BYTES {
             // SAFETY: the range lies inside the mapping; the caller holds the only
             // reference to its contents, which become zeros.
             let result = unsafe {
