@@ -6,7 +6,7 @@
 //! kernel clears it; a virtual machine may also have to back it): about 3 ms per MiB on a
 //! busy virtual machine, seconds for a few GiB. Doing that inside a search would spend the
 //! search's clock on it, and doing it before answering would leave a GUI waiting in silence,
-//! so a background thread of low priority touches the pages
+//! so a background thread touches the pages
 //! ([`TableMemory::populate_in_background`]) between the moment a table is made and its
 //! first searches; a search that comes first simply touches the pages it needs itself.
 //!
@@ -71,9 +71,15 @@ impl std::error::Error for MemoryError {}
 /// The huge page size of x86-64 and arm64 Linux.
 const HUGE_PAGE_BYTES: usize = 2 << 20;
 
-/// How much the background thread touches at a time, so that it stops soon when the table
-/// is dropped.
-const POPULATE_CHUNK: usize = 8 << 20;
+/// Tables at least this large are cleared by giving their pages back (writing zeros over
+/// them would take a noticeable time: about 0.1 s a GiB).
+const DISCARD_BYTES: usize = 256 << 20;
+
+/// How much the background thread touches at a time: one huge page. The kernel holds the
+/// process's memory map for the duration of each call, and a search that maps memory (or
+/// faults on a page while another thread waits to) waits for it: a large chunk made
+/// moves late by seconds under load.
+const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
 
 /// A zero-filled array of `T` for a search table.
 pub(crate) struct TableMemory<T: Zeroable> {
@@ -121,7 +127,7 @@ impl<T: Zeroable> TableMemory<T> {
         })
     }
 
-    /// Touches every page in a background thread of low priority, so that searches find
+    /// Touches every page in a background thread, so that searches find
     /// them ready (see the module docs); stops early if the table is dropped or cleared.
     pub(crate) fn populate_in_background(&self) {
         let region = Arc::clone(&self.region);
@@ -131,17 +137,16 @@ impl<T: Zeroable> TableMemory<T> {
         }
         let spawned = std::thread::Builder::new()
             .name("table-populate".into())
-            .spawn(move || {
-                lower_thread_priority();
-                region.populate();
-            });
+            .spawn(move || region.populate());
         if let Err(e) = spawned {
             log::debug!("no thread to touch the tables ({e}): searches will touch them");
         }
     }
 
-    /// Sets every value back to zero: large tables get fresh zero pages (instant), touched
-    /// again in the background, instead of being written over.
+    /// Sets every value back to zero: tables of [`DISCARD_BYTES`] and more get fresh zero
+    /// pages (instant), touched again in the background, instead of being written over;
+    /// smaller ones are written over, which keeps their pages (touching them afresh costs
+    /// a search more than the writing).
     pub(crate) fn clear(&mut self) {
         if !self.region.discard() {
             // SAFETY: all-zero bytes are a valid `T`; the range is the table's own.
@@ -277,7 +282,7 @@ impl Region {
     /// false where that is not possible (the caller then writes zeros).
     fn discard(self: &Arc<Self>) -> bool {
         #[cfg(target_os = "linux")]
-        if self.bytes >= HUGE_PAGE_BYTES {
+        if self.bytes >= DISCARD_BYTES {
             // SAFETY: the range lies inside the mapping; the caller holds the only
             // reference to its contents, which become zeros.
             let result = unsafe {
@@ -291,10 +296,7 @@ impl Region {
                 let region = Arc::clone(self);
                 let _ = std::thread::Builder::new()
                     .name("table-populate".into())
-                    .spawn(move || {
-                        lower_thread_priority();
-                        region.populate();
-                    });
+                    .spawn(move || region.populate());
                 return true;
             }
         }
@@ -341,16 +343,6 @@ fn parse_available(meminfo: &str) -> Option<usize> {
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
-}
-
-/// Lowers the calling thread's priority, so that touching pages yields to searches.
-fn lower_thread_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority on the calling thread's own id changes only its niceness.
-    unsafe {
-        let thread = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, 19);
-    }
 }
 
 #[cfg(test)]

@@ -26,8 +26,10 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
             --against options --a name=value,... --b name=value,...: two engine settings
   clock     not run by default: self-play games between two emilia processes on game
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
-            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
-            reports time used, margins, overshoots and losses on time
+            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH), or
+            on a fixed time a move (--movetime MS); --load N runs N CPU-bound competitors
+            meanwhile; reports time used, margins, overshoots, late moves and losses on
+            time
   eval      pattern evaluation speed on positions of random games, from scratch and with
             incrementally kept indices
 ";
@@ -51,6 +53,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("clocks", 1),
             ("engine", 1),
             ("threads", 1),
+            ("load", 1),
+            ("movetime", 1),
         ],
     )?;
     if args.flag("help") {

@@ -168,7 +168,15 @@ fn start_logging(verbosity: u8, log: Option<&std::sync::Arc<SessionLog>>) {
 
 /// An engine with the options given before the subcommand.
 fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
-    let mut engine = crate::engine::Engine::new();
+    new_engine_with_hash(options, crate::engine::Engine::DEFAULT_HASH_MIB)
+}
+
+/// An engine with `hash_mib` MiB of tables unless `options` set `hash`, then `options`.
+fn new_engine_with_hash(
+    options: &EngineOptions,
+    hash_mib: usize,
+) -> anyhow::Result<crate::engine::Engine> {
+    let mut engine = crate::engine::Engine::with_hash(hash_mib);
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
@@ -244,7 +252,9 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
         "play" | "move" if globals.log_file.is_some() => refuse_engine_options(command, &globals),
         "play" => play::run(rest, || new_engine(engine_options)),
-        "move" => move_file::run(rest, started, || new_engine(engine_options)),
+        "move" => move_file::run(rest, started, |mib| {
+            new_engine_with_hash(engine_options, mib)
+        }),
         "perft" | "bench" | "solve" | "tune" | "match" | "train" | "analyze"
             if !engine_options.is_empty() || globals.log_file.is_some() =>
         {
