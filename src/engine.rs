@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::board::{AnyBoard, Board, Board8, Move, Position, Square};
+use crate::book::{self, Backing, Book};
 use crate::endgame::Solver;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
-use crate::players::{self, BaselinePlayer};
+use crate::players::{self, BaselinePlayer, Rng};
 use crate::search::{self, exact8, tt::TranspositionTable};
 use crate::timeman;
 use crate::with_board;
@@ -55,6 +56,9 @@ pub struct SearchReport {
     pub elapsed: Duration,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// Whether the move comes from the opening book (then `depth` and `exact` are the
+    /// book's, and nothing was searched).
+    pub book: bool,
 }
 
 /// One move's evaluation, as `hint` reports it.
@@ -68,6 +72,8 @@ pub struct MoveScore {
     pub exact: bool,
     /// Depth searched.
     pub depth: u32,
+    /// Whether the score comes from the opening book.
+    pub book: bool,
 }
 
 /// An engine option that front-ends may set by name (`setoption hash 128`).
@@ -103,6 +109,15 @@ pub struct Engine {
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
+    /// The opening book (option `book`), consulted at the start of 8x8 searches when on.
+    book: Option<Arc<Book>>,
+    /// The book file loaded; empty for the built-in book.
+    book_file: String,
+    book_on: bool,
+    /// Book moves up to this many discs below the best may be played (option
+    /// `book_randomness`), chosen with `book_rng`.
+    book_randomness: u32,
+    book_rng: Rng,
 }
 
 impl Default for Engine {
@@ -121,7 +136,8 @@ impl Engine {
     /// Default transposition table size, MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
-    /// An engine with default options.
+    /// An engine with default options. The opening book is off: the front-ends that play
+    /// games turn it on (option `book`).
     pub fn new() -> Engine {
         Engine::with_hash(Engine::DEFAULT_HASH_MIB)
     }
@@ -149,6 +165,11 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             player: None,
             seed: 0,
+            book: None,
+            book_file: String::new(),
+            book_on: false,
+            book_randomness: 0,
+            book_rng: Rng::new(0),
         }
     }
 
@@ -228,7 +249,24 @@ impl Engine {
             OptionInfo {
                 name: "seed",
                 value: self.seed.to_string(),
-                help: "seed of the baseline players' random choices (0 to 2^64-1)",
+                help: "seed of the random choices of the baseline players and of the book \
+                       (0 to 2^64-1)",
+            },
+            OptionInfo {
+                name: "book",
+                value: match (self.book_on, self.book_file.is_empty()) {
+                    (false, _) => "off".to_string(),
+                    (true, true) => "on".to_string(),
+                    (true, false) => self.book_file.clone(),
+                },
+                help: "the opening book, used on 8x8: on (the built-in book), off, or the \
+                       path of a book file written by emilia book",
+            },
+            OptionInfo {
+                name: "book_randomness",
+                value: self.book_randomness.to_string(),
+                help: "book moves up to this many discs worse than the best are played too, \
+                       chosen at random; 0 always plays the best (0 to 64)",
             },
         ]
     }
@@ -303,6 +341,30 @@ impl Engine {
                 if let Some(name) = self.player.as_ref().map(|p| p.name()) {
                     self.player = Some(players::create(name, self.seed).map_err(|e| anyhow!(e))?);
                 }
+                self.book_rng = Rng::new(self.seed);
+            }
+            "book" => match value.to_ascii_lowercase().as_str() {
+                "off" => self.book_on = false,
+                "on" => {
+                    self.book = Some(Book::embedded().map_err(|e| anyhow!("option book: {e:#}"))?);
+                    self.book_file.clear();
+                    self.book_on = true;
+                }
+                _ => {
+                    let path = std::path::Path::new(value);
+                    let book =
+                        book::format::read(path).map_err(|e| anyhow!("option book: {e:#}"))?;
+                    self.book = Some(Arc::new(book));
+                    self.book_file = value.to_string();
+                    self.book_on = true;
+                }
+            },
+            "book_randomness" => {
+                let discs = number()?;
+                if discs > 64 {
+                    bail!("option book_randomness: {discs} is out of range 0 to 64");
+                }
+                self.book_randomness = discs as u32;
             }
             _ => {
                 let known: Vec<&str> = self.options().iter().map(|o| o.name).collect();
@@ -346,11 +408,90 @@ impl Engine {
                 nodes: choice.nodes,
                 elapsed: start.elapsed(),
                 pv: vec![choice.mv],
+                book: false,
             };
             progress(&report);
             return report;
         }
-        self.run(position, limits, false, progress).report
+        if let Some(report) = self.book_move(position) {
+            progress(&report);
+            return report;
+        }
+        self.run(position, limits, false, &[], progress).report
+    }
+
+    /// Searches `position` within `limits` as [`Engine::search`] does, but leaves out the
+    /// root moves in `excluded` (an opening book scores those itself) and consults neither
+    /// the book nor a baseline player. `None` when no legal move is left to search.
+    pub fn search_except(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        excluded: &[Move],
+    ) -> Option<SearchReport> {
+        let size = position.size();
+        let excluded: Vec<usize> = excluded
+            .iter()
+            .filter_map(|m| match m {
+                Move::Play(sq) => sq.index(size),
+                Move::Pass => None,
+            })
+            .collect();
+        let left = position.board.moves().iter().any(|m| !excluded.contains(m));
+        if !left && position.board.has_moves() {
+            return None;
+        }
+        Some(
+            self.run(position, limits, false, &excluded, &mut |_| {})
+                .report,
+        )
+    }
+
+    /// The book's move for `position` when the book is on and has the position (8x8 only).
+    fn book_move(&mut self, position: &Position) -> Option<SearchReport> {
+        let start = Instant::now();
+        if !self.book_on {
+            return None;
+        }
+        let AnyBoard::Eight(board) = position.board else {
+            return None;
+        };
+        let margin = self.book_randomness as i32 * 100;
+        let choice = self
+            .book
+            .as_ref()?
+            .choose(&board, margin, &mut self.book_rng)?;
+        let mv = Move::Play(Square::from_index(choice.square, 8));
+        Some(SearchReport {
+            best: mv,
+            score: choice.value,
+            exact: choice.backing == Backing::Exact,
+            depth: backing_depth(choice.backing, board.empties()),
+            nodes: 0,
+            elapsed: start.elapsed(),
+            pv: vec![mv],
+            book: true,
+        })
+    }
+
+    /// Every book move of `position` with its value, best first (empty when the book is
+    /// off or has not the position).
+    fn book_scores(&self, position: &Position) -> Vec<MoveScore> {
+        let (true, Some(book), AnyBoard::Eight(board)) = (self.book_on, &self.book, position.board)
+        else {
+            return Vec::new();
+        };
+        book.scores(&board)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| MoveScore {
+                mv: Move::Play(Square::from_index(s.square, 8)),
+                score: s.value,
+                exact: s.backing == Backing::Exact,
+                depth: backing_depth(s.backing, board.empties()),
+                book: true,
+            })
+            .collect()
     }
 
     /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
@@ -366,13 +507,26 @@ impl Engine {
             depth: Some(empties.max(1)),
             ..limits.clone()
         };
-        self.run(position, &limits, false, progress).report
+        self.run(position, &limits, false, &[], progress).report
     }
 
-    /// The best `count` moves of `position` with their scores, best first: every move is
-    /// searched with a full window within one shared set of `limits`.
+    /// The best `count` moves of `position` with their scores: the book's moves first, best
+    /// first, then the others, every one searched with a full window within one shared set
+    /// of `limits`.
     pub fn hint(&mut self, position: &Position, count: usize, limits: &Limits) -> Vec<MoveScore> {
-        let mut scores = self.run(position, limits, true, &mut |_| {}).root_scores;
+        let mut scores = self.book_scores(position);
+        let excluded: Vec<usize> = scores
+            .iter()
+            .filter_map(|s| match s.mv {
+                Move::Play(sq) => sq.index(8),
+                Move::Pass => None,
+            })
+            .collect();
+        let others = position.board.moves().len() > excluded.len() || !position.board.has_moves();
+        if scores.len() < count && others {
+            let searched = self.run(position, limits, true, &excluded, &mut |_| {});
+            scores.extend(searched.root_scores);
+        }
         scores.truncate(count);
         scores
     }
@@ -382,6 +536,7 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         score_all_moves: bool,
+        excluded: &[usize],
         progress: &mut dyn FnMut(&SearchReport),
     ) -> search::Outcome {
         let start = Instant::now();
@@ -407,9 +562,10 @@ impl Engine {
             stop: &stop,
             score_all_moves,
             probcut: self.probcut,
+            excluded,
         };
         if let AnyBoard::Eight(board) = position.board {
-            if !score_all_moves && board.has_moves() {
+            if !score_all_moves && excluded.is_empty() && board.has_moves() {
                 if let Some(exact) = exact8::plan(empties, &plan, max_depth) {
                     return self.run_exact(position, &board, exact, &control, start, progress);
                 }
@@ -488,6 +644,15 @@ impl Engine {
     }
 }
 
+/// The depth to report for a book value: the search's, or the empties for an exact one.
+fn backing_depth(backing: Backing, empties: u32) -> u32 {
+    match backing {
+        Backing::Depth(d) => d as u32,
+        Backing::Exact => empties,
+        Backing::Unscored => 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,6 +703,55 @@ mod tests {
             .set_option("weights", "weights/emilia.weights")
             .is_ok());
         assert!(engine.set_option("weights", "builtin").is_ok());
+    }
+
+    #[test]
+    fn excluded_moves_are_left_out_of_the_search() {
+        let mut engine = Engine::with_hash(4);
+        // 12 empties: searched to the end, so every score is exact.
+        let position: Position =
+            "XXXXXXXXOOOOOOXXOOOXOXXXOOXOXXXXOXOOOXXX-OOOOXXX--OOOOX----OOOO- X"
+                .parse()
+                .unwrap();
+        let limits = Limits {
+            depth: Some(20),
+            ..Limits::default()
+        };
+        let all = engine.hint(&position, 64, &limits);
+        assert!(all.len() >= 3 && all.iter().all(|s| s.exact && !s.book));
+        let excluded = [all[0].mv];
+        let report = engine.search_except(&position, &limits, &excluded).unwrap();
+        assert_ne!(report.best, all[0].mv);
+        assert_eq!(report.score, all[1].score);
+        let every: Vec<Move> = all.iter().map(|s| s.mv).collect();
+        assert!(engine.search_except(&position, &limits, &every).is_none());
+    }
+
+    #[test]
+    fn the_book_answers_on_eight_by_eight_only_and_when_on() {
+        let mut engine = Engine::with_hash(4);
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let start = Position::start(8).unwrap();
+        assert!(!engine.search(&start, &limits, &mut |_| {}).book);
+        engine.set_option("book", "on").unwrap();
+        let report = engine.search(&start, &limits, &mut |_| {});
+        assert!(report.book && report.nodes == 0, "{report:?}");
+        assert!(engine.hint(&start, 1, &limits)[0].book);
+        let ten = Position::start(10).unwrap();
+        assert!(!engine.search(&ten, &limits, &mut |_| {}).book);
+        engine.set_option("book", "off").unwrap();
+        assert!(!engine.search(&start, &limits, &mut |_| {}).book);
+        let book = engine.options().into_iter().find(|o| o.name == "book");
+        assert_eq!(book.unwrap().value, "off");
+        assert!(engine.set_option("book_randomness", "65").is_err());
+        let err = engine.set_option("book", "Cargo.toml").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not an Emilia book file"),
+            "{err:#}"
+        );
     }
 
     #[test]

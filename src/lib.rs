@@ -8,6 +8,7 @@
 //! text and NBoard protocols; [`cli`] is the command line.
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod endgame;
 pub mod engine;

@@ -244,6 +244,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         stop: &stop,
         score_all_moves: false,
         probcut: 10,
+        excluded: &[],
     };
     for position in positions.iter().take(4) {
         let AnyBoard::Eight(board) = position.board else {

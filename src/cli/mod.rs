@@ -6,6 +6,7 @@ mod bench;
 mod bench_clock;
 mod bench_eval;
 mod bench_search;
+mod book;
 mod match_cmd;
 mod move_file;
 mod perft;
@@ -23,6 +24,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("book", "build, score, show and check opening books"),
     ("play", "play a game against Emilia at the terminal"),
     (
         "move",
@@ -58,6 +60,8 @@ fn usage() -> String {
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
     text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
+    text.push_str("  --book on|off|FILE  the opening book (default: on, the built-in book)\n");
+    text.push_str("  --book-randomness N  play book moves up to N discs below the best\n");
     text
 }
 
@@ -75,6 +79,8 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
             "--seed" => "seed",
             "--eval" => "eval",
             "--weights" => "weights",
+            "--book" => "book",
+            "--book-randomness" => "book_randomness",
             _ => break,
         };
         let [value, tail @ ..] = tail else {
@@ -93,6 +99,10 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
 fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
     std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
     let mut engine = crate::engine::Engine::new();
+    // The built-in opening book is on unless an option says otherwise.
+    if let Err(e) = engine.set_option("book", "on") {
+        log::error!("{e:#}");
+    }
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
@@ -124,6 +134,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "book" => book::run(rest),
         "play" => play::run(rest),
         "move" => move_file::run(rest),
         "solve" => solve::run(rest),

@@ -69,6 +69,9 @@ fn choose(position: &Position, time: Duration) -> Result<(Move, Position)> {
         ..Limits::default()
     };
     let mut engine = Engine::new();
+    if let Err(e) = engine.set_option("book", "on") {
+        log::error!("{e:#}");
+    }
     let report = search_within(&mut engine, position, &limits, &mut |_| {});
     Ok((report.best, position.play(report.best)?))
 }

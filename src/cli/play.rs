@@ -68,6 +68,9 @@ pub fn run(args: &[String]) -> Result<()> {
         move_time: Duration::from_secs_f64(seconds),
     };
     let mut engine = Engine::new();
+    if let Err(e) = engine.set_option("book", "on") {
+        log::error!("{e:#}");
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     play_game(&mut engine, settings, stdin.lock(), stdout.lock())

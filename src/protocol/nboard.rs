@@ -253,13 +253,15 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     } else {
                         s.depth.to_string()
                     };
+                    // Book moves as NBoard's `book <pv> <eval> <games> <depth>`.
+                    let kind = if s.book { "book" } else { "search" };
                     self.out.line(&format!(
-                        "search {} {} 0 {shown}",
+                        "{kind} {} {} 0 {shown}",
                         move_text(s.mv),
                         eval_text(s.score)
                     ));
                 }
-                if scores.iter().all(|s| s.exact) {
+                if scores.iter().all(|s| s.exact || s.book) {
                     break;
                 }
             }
@@ -305,7 +307,8 @@ fn search_line(report: &SearchReport) -> String {
     } else {
         report.depth.to_string()
     };
-    format!("search {pv} {} 0 {depth}", eval_text(report.score))
+    let kind = if report.book { "book" } else { "search" };
+    format!("{kind} {pv} {} 0 {depth}", eval_text(report.score))
 }
 
 /// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the

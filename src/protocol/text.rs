@@ -399,12 +399,13 @@ impl TextSession {
     fn last_search_text(&self) -> String {
         self.last_search.as_ref().map_or(String::new(), |r| {
             format!(
-                "depth {} score {} exact {} nodes {} time {:.3}",
+                "depth {} score {} exact {} nodes {} time {:.3} book {}",
                 r.depth,
                 discs(r.score),
                 r.exact,
                 r.nodes,
-                r.elapsed.as_secs_f64()
+                r.elapsed.as_secs_f64(),
+                r.book
             )
         })
     }
@@ -491,10 +492,15 @@ impl TextSession {
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
-                if s.exact {
+                let line = if s.exact {
                     format!("{} {} exact", s.mv, exact_discs(s.score))
                 } else {
                     format!("{} {} depth {}", s.mv, discs(s.score), s.depth)
+                };
+                if s.book {
+                    line + " book"
+                } else {
+                    line
                 }
             })
             .collect();

@@ -97,6 +97,7 @@ pub fn solve(
         nodes: solution.nodes,
         elapsed: start.elapsed(),
         pv: vec![best],
+        book: false,
     })
 }
 

@@ -68,6 +68,8 @@ pub struct Control<'a> {
     /// ProbCut margin in tenths of a standard deviation (0: off): midgame nodes that a
     /// shallow search predicts to fall this far outside the window are pruned.
     pub probcut: u32,
+    /// Root moves (square indices) left out of the search: the opening book has them.
+    pub excluded: &'a [usize],
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -162,6 +164,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
             pv: pv.iter().map(|&m| to_move(m, self.size)).collect(),
+            book: false,
         }
     }
 
@@ -181,6 +184,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let tt_move = self.tt.probe(Board::hash(board)).and_then(|p| p.best);
         let mut root: Vec<(i32, RootMove<B>)> = board
             .moves()
+            .filter(|index| !self.control.excluded.contains(index))
             .map(|index| {
                 let child = board.play(index);
                 let key = self.ordering.key(board, &child, index, 2, 0, tt_move);
@@ -247,6 +251,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 score: r.score,
                 exact: r.exact,
                 depth: r.depth,
+                book: false,
             })
             .collect();
         root_scores.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -285,6 +290,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 score: -inner.report.score,
                 exact: inner.report.exact,
                 depth: inner.report.depth,
+                book: false,
             }],
         }
     }
