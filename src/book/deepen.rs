@@ -135,7 +135,7 @@ impl Deepener {
 
     /// The leaf of the position `key` (with links as in `node`): the best move that is not
     /// a link, with its value. `None` when `stop` cut a solve short.
-    pub fn score_leaf(&mut self, key: &Key, node: &Node, stop: &AtomicBool) -> Option<Leaf> {
+    fn score_leaf(&mut self, key: &Key, node: &Node, stop: &AtomicBool) -> Option<Leaf> {
         let board = key.board();
         let unplayed = unplayed(&board, node);
         if unplayed.is_empty() {

@@ -273,12 +273,12 @@ impl Book {
     }
 
     /// The position with key `key`, to change it.
-    pub fn node_mut(&mut self, key: &Key) -> Option<&mut Node> {
+    pub(crate) fn node_mut(&mut self, key: &Key) -> Option<&mut Node> {
         self.nodes.get_mut(key)
     }
 
     /// The position with key `key`, added unscored when missing.
-    pub fn entry(&mut self, key: Key) -> &mut Node {
+    pub(crate) fn entry(&mut self, key: Key) -> &mut Node {
         self.nodes.entry(key).or_default()
     }
 
@@ -377,7 +377,7 @@ impl Book {
     /// Adds a link for the move on `square` (normalised) at position `key`, unless a link
     /// to the same position is there. A leaf that led to the same position is no longer
     /// valid and is unscored. Returns whether the link is new.
-    pub fn add_link(&mut self, key: &Key, square: usize) -> bool {
+    pub(crate) fn add_link(&mut self, key: &Key, square: usize) -> bool {
         let board = key.board();
         let child = next_key(&board, square);
         let node = self.nodes.entry(*key).or_default();
@@ -453,7 +453,7 @@ impl Book {
 
 /// The legal moves of the position `board` (normalised) that lead neither to a link's
 /// position nor to the image of one.
-pub fn unplayed(board: &Board8, node: &Node) -> Vec<usize> {
+pub(crate) fn unplayed(board: &Board8, node: &Node) -> Vec<usize> {
     let links: Vec<(usize, Option<Key>)> = node
         .links
         .iter()
@@ -598,6 +598,48 @@ mod tests {
         values.sort_unstable();
         values.dedup();
         assert_eq!(values, vec![-300, -150]);
+    }
+
+    #[test]
+    fn merging_unites_links_and_keeps_leaves_that_are_no_links() {
+        use crate::book::build::learn;
+        use crate::book::games::transcript_game;
+        let f5 = Key::of(&board_after("f5"));
+        let image = |name: &str| {
+            let square = name.parse::<crate::board::Square>().unwrap();
+            symmetry::square(f5.1, square.index(8).unwrap()) as u8
+        };
+        let leaf = |name: &str, depth: u8| {
+            Leaf::Move(BookMove {
+                square: image(name),
+                value: 0,
+                backing: Backing::Depth(depth),
+            })
+        };
+        let mut a = Book::new();
+        learn(&mut a, &[transcript_game("f5d6c3").unwrap()], 0);
+        a.entry(f5.0).leaf = leaf("f6", 10);
+        let mut b = Book::new();
+        learn(&mut b, &[transcript_game("f5f6e6").unwrap()], 0);
+        b.entry(f5.0).leaf = leaf("f4", 8);
+        let mut merged = a.clone();
+        merged.merge(&b);
+        assert_eq!(merged.len(), 4);
+        let node = merged.node(&f5.0).unwrap();
+        assert_eq!(node.games, 2);
+        let mut links: Vec<u8> = node.links.iter().map(|l| l.square).collect();
+        links.sort_unstable();
+        let mut expected = vec![image("d6"), image("f6")];
+        expected.sort_unstable();
+        assert_eq!(links, expected);
+        // a's leaf f6 is a link now: b's leaf stands, though less deep.
+        assert_eq!(node.leaf, leaf("f4", 8));
+        // Two valid leaves: the deeper one.
+        let mut c = b.clone();
+        c.entry(f5.0).leaf = leaf("d6", 12);
+        let mut merged = b.clone();
+        merged.merge(&c);
+        assert_eq!(merged.node(&f5.0).unwrap().leaf, leaf("d6", 12));
     }
 
     #[test]

@@ -373,11 +373,11 @@ fn show_cmd(args: &[String]) -> Result<()> {
     args.positional.splice(0..0, squares);
     let position = position_of(&args.positional)?;
     let book = load(args.value("book"))?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", diagram(&position, true))?;
     let AnyBoard::Eight(board) = position.board else {
         bail!("books are 8x8 only");
     };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", diagram(&position, true))?;
     let (key, _) = Key::of(&board);
     let Some(node) = book.node(&key) else {
         writeln!(out, "Not in the book.")?;
@@ -396,7 +396,7 @@ fn show_cmd(args: &[String]) -> Result<()> {
         writeln!(
             out,
             "{:<4} {:+6.2}  {:<9} {:>6}",
-            Square::from_index(s.square, 8),
+            Square::from_index(s.square, 8).to_string(),
             s.value as f64 / 100.0,
             s.backing.to_string(),
             s.games
