@@ -16,7 +16,8 @@ use emilia::book::build::{build, BuildOptions};
 use emilia::book::deepen::{DeepenOptions, Deepener};
 use emilia::book::games::{read_wthor, GameLine};
 use emilia::book::{format, verify, Backing, Book, Key};
-use emilia::engine::{Engine, Limits};
+use emilia::engine::Engine;
+use emilia::search::Limits;
 
 /// Depth the test books are scored to.
 const DEPTH: u32 = 12;
@@ -97,7 +98,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let game = read_wthor(&data_dir().join("WTH_2003.wtb"))
         .unwrap()
         .remove(0);
-    let mut engine = Engine::with_hash(16);
+    let mut engine = Engine::without_book(16);
     let searched = |engine: &mut Engine, board: Board8| {
         let position = Position {
             board: AnyBoard::Eight(board),
@@ -107,7 +108,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
             depth: Some(8),
             ..Limits::default()
         };
-        engine.hint(&position, 64, &limits)
+        engine.hint(&position, 64, &limits, &mut |_| {})
     };
     let (prefix, blunder) = (12..40)
         .find_map(|ply| {
@@ -120,7 +121,8 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
                 let next = board.play(square);
                 let gives_corner = CORNERS.iter().any(|&c| next.is_legal(c))
                     && !CORNERS.iter().any(|&c| board.is_legal(c));
-                (gives_corner && s.score <= best - 800).then_some((ply, square))
+                (gives_corner && s.score.hundredths() <= best.hundredths() - 800)
+                    .then_some((ply, square))
             })
         })
         .expect("a blunder within the first 40 moves");
@@ -161,7 +163,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let played = scores.iter().find(|s| s.square == blunder).unwrap();
     assert_ne!(scores[0].square, blunder);
     assert!(played.value <= scores[0].value - 400, "{scores:?}");
-    let mut rng = emilia::players::Rng::new(1);
+    let mut rng = emilia::rng::Rng::new(1);
     for _ in 0..20 {
         assert_ne!(book.choose(&before, 200, &mut rng).unwrap().square, blunder);
     }

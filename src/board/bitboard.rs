@@ -321,7 +321,7 @@ impl ExactSizeIterator for Bits {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// Plain square-by-square walking, the definition the kernels must match.
     fn slow_flips(player: u64, opponent: u64, square: usize) -> u64 {

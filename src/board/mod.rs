@@ -83,7 +83,14 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
         }
     }
     /// A well-mixed 64-bit hash of the discs and the side to move's perspective.
-    fn hash(&self) -> u64;
+    fn hash_key(&self) -> u64;
+    /// This board as a [`Board8`], when it is one: code generic over boards takes the
+    /// bitboard path through it. The answer is known at compile time for each board type,
+    /// so the test costs nothing in a monomorphised search.
+    #[inline(always)]
+    fn as_board8(&self) -> Option<&Board8> {
+        None
+    }
 }
 
 /// Mixes a 64-bit value so that every input bit affects every output bit.

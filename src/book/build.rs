@@ -29,7 +29,7 @@ impl Default for BuildOptions {
 
 /// The hash under which positions are counted: the key's, well mixed.
 fn key_hash(key: &Key) -> u64 {
-    key.board().hash()
+    key.board().hash_key()
 }
 
 /// The positions of `game` within the first `max_ply` moves, each with its key, the

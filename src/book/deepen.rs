@@ -11,7 +11,8 @@ use anyhow::Result;
 use super::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
 use crate::endgame::{self, Solver};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
+use crate::search::Limits;
 
 /// How deep a book is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +129,7 @@ impl Deepener {
     pub fn new(options: DeepenOptions) -> Deepener {
         Deepener {
             options,
-            engine: Engine::with_hash(options.hash_mib),
+            engine: Engine::without_book(options.hash_mib),
             solver: Solver::new(options.hash_mib),
         }
     }
@@ -163,7 +164,7 @@ impl Deepener {
             .expect("a move is left");
         Some(Leaf::Move(BookMove {
             square: move_index(report.best),
-            value: report.score.clamp(-6400, 6400) as i16,
+            value: report.score.hundredths().clamp(-6400, 6400) as i16,
             backing: if report.exact {
                 Backing::Exact
             } else {
@@ -193,9 +194,9 @@ impl Deepener {
                 unplayed.sort_by_key(|&m| m != first);
             }
         }
-        let limits = endgame::Limits {
+        let limits = endgame::SolveLimits {
             stop: Some(stop),
-            ..endgame::Limits::default()
+            ..endgame::SolveLimits::NONE
         };
         let mut best: Option<(usize, i32)> = None;
         for square in unplayed {

@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::formats::ggf;
 use crate::formats::wthor::WthorFile;
-use crate::protocol::ggf;
 
 /// One game: the moves played from its start position, passes left implicit.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use anyhow::Result;
 
 use crate::board::{Board, Board8};
 use crate::eval::pattern::symmetry;
-use crate::players::Rng;
+use crate::rng::Rng;
 
 /// The book built into the binary (made by `emilia book build` and `deepen`; see the
 /// README).
@@ -150,12 +150,14 @@ pub struct Key {
 impl Key {
     /// The key of `board` and the symmetry that maps `board` onto it.
     pub fn of(board: &Board8) -> (Key, usize) {
-        let players = symmetry::all_bits(board.player);
-        let opponents = symmetry::all_bits(board.opponent);
-        let mut best = (players[0], opponents[0], 0);
+        let mut best = (board.player, board.opponent, 0);
         for k in 1..symmetry::COUNT {
-            if (players[k], opponents[k]) < (best.0, best.1) {
-                best = (players[k], opponents[k], k);
+            let image = (
+                symmetry::bits(k, board.player),
+                symmetry::bits(k, board.opponent),
+            );
+            if image < (best.0, best.1) {
+                best = (image.0, image.1, k);
             }
         }
         (

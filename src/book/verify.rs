@@ -4,8 +4,9 @@
 
 use super::{Backing, Book, Key};
 use crate::board::{AnyBoard, Color, Position};
-use crate::engine::{Engine, Limits};
-use crate::players::Rng;
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// One sampled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +85,7 @@ pub fn verify(
         let j = i + rng.below(scored.len() - i);
         scored.swap(i, j);
     }
-    let mut engine = Engine::with_hash(hash_mib);
+    let mut engine = Engine::without_book(hash_mib);
     let mut agreement = Agreement::default();
     for &(key, value, backing) in &scored[..sample] {
         engine.clear_hash();
@@ -109,7 +110,7 @@ pub fn verify(
         let check = Check {
             key,
             book: value as i32,
-            fresh,
+            fresh: fresh.hundredths(),
             backing,
         };
         agreement.checks.push(check);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use super::output::{note, out, Stdout};
 use super::Args;
 use crate::board::{AnyBoard, Board, Position, Square};
 use crate::book::build::{self, BuildOptions};
@@ -50,11 +51,8 @@ pub fn run(args: &[String]) -> Result<()> {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("--help", &[][..]),
     };
-    let result = match command {
-        "-h" | "--help" | "help" => {
-            print!("{HELP}");
-            Ok(())
-        }
+    match command {
+        "-h" | "--help" | "help" => out!("{HELP}"),
         "build" => build_cmd(rest),
         "deepen" => deepen_cmd(rest),
         "show" => show_cmd(rest),
@@ -63,28 +61,13 @@ pub fn run(args: &[String]) -> Result<()> {
         "learn" => learn_cmd(rest),
         "verify" => verify_cmd(rest),
         other => bail!("unknown book subcommand '{other}'\n\n{HELP}"),
-    };
-    // A closed output pipe ends the command quietly.
-    match result {
-        Err(e)
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(())
-        }
-        other => other,
     }
-}
-
-/// A progress line on stderr (ignored if stderr is gone).
-fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 fn parse(args: &[String], valued: &[(&str, usize)], flags: &[&str]) -> Result<Option<Args>> {
     let args = Args::parse(args, valued)?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(None);
     }
     args.reject_unknown_flags(flags)?;
@@ -376,7 +359,7 @@ fn show_cmd(args: &[String]) -> Result<()> {
     let AnyBoard::Eight(board) = position.board else {
         bail!("books are 8x8 only");
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = Stdout;
     writeln!(out, "{}", diagram(&position, true))?;
     let (key, _) = Key::of(&board);
     let Some(node) = book.node(&key) else {
@@ -416,7 +399,7 @@ fn stat_cmd(args: &[String]) -> Result<()> {
     };
     let book = load(path)?;
     let bytes = format::encode(&book).len();
-    let mut out = std::io::stdout().lock();
+    let mut out = Stdout;
     writeln!(
         out,
         "positions: {} ({:.2} MB)",
@@ -502,7 +485,7 @@ fn verify_cmd(args: &[String]) -> Result<()> {
             }
         },
     );
-    let mut out = std::io::stdout().lock();
+    let mut out = Stdout;
     let share = agreement.share_within(2);
     writeln!(
         out,

@@ -61,7 +61,7 @@ pub struct Solution {
 
 /// Limits that stop a solve early. The search looks at them every few thousand nodes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits<'a> {
+pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this moment.
@@ -70,9 +70,9 @@ pub struct Limits<'a> {
     pub max_nodes: Option<u64>,
 }
 
-impl Limits<'_> {
+impl SolveLimits<'_> {
     /// No limit: the solve runs to the end.
-    pub const NONE: Limits<'static> = Limits {
+    pub const NONE: SolveLimits<'static> = SolveLimits {
         stop: None,
         deadline: None,
         max_nodes: None,
@@ -111,17 +111,17 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
-    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB for the positions
-    /// closest to the end.
+    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB (and at most half
+    /// of `mib`) for the positions closest to the end.
     pub fn new(mib: usize) -> Solver {
         Solver {
             table: Tables::new(mib),
         }
     }
 
-    /// The transposition table's size in bytes.
-    pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+    /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
+    pub fn table_bytes_for(mib: usize) -> usize {
+        Tables::bytes_for(mib)
     }
 
     /// Forgets everything the table learnt, so that the next solve is as from scratch.
@@ -136,7 +136,7 @@ impl Solver {
     ///
     /// If `alpha >= beta`.
     pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
-        self.solve_within(board, alpha, beta, &Limits::NONE)
+        self.solve_within(board, alpha, beta, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
     }
 
@@ -164,13 +164,13 @@ impl Solver {
     /// each learnt to the next. Guesses start at an estimate from a shallow search on the
     /// evaluation and move to the bound just found, except that after a fail-low the next
     /// guess drops 2 further: proving "at least" is much cheaper than proving "at most", so
-    /// the search closes in from below. Limits apply to the whole series.
+    /// the search closes in from below. The limits apply to the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
     ) -> Option<Solution> {
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
         assert!(alpha < beta, "empty window {alpha}..{beta}");
@@ -234,7 +234,7 @@ impl Solver {
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
         nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);

@@ -3,71 +3,47 @@
 //! otherwise). Written once square by square for every board size, and again on bitboards
 //! for 8x8; tests check that both agree.
 
-use std::any::Any;
 use std::sync::OnceLock;
 
 use crate::board::bitboard::{legal_moves, neighbours};
 use crate::board::{Board, Board8, Cell, MAX_SIZE};
 
 /// Number of features.
-pub const NUM_FEATURES: usize = 19;
-
-/// What each feature measures, in the order of a feature vector.
-pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
-    "discs",
-    "mobility",
-    "potential_mobility",
-    "frontier",
-    "corners",
-    "x_danger",
-    "c_danger",
-    "stable",
-    "parity",
-    "region_parity",
-    "sq_c",
-    "sq_x",
-    "sq_a",
-    "sq_b",
-    "sq_12",
-    "sq_13",
-    "sq_22",
-    "sq_23",
-    "sq_33",
-];
+pub(crate) const NUM_FEATURES: usize = 19;
 
 /// Index of each feature in a feature vector.
-pub mod f {
+pub(crate) mod f {
     /// Disc difference.
-    pub const DISCS: usize = 0;
+    pub(crate) const DISCS: usize = 0;
     /// Legal moves of the mover minus the opponent's.
-    pub const MOBILITY: usize = 1;
+    pub(crate) const MOBILITY: usize = 1;
     /// Empty squares next to an opponent disc (where the mover may later move) minus the
     /// same for the opponent.
-    pub const POTENTIAL_MOBILITY: usize = 2;
+    pub(crate) const POTENTIAL_MOBILITY: usize = 2;
     /// Own discs next to an empty square, minus the opponent's.
-    pub const FRONTIER: usize = 3;
+    pub(crate) const FRONTIER: usize = 3;
     /// Corners held.
-    pub const CORNERS: usize = 4;
+    pub(crate) const CORNERS: usize = 4;
     /// Discs on an X-square (diagonally next to a corner) whose corner is empty.
-    pub const X_DANGER: usize = 5;
+    pub(crate) const X_DANGER: usize = 5;
     /// Discs on a C-square (next to a corner along an edge) whose corner is empty.
-    pub const C_DANGER: usize = 6;
+    pub(crate) const C_DANGER: usize = 6;
     /// Edge-anchored stable discs: on an edge, in a run of one colour from a corner, or on
     /// a full edge. Such discs can never be flipped.
-    pub const STABLE: usize = 7;
+    pub(crate) const STABLE: usize = 7;
     /// +1 when the mover is due the last move (odd number of empties), -1 otherwise.
-    pub const PARITY: usize = 8;
+    pub(crate) const PARITY: usize = 8;
     /// Quadrants with an odd number of empties (not a difference: a property of the board
     /// that favours the side to move, who can play into them first).
-    pub const REGION_PARITY: usize = 9;
+    pub(crate) const REGION_PARITY: usize = 9;
     /// First square-class feature; classes follow [`super::SQUARE_CLASSES`].
-    pub const SQUARE_CLASS_BASE: usize = 10;
+    pub(crate) const SQUARE_CLASS_BASE: usize = 10;
 }
 
 /// The square classes of the square-weight table, by (distance to the nearer edge, distance
 /// to the farther edge), both capped at 3: `(0, 1)` is a C-square, `(1, 1)` an X-square,
 /// `(0, 2)` an A-square, `(0, 3)` a B-square. Corners `(0, 0)` are the `corners` feature.
-pub const SQUARE_CLASSES: [(u8, u8); 9] = [
+pub(crate) const SQUARE_CLASSES: [(u8, u8); 9] = [
     (0, 1),
     (1, 1),
     (0, 2),
@@ -80,11 +56,11 @@ pub const SQUARE_CLASSES: [(u8, u8); 9] = [
 ];
 
 /// A feature vector.
-pub type Features = [i32; NUM_FEATURES];
+pub(crate) type Features = [i32; NUM_FEATURES];
 
 /// The edge distances of square `index` on a board of side `size`: (nearer, farther),
 /// each the distance to the closest edge row or column, capped at 3.
-pub fn edge_distances(index: usize, size: usize) -> (u8, u8) {
+pub(crate) fn edge_distances(index: usize, size: usize) -> (u8, u8) {
     let (row, col) = (index / size, index % size);
     let dr = row.min(size - 1 - row).min(3) as u8;
     let dc = col.min(size - 1 - col).min(3) as u8;
@@ -102,9 +78,8 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
 
 /// Computes the features of `board`, on bitboards when it is a [`Board8`].
 #[inline]
-pub fn features<B: Board>(board: &B) -> Features {
-    // The type test is resolved at compile time after monomorphisation.
-    if let Some(board8) = (board as &dyn Any).downcast_ref::<Board8>() {
+pub(crate) fn features<B: Board>(board: &B) -> Features {
+    if let Some(board8) = board.as_board8() {
         return features8(board8);
     }
     features_generic(board)
@@ -170,7 +145,7 @@ fn edge_line_stable(cells: &[Cell]) -> (u32, u32) {
 }
 
 /// Features square by square through [`Board::cell`]: every board size.
-pub fn features_generic<B: Board>(board: &B) -> Features {
+pub(crate) fn features_generic<B: Board>(board: &B) -> Features {
     let size = board.size();
     let squares = size * size;
     let mut cells = [Cell::Empty; MAX_SIZE * MAX_SIZE];
@@ -247,18 +222,18 @@ pub fn features_generic<B: Board>(board: &B) -> Features {
 /// Bitboard masks for the 8x8 fast path.
 mod masks8 {
     /// The four corners.
-    pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+    pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
     /// Column a.
-    pub const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+    pub(crate) const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     /// The quadrants: rows 1-4 / 5-8 times columns a-d / e-h.
-    pub const QUADRANTS: [u64; 4] = [
+    pub(crate) const QUADRANTS: [u64; 4] = [
         0x0000_0000_0F0F_0F0F,
         0x0000_0000_F0F0_F0F0,
         0x0F0F_0F0F_0000_0000,
         0xF0F0_F0F0_0000_0000,
     ];
     /// Per corner: the corner, its X-square, its two C-squares.
-    pub const CORNER_GROUPS: [(u64, u64, u64); 4] = [
+    pub(crate) const CORNER_GROUPS: [(u64, u64, u64); 4] = [
         (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
         (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
         (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
@@ -316,7 +291,7 @@ fn column_a_byte(bits: u64) -> usize {
 }
 
 /// Features of an 8x8 board on bitboards; equal to [`features_generic`].
-pub fn features8(board: &Board8) -> Features {
+pub(crate) fn features8(board: &Board8) -> Features {
     use masks8::*;
     let (p, o) = (board.player, board.opponent);
     let empty = !(p | o);

@@ -4,13 +4,11 @@
 //! the move); corners first and X-/C-squares next to an empty corner last; killer moves
 //! (cutoffs at the same ply) and a history of moves that caused cutoffs anywhere.
 
-use std::any::Any;
-
 use crate::board::bitboard::neighbours;
-use crate::board::{Board, Board8, Cell, MAX_SIZE};
+use crate::board::{Board, Cell, MAX_SIZE};
 
 /// Deepest ply a search may reach (passes included).
-pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
+pub(crate) const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
 
 /// Ordering bonus of the transposition-table move: before everything else.
 const TT_MOVE: i32 = 1 << 30;
@@ -57,11 +55,10 @@ fn square_roles(size: usize) -> Vec<SquareRole> {
 }
 
 /// Empty squares next to the discs of the side that just moved in `child`: where its
-/// opponent may later find moves. Counted on 8x8 only, where bitboards make it cheap
-/// (the type test is resolved at compile time).
+/// opponent may later find moves. Counted on 8x8 only, where bitboards make it cheap.
 #[inline(always)]
 fn potential_replies<B: Board>(child: &B) -> u32 {
-    match (child as &dyn Any).downcast_ref::<Board8>() {
+    match child.as_board8() {
         Some(c) => (neighbours(c.opponent) & c.empty_mask()).count_ones(),
         None => 0,
     }
@@ -69,16 +66,16 @@ fn potential_replies<B: Board>(child: &B) -> u32 {
 
 /// Killer moves and history, reset for each search so that a search from a fresh engine
 /// is reproducible.
-pub struct Ordering {
+pub(crate) struct MoveOrdering {
     roles: Vec<SquareRole>,
     killers: Vec<[usize; 2]>,
     history: Vec<i32>,
 }
 
-impl Ordering {
+impl MoveOrdering {
     /// Ordering state for boards of side `size`.
-    pub fn new(size: usize) -> Ordering {
-        Ordering {
+    pub(crate) fn new(size: usize) -> MoveOrdering {
+        MoveOrdering {
             roles: square_roles(size),
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![0; size * size],
@@ -88,7 +85,7 @@ impl Ordering {
     /// Ordering key of move `m` from `board`, leading to `child`, at `depth` plies to go
     /// (higher is tried first).
     #[inline]
-    pub fn key<B: Board>(
+    pub(crate) fn key<B: Board>(
         &self,
         board: &B,
         child: &B,
@@ -124,7 +121,7 @@ impl Ordering {
 
     /// Records that `m` caused a cutoff at `ply` with `depth` plies to go.
     #[inline]
-    pub fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
+    pub(crate) fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
         let killers = &mut self.killers[ply];
         if killers[0] != m {
             killers[1] = killers[0];
@@ -148,7 +145,7 @@ mod tests {
         assert!(roles[9] == SquareRole::NextToCorner(0, true));
         assert!(roles[54] == SquareRole::NextToCorner(63, true));
         assert!(roles[6] == SquareRole::NextToCorner(7, false));
-        let ordering = Ordering::new(8);
+        let ordering = MoveOrdering::new(8);
         let board = Board8::START;
         let child = board.play(19);
         let corner_key = ordering.key(&board, &child, 0, 1, 0, None);

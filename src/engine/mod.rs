@@ -1,0 +1,767 @@
+//! The persistent engine that front-ends drive: it is told positions and limits, searches,
+//! and keeps what it learned between moves and games. It knows nothing of any protocol.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+
+use crate::board::{AnyBoard, Board, Board8, Move, Position, Square};
+use crate::book::{Backing, Book};
+use crate::endgame::Solver;
+use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
+use crate::players::BaselinePlayer;
+use crate::rng::Rng;
+use crate::score::Score;
+use crate::search::time::{self, ExactPlan, Margins, Watchdog};
+use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
+use crate::with_board;
+
+mod options;
+
+pub(crate) use options::{check as check_option, command_line_help, find as find_option};
+pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
+
+/// How many more empty squares than a level's midgame depth a search at that level takes
+/// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
+/// end, and NBoard leaves endgame depths to the engine.
+pub const LEVEL_EXACT_EXTRA: u32 = 6;
+
+/// The persistent engine.
+pub struct Engine {
+    eval: EvalKind,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
+    probcut: u32,
+    /// Memory of all search tables together, MiB (option `hash`).
+    hash_mib: usize,
+    /// Limits of every search that does not set its own (options `depth`, `movetime`,
+    /// `nodes`).
+    defaults: Limits,
+    tt: TranspositionTable,
+    /// The 8x8 exact endgame solver, created on first use with its share of `hash`.
+    solver: Option<Solver>,
+    /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
+    /// engine falls back to the classic evaluation).
+    pattern: Option<Pattern>,
+    /// The weights file the pattern evaluation uses; empty for the built-in weights.
+    weights_file: String,
+    classic: Classic,
+    square_table: SquareTable,
+    stop: Arc<AtomicBool>,
+    /// A baseline player that answers searches instead of the real search (option `player`).
+    player: Option<Box<dyn BaselinePlayer>>,
+    seed: u64,
+    /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
+    /// when off.
+    book: Option<Arc<Book>>,
+    /// The book file loaded; empty for the built-in book.
+    book_file: String,
+    /// Book moves up to this many discs below the best may be played (option
+    /// `book_randomness`), chosen with `book_rng` (seeded by option `seed`).
+    book_randomness: u32,
+    book_rng: Rng,
+    /// Time kept back from every deadline (see [`Margins`]).
+    margins: Margins,
+    /// Stops any search at its time plan's backstop.
+    watchdog: Watchdog,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// Search time when no limit is given.
+    pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+    /// Default ProbCut margin, tenths of a standard deviation.
+    pub const DEFAULT_PROBCUT: u32 = 10;
+
+    /// Default memory of all search tables together (option `hash`), MiB.
+    pub const DEFAULT_HASH_MIB: usize = 64;
+
+    /// An engine with default options: the built-in opening book is on (option `book`).
+    pub fn new() -> Engine {
+        Engine::with_hash(Engine::DEFAULT_HASH_MIB)
+    }
+
+    /// An engine with default options and `mib` MiB of search tables (option `hash`,
+    /// clamped to its range).
+    pub fn with_hash(mib: usize) -> Engine {
+        let pattern = Pattern::embedded()
+            .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
+            .ok();
+        let mib = mib.clamp(1, 65536);
+        let stop = Arc::new(AtomicBool::new(false));
+        Engine {
+            eval: if pattern.is_some() {
+                EvalKind::Pattern
+            } else {
+                EvalKind::Classic
+            },
+            pattern,
+            weights_file: String::new(),
+            probcut: Engine::DEFAULT_PROBCUT,
+            hash_mib: mib,
+            defaults: Limits::default(),
+            tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
+            solver: None,
+            classic: Classic::default(),
+            square_table: SquareTable::default(),
+            watchdog: Watchdog::new(Arc::clone(&stop)),
+            stop,
+            player: None,
+            seed: 0,
+            book: Book::embedded()
+                .map_err(|e| log::error!("opening book unavailable: {e:#}"))
+                .ok(),
+            book_file: String::new(),
+            book_randomness: 0,
+            book_rng: Rng::new(0),
+            margins: Margins::DEFAULT,
+        }
+    }
+
+    /// An engine with default options and `mib` MiB of search tables that searches every
+    /// position itself, with no opening book: for benchmarks, self-play, book building and
+    /// checks of the search.
+    pub fn without_book(mib: usize) -> Engine {
+        Engine {
+            book: None,
+            ..Engine::with_hash(mib)
+        }
+    }
+
+    /// A flag that, set from another thread, makes the current search return promptly with
+    /// its best move so far.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Replaces the weights of the classic evaluation (for tuning experiments).
+    pub(crate) fn set_classic_weights(&mut self, weights: &ClassicWeights) {
+        self.classic = Classic::new(weights);
+    }
+
+    /// Forgets what earlier searches learned (empties the search tables).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
+    }
+
+    /// Sets the memory of all search tables together to `mib` MiB, shared as
+    /// [`table_split`] says; new tables, empty, when the size changes.
+    fn set_hash(&mut self, mib: u64) {
+        let mib = mib as usize;
+        if mib != self.hash_mib {
+            self.hash_mib = mib;
+            self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
+            self.solver = None;
+        }
+    }
+
+    /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
+    fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |e: anyhow::Error| OptionError::Refused {
+            name: "weights",
+            reason: format!("{e:#}"),
+        };
+        if value.eq_ignore_ascii_case("builtin") {
+            self.pattern = Some(Pattern::embedded().map_err(refused)?);
+            self.weights_file.clear();
+        } else {
+            self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
+            self.weights_file = value.to_string();
+        }
+        Ok(())
+    }
+
+    /// Turns the opening book off, on (the built-in book) or to a book file.
+    fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |e: anyhow::Error| OptionError::Refused {
+            name: "book",
+            reason: format!("{e:#}"),
+        };
+        if value.eq_ignore_ascii_case("off") {
+            self.book = None;
+            self.book_file.clear();
+        } else if value.eq_ignore_ascii_case("on") {
+            self.book = Some(Book::embedded().map_err(refused)?);
+            self.book_file.clear();
+        } else {
+            let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
+            self.book = Some(Arc::new(book));
+            self.book_file = value.to_string();
+        }
+        Ok(())
+    }
+
+    /// Fails when the engine cannot play on a board of side `size`: the baseline players
+    /// `squares` and `quadrant` have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<()> {
+        match &self.player {
+            Some(player) if !player.supports(size) => {
+                bail!("player {} plays 8x8 only", player.name())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Searches `position` within `limits` and returns the move to play: always a legal
+    /// one, `Move::Pass` when the mover must pass (the search then looks at the
+    /// opponent's replies for the score). `progress` is called after every finished
+    /// iteration. With option `player` set, the baseline player chooses instead.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let start = Instant::now();
+        let limits = self.resolve(limits, position);
+        let mut report = if let Some(player) = self.player.as_mut() {
+            let choice = player.choose(position, &limits);
+            let report = SearchReport {
+                best: choice.mv,
+                score: Score::from_hundredths(choice.score),
+                exact: false,
+                depth: choice.depth,
+                nodes: choice.nodes,
+                elapsed: start.elapsed(),
+                pv: vec![choice.mv],
+                book: false,
+            };
+            progress(&report);
+            report
+        } else if let Some(report) = self.book_move(position, start) {
+            progress(&report);
+            report
+        } else {
+            let limits = with_default_time(limits);
+            self.run(position, &limits, false, &[], &mut |r, _| progress(r))
+                .report
+        };
+        if position.play(report.best).is_err() {
+            let legal = position.legal_moves();
+            let fallback = legal.first().copied().unwrap_or(Move::Pass);
+            log::error!(
+                "the search answered {} in {position}; playing {fallback} instead",
+                report.best
+            );
+            report.best = fallback;
+            report.pv = vec![fallback];
+        }
+        report.elapsed = report.elapsed.max(start.elapsed());
+        report
+    }
+
+    /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
+    /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth or
+    /// level in `limits` is ignored.
+    pub fn solve(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let (_, _, empties) = position.board.counts();
+        let limits = Limits {
+            depth: Some(empties.max(1)),
+            level: None,
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
+            ..limits.clone()
+        };
+        self.run(position, &limits, false, &[], &mut |r, _| progress(r))
+            .report
+    }
+
+    /// Searches `position` within `limits` as [`Engine::search`] does, but leaves out the
+    /// root moves in `excluded` (an opening book scores those itself) and consults neither
+    /// the book nor a baseline player. `None` when no legal move is left to search.
+    pub fn search_except(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        excluded: &[Move],
+    ) -> Option<SearchReport> {
+        let limits = with_default_time(self.resolve(limits, position));
+        let excluded = square_indices(excluded, position.size());
+        let moves = position.board.moves();
+        if !moves.is_empty() && moves.iter().all(|m| excluded.contains(m)) {
+            return None;
+        }
+        let outcome = self.run(position, &limits, false, &excluded, &mut |_, _| {});
+        Some(outcome.report)
+    }
+
+    /// The book's move for `position` when the book is on and has the position (8x8 only).
+    fn book_move(&mut self, position: &Position, start: Instant) -> Option<SearchReport> {
+        let AnyBoard::Eight(board) = position.board else {
+            return None;
+        };
+        let margin = self.book_randomness as i32 * 100;
+        let choice = self
+            .book
+            .as_ref()?
+            .choose(&board, margin, &mut self.book_rng)?;
+        let mv = Move::Play(Square::from_index(choice.square, 8));
+        Some(SearchReport {
+            best: mv,
+            score: Score::from_hundredths(choice.value),
+            exact: choice.backing == Backing::Exact,
+            depth: backing_depth(choice.backing, board.empties()),
+            nodes: 0,
+            elapsed: start.elapsed(),
+            pv: vec![mv],
+            book: true,
+        })
+    }
+
+    /// Every book move of `position` with its value, best first (empty when the book is
+    /// off or has not the position).
+    fn book_scores(&self, position: &Position) -> Vec<MoveScore> {
+        let (Some(book), AnyBoard::Eight(board)) = (&self.book, position.board) else {
+            return Vec::new();
+        };
+        book.scores(&board)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| MoveScore {
+                mv: Move::Play(Square::from_index(s.square, 8)),
+                score: Score::from_hundredths(s.value),
+                exact: s.backing == Backing::Exact,
+                depth: backing_depth(s.backing, board.empties()),
+                book: true,
+            })
+            .collect()
+    }
+
+    /// The best `count` moves of `position` with their scores: the opening book's moves
+    /// first, best first, then the others, best first, every one searched with a full
+    /// window, deeper and deeper within one shared set of `limits`. `progress` gets the
+    /// best `count` after every finished depth (once, when the book's moves are enough).
+    /// When the mover must pass, the one move is the pass, scored from the opponent's side.
+    pub fn hint(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&[MoveScore]),
+    ) -> Vec<MoveScore> {
+        let limits = with_default_time(self.resolve(limits, position));
+        let from_book = self.book_scores(position);
+        let with_book = |scores: &[MoveScore]| {
+            let mut all = from_book.clone();
+            all.extend_from_slice(scores);
+            all.truncate(count);
+            all
+        };
+        let excluded: Vec<Move> = from_book.iter().map(|s| s.mv).collect();
+        let excluded = square_indices(&excluded, position.size());
+        let moves = position.board.moves();
+        let others = moves.is_empty() || moves.iter().any(|m| !excluded.contains(m));
+        if from_book.len() >= count || !others {
+            let scores = with_book(&[]);
+            progress(&scores);
+            return scores;
+        }
+        let outcome = self.run(position, &limits, true, &excluded, &mut |_, scores| {
+            progress(&with_book(scores))
+        });
+        with_book(&outcome.root_scores)
+    }
+
+    /// `limits` as searches take them: completed by the options' limits, and a level made
+    /// a depth, the end of the game once at most [`LEVEL_EXACT_EXTRA`] more squares than
+    /// the level are empty.
+    fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
+        let mut limits = Limits {
+            depth: limits.depth.or(self.defaults.depth),
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
+            ..limits.clone()
+        };
+        if let Some(level) = limits.level.take() {
+            let (_, _, empties) = position.board.counts();
+            let depth = if empties <= level + LEVEL_EXACT_EXTRA {
+                empties.max(1)
+            } else {
+                level
+            };
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+        }
+        limits
+    }
+
+    /// One search under `limits`, with a watchdog holding it to the time plan's backstop.
+    fn run(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        score_all_moves: bool,
+        excluded: &[usize],
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let (_, _, empties) = position.board.counts();
+        let plan = time::plan(limits, empties, position.size(), &self.margins);
+        let _armed = self
+            .watchdog
+            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
+        let max_depth = limits.depth.unwrap_or(u32::MAX);
+        let stop = Arc::clone(&self.stop);
+        let settings = search::SearchSettings {
+            max_depth,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            plan,
+            start,
+            stop: &stop,
+            score_all_moves,
+            probcut: self.probcut,
+            // A mover that must pass has no root moves to leave out; its opponent's are
+            // not for the book of this position.
+            excluded: if position.board.has_moves() {
+                excluded
+            } else {
+                &[]
+            },
+        };
+        if let AnyBoard::Eight(board) = position.board {
+            // The solver handles a forced pass at the root as well as any other move.
+            if !score_all_moves && settings.excluded.is_empty() && !board.is_game_over() {
+                if let Some(exact) = ExactPlan::new(empties, &plan, max_depth) {
+                    return self.run_exact(position, &board, exact, &settings, start, progress);
+                }
+            }
+        }
+        self.midgame(position, &settings, progress)
+    }
+
+    /// The midgame search with the chosen evaluation.
+    fn midgame(
+        &mut self,
+        position: &Position,
+        settings: &search::SearchSettings,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let tt = &mut self.tt;
+        match (self.eval, &self.pattern) {
+            (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
+                search::search(b, pattern, tt, settings, progress)
+            }),
+            (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
+                search::search(b, &self.classic, tt, settings, progress)
+            }),
+            (EvalKind::Squares, _) => with_board!(&position.board, b => {
+                search::search(b, &self.square_table, tt, settings, progress)
+            }),
+        }
+    }
+
+    /// An 8x8 search handed to the exact solver as `exact` plans: a short midgame search
+    /// for a fallback move, then the solve; the fallback stands if the solve is cut short.
+    fn run_exact(
+        &mut self,
+        position: &Position,
+        board: &Board8,
+        exact: ExactPlan,
+        settings: &search::SearchSettings,
+        start: Instant,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let mut fallback = None;
+        if let Some(plan) = exact.midgame {
+            let first = search::SearchSettings { plan, ..*settings };
+            let outcome = self.midgame(position, &first, progress);
+            if outcome.report.exact || settings.stop.load(Ordering::Relaxed) {
+                return outcome;
+            }
+            fallback = Some(outcome);
+        }
+        let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
+        let mib = table_split(self.hash_mib).solver_mib;
+        let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
+        let max_nodes =
+            (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
+        match exact8::solve(
+            solver,
+            board,
+            start,
+            exact.deadline,
+            settings.stop,
+            max_nodes,
+        ) {
+            Some(mut report) => {
+                report.nodes += used;
+                progress(&report, &[]);
+                search::SearchResult {
+                    report,
+                    root_scores: Vec::new(),
+                }
+            }
+            None => match fallback {
+                Some(outcome) => outcome,
+                None => self.midgame(position, settings, progress),
+            },
+        }
+    }
+}
+
+/// How a `hash` budget is shared among the search tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TableSplit {
+    /// What the exact solver is created with ([`Solver::new`]): half the budget, which its
+    /// large table rounds down to a power of two; its near table adds 1 MiB (at most a
+    /// quarter of the budget).
+    pub solver_mib: usize,
+    /// The midgame transposition table: the rest of the budget (at least one bucket).
+    pub midgame_bytes: usize,
+}
+
+/// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest
+/// for the midgame table, all together at most `mib` MiB.
+pub(crate) fn table_split(mib: usize) -> TableSplit {
+    let solver_mib = mib / 2;
+    TableSplit {
+        solver_mib,
+        midgame_bytes: (mib << 20).saturating_sub(Solver::table_bytes_for(solver_mib)),
+    }
+}
+
+/// The board indices of the played moves among `moves`.
+fn square_indices(moves: &[Move], size: usize) -> Vec<usize> {
+    moves
+        .iter()
+        .filter_map(|m| match m {
+            Move::Play(sq) => sq.index(size),
+            Move::Pass => None,
+        })
+        .collect()
+}
+
+/// The depth to report for a book value: the search's, or the empties for an exact one.
+fn backing_depth(backing: Backing, empties: u32) -> u32 {
+    match backing {
+        Backing::Depth(d) => d as u32,
+        Backing::Exact => empties,
+        Backing::Unscored => 0,
+    }
+}
+
+/// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
+fn with_default_time(mut limits: Limits) -> Limits {
+    if limits.is_unbounded() {
+        limits.move_time = Some(Engine::DEFAULT_MOVE_TIME);
+    }
+    limits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_returns_a_legal_move_on_every_size() {
+        let mut engine = Engine::new();
+        for size in crate::board::SIZES {
+            let start = Position::start(size).unwrap();
+            let limits = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+        }
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
+        let mut engine = Engine::new();
+        let eval = |e: &Engine| e.option("eval");
+        assert_eq!(eval(&engine).as_deref(), Some("pattern"));
+        let start = Position::start(8).unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        for kind in ["classic", "squares", "pattern"] {
+            engine.set_option("eval", kind).unwrap();
+            assert_eq!(eval(&engine).as_deref(), Some(kind));
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{kind}: {}", report.best);
+        }
+        assert!(engine.set_option("eval", "neural").is_err());
+        // Another weights file, refused with the reason when it is not one.
+        let err = engine
+            .set_option("weights", "Cargo.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not an Emilia weights file"), "{err}");
+        assert!(engine
+            .set_option("weights", "weights/emilia.weights")
+            .is_ok());
+        assert!(engine.set_option("weights", "builtin").is_ok());
+    }
+
+    #[test]
+    fn excluded_moves_are_left_out_of_the_search() {
+        let mut engine = Engine::without_book(4);
+        // 12 empties: searched to the end, so every score is exact.
+        let position: Position =
+            "XXXXXXXXOOOOOOXXOOOXOXXXOOXOXXXXOXOOOXXX-OOOOXXX--OOOOX----OOOO- X"
+                .parse()
+                .unwrap();
+        let limits = Limits {
+            depth: Some(20),
+            ..Limits::default()
+        };
+        let all = engine.hint(&position, 64, &limits, &mut |_| {});
+        assert!(all.len() >= 3 && all.iter().all(|s| s.exact && !s.book));
+        let excluded = [all[0].mv];
+        let report = engine.search_except(&position, &limits, &excluded).unwrap();
+        assert_ne!(report.best, all[0].mv);
+        assert_eq!(report.score, all[1].score);
+        let every: Vec<Move> = all.iter().map(|s| s.mv).collect();
+        assert!(engine.search_except(&position, &limits, &every).is_none());
+    }
+
+    #[test]
+    fn the_book_answers_on_eight_by_eight_only_and_when_on() {
+        let mut engine = Engine::with_hash(4);
+        assert_eq!(engine.option("book").as_deref(), Some("on"));
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let start = Position::start(8).unwrap();
+        let report = engine.search(&start, &limits, &mut |_| {});
+        assert!(report.book && report.nodes == 0, "{report:?}");
+        // Every first move is as good as the others: the book lists all four.
+        let hints = engine.hint(&start, 8, &limits, &mut |_| {});
+        assert_eq!(hints.len(), 4);
+        assert!(hints.iter().all(|s| s.book), "{hints:?}");
+        let ten = Position::start(10).unwrap();
+        assert!(!engine.search(&ten, &limits, &mut |_| {}).book);
+        engine.set_option("book", "off").unwrap();
+        assert!(!engine.search(&start, &limits, &mut |_| {}).book);
+        assert_eq!(engine.option("book").as_deref(), Some("off"));
+        assert!(
+            !Engine::without_book(1)
+                .search(&start, &limits, &mut |_| {})
+                .book
+        );
+        assert!(engine.set_option("book_randomness", "65").is_err());
+        let err = engine.set_option("book", "Cargo.toml").unwrap_err();
+        assert!(err.to_string().contains("not an Emilia book file"), "{err}");
+        assert_eq!(engine.option("book").as_deref(), Some("off"));
+        engine.set_option("book", "weights/emilia.book").unwrap();
+        assert_eq!(
+            engine.option("book").as_deref(),
+            Some("weights/emilia.book")
+        );
+        assert!(engine.search(&start, &limits, &mut |_| {}).book);
+    }
+
+    #[test]
+    fn hints_add_searched_moves_after_the_books() {
+        let mut engine = Engine::with_hash(4);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        // After the tiger opening the book scores five replies; the others are searched.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let legal = position.legal_moves().len();
+        let mut calls = 0;
+        let hints = engine.hint(&position, 64, &limits, &mut |_| calls += 1);
+        assert_eq!(hints.len(), legal);
+        let books = hints.iter().take_while(|s| s.book).count();
+        assert!(books >= 1 && books < legal, "{hints:?}");
+        assert!(hints[books..].iter().all(|s| !s.book && s.depth == 4));
+        assert!(hints[..books].windows(2).all(|w| w[0].score >= w[1].score));
+        let mut moves: Vec<Move> = hints.iter().map(|s| s.mv).collect();
+        moves.sort_by_key(|m| m.to_string());
+        moves.dedup();
+        assert_eq!(moves.len(), legal, "a move listed twice: {hints:?}");
+        assert_eq!(calls, 4, "one report per depth");
+    }
+
+    #[test]
+    fn hash_is_the_memory_of_all_tables_together() {
+        for mib in [1, 2, 3, 64, 100] {
+            let split = table_split(mib);
+            let solver = Solver::table_bytes_for(split.solver_mib);
+            assert!(solver + split.midgame_bytes <= mib << 20, "{mib}");
+            assert!(solver + split.midgame_bytes > (mib << 20) - 128, "{mib}");
+        }
+        // 64 MiB: 32 + 1 for the solver's tables, 31 for the midgame table.
+        assert_eq!(table_split(64).midgame_bytes, 31 << 20);
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("hash", "8").unwrap();
+        assert_eq!(engine.option("hash").as_deref(), Some("8"));
+        assert_eq!(engine.tt.mib(), 3);
+    }
+
+    #[test]
+    fn option_limits_apply_unless_a_search_sets_its_own() {
+        let mut engine = Engine::without_book(4);
+        engine.set_option("depth", "3").unwrap();
+        let start = Position::start(8).unwrap();
+        assert_eq!(
+            engine.search(&start, &Limits::default(), &mut |_| {}).depth,
+            3
+        );
+        let deeper = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(engine.search(&start, &deeper, &mut |_| {}).depth, 5);
+        // A solve goes to the end whatever the depth option says (FFO #1: g8, +18).
+        let position: Position =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+                .parse()
+                .unwrap();
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert_eq!((report.exact, report.score), (true, Score::from_discs(18)));
+    }
+
+    #[test]
+    fn the_player_option_hands_searches_to_a_baseline_player() {
+        let mut engine = Engine::with_hash(1);
+        assert!(engine.set_option("player", "nobody").is_err());
+        engine.set_option("player", "greedy").unwrap();
+        engine.set_option("seed", "9").unwrap();
+        assert_eq!(engine.option("player").as_deref(), Some("greedy"));
+        // After f5 d6 c3 d3 c4, greedy takes a move flipping the most discs.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let report = engine.search(&position, &Limits::default(), &mut |_| {});
+        let Move::Play(sq) = report.best else {
+            panic!("greedy passed")
+        };
+        let most = position
+            .board
+            .moves()
+            .into_iter()
+            .map(|m| position.board.flip_count(m));
+        assert_eq!(
+            position.board.flip_count(sq.index(8).unwrap()),
+            most.max().unwrap()
+        );
+        assert!(engine.check_size(10).is_ok());
+        engine.set_option("player", "squares").unwrap();
+        assert!(engine.check_size(8).is_ok());
+        assert!(engine.check_size(10).is_err());
+        engine.set_option("player", "emilia").unwrap();
+        assert_eq!(engine.option("player").as_deref(), Some("emilia"));
+    }
+}
