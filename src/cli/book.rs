@@ -13,6 +13,7 @@ use crate::board::{AnyBoard, Board, Position, Square};
 use crate::book::build::{self, BuildOptions};
 use crate::book::deepen::{DeepenOptions, Deepener, Progress};
 use crate::book::{format, games, verify, Backing, Book, Key, Leaf};
+use crate::eval::pattern::symmetry;
 use crate::protocol::diagram::diagram;
 
 const HELP: &str = "\
@@ -397,14 +398,36 @@ fn stat_cmd(args: &[String]) -> Result<()> {
         [path] => Some(path.as_str()),
         _ => bail!("expected at most one book file\n\n{HELP}"),
     };
+    let started = Instant::now();
     let book = load(path)?;
+    let load_time = started.elapsed();
     let bytes = format::encode(&book).len();
     let mut out = Stdout;
     writeln!(
         out,
-        "positions: {} ({:.2} MB)",
+        "positions: {} ({:.2} MB), read and checked in {:.1} ms",
         book.len(),
-        bytes as f64 / 1e6
+        bytes as f64 / 1e6,
+        load_time.as_secs_f64() * 1e3
+    )?;
+    // What a move from the book costs: every position looked up in one of its eight
+    // orientations, all of its moves scored.
+    let boards: Vec<crate::board::Board8> = book
+        .nodes()
+        .enumerate()
+        .map(|(i, (key, _))| crate::board::Board8 {
+            player: symmetry::bits(i % symmetry::COUNT, key.player),
+            opponent: symmetry::bits(i % symmetry::COUNT, key.opponent),
+        })
+        .collect();
+    let started = Instant::now();
+    let found = boards.iter().filter(|b| book.scores(b).is_some()).count();
+    let lookup = started.elapsed().as_secs_f64() / boards.len().max(1) as f64;
+    writeln!(
+        out,
+        "lookup with every move scored: {:.2} µs a position ({found} of {} found)",
+        lookup * 1e6,
+        boards.len()
     )?;
     let links: usize = book.nodes().map(|(_, n)| n.links.len()).sum();
     let scored = book.nodes().filter(|(_, n)| n.value().is_some()).count();
