@@ -109,6 +109,7 @@ fn refuse_engine_options(command: &str, options: &EngineOptions) -> anyhow::Resu
         "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
         "bench" => "; see `emilia bench --help` for the benchmarks' own options",
         "solve" | "perft" => ": it plays no moves of its own choosing",
+        "book" => "; its commands take a book file of their own (`emilia book --help`)",
         _ => "",
     };
     anyhow::bail!(
