@@ -15,6 +15,7 @@
 //! one entry is [`cli::run`], which the `emilia` binary calls.
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod endgame;
 pub mod engine;

@@ -25,6 +25,7 @@ fn read_until(emilia: &mut Emilia, last: &str) -> Vec<String> {
                 "pong",
                 "status",
                 "search",
+                "book",
                 "nodestats",
                 "set",
                 "learned",
@@ -47,7 +48,8 @@ fn answered_move(line: &str) -> Move {
     mv.parse().unwrap_or_else(|e| panic!("{line}: {e}"))
 }
 
-/// Checks a `search <pv> <eval> 0 <depth>` line: its first move is legal in `game`.
+/// Checks a `search <pv> <eval> 0 <depth>` line (or a `book` line, the same with the
+/// number of games for the 0): its first move is legal in `game`.
 fn check_search_line(line: &str, game: &Game) {
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(words.len(), 5, "{line}");
@@ -76,7 +78,9 @@ fn a_whole_game_driven_like_the_gui() {
         assert_eq!(emilia.line(), format!("pong {ping}"));
         emilia.send("go");
         let lines = read_until(&mut emilia, "===");
-        for line in lines.iter().filter(|l| l.starts_with("search ")) {
+        // Book moves come as `book <move> <eval> <games> <depth>`, searches likewise.
+        let reports = |l: &&String| l.starts_with("search ") || l.starts_with("book ");
+        for line in lines.iter().filter(reports) {
             check_search_line(line, &game);
         }
         let answer = lines.last().unwrap();
@@ -135,7 +139,8 @@ fn follow(game: &mut Game, line: &str) {
 
 #[test]
 fn nboard_traffic_replayed_waiting_for_each_answer() {
-    let mut emilia = Emilia::start(&[]);
+    // Hints are searched at every depth: without the book, which answers its positions.
+    let mut emilia = Emilia::start(&["--book", "off"]);
     let mut game = Game::standard(8).unwrap();
     let mut answers = 0;
     for line in traffic() {
@@ -214,7 +219,10 @@ fn nboard_traffic_replayed_all_at_once() {
                 return l;
             }
             assert!(
-                l.starts_with("status") || l.starts_with("search") || l.starts_with("nodestats"),
+                l.starts_with("status")
+                    || l.starts_with("search")
+                    || l.starts_with("book")
+                    || l.starts_with("nodestats"),
                 "{l}"
             );
         };
@@ -267,7 +275,8 @@ fn the_end_of_input_means_the_gui_is_gone() {
 
 #[test]
 fn ping_stops_a_long_search() {
-    let mut emilia = Emilia::start(&[]);
+    // Without the book, which would answer the start at once.
+    let mut emilia = Emilia::start(&["--book", "off"]);
     emilia.send("nboard 2");
     emilia.send("set depth 60");
     assert_eq!(emilia.line(), "set myname Emilia60");

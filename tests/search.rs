@@ -21,7 +21,7 @@ fn depth(d: u32) -> Limits {
 /// A small engine on one thread (reproducible node counts): tests do not need the default
 /// 64 MiB table.
 fn engine() -> Engine {
-    let mut engine = Engine::with_hash(4);
+    let mut engine = Engine::without_book(4);
     engine.set_option("threads", "1").unwrap();
     engine
 }
@@ -246,6 +246,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         score_all_moves: false,
         probcut: 10,
         first_depth: 1,
+        excluded: &[],
     };
     // On 1 to 4 threads: the parallel search is exact too.
     for (threads, position) in positions.iter().take(4).enumerate() {

@@ -319,6 +319,9 @@ fn play_game(
     for player in &mut players {
         // A referee greets its engines first; process start-up is not a move's time.
         player.ask("name", setup_timeout)?;
+        // Every move is searched on the clock: the opening book would answer the first
+        // ones at once. An engine without the option searches them anyway.
+        let _ = player.ask("setoption book off", setup_timeout);
         if !opening.is_empty() {
             player.ask(&format!("loadgame {opening}"), setup_timeout)?;
         }

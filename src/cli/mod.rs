@@ -7,6 +7,7 @@ mod bench;
 mod bench_clock;
 mod bench_eval;
 mod bench_search;
+mod book;
 mod match_cmd;
 mod move_file;
 mod output;
@@ -30,6 +31,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "count game-tree leaves to a depth (move generation check)",
     ),
     ("bench", "run the speed benchmarks"),
+    ("book", "build, score, show and check opening books"),
     ("play", "play a game against Emilia at the terminal"),
     (
         "move",
@@ -198,6 +200,7 @@ fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()>
         "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
         "bench" => "; see `emilia bench --help` for the benchmarks' own options",
         "solve" | "perft" => ": it plays no moves of its own choosing",
+        "book" => "; its commands take a book file of their own (`emilia book --help`)",
         _ => "",
     };
     anyhow::bail!(
@@ -255,13 +258,14 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "move" => move_file::run(rest, started, |mib| {
             new_engine_with_hash(engine_options, mib)
         }),
-        "perft" | "bench" | "solve" | "tune" | "match" | "train" | "analyze"
+        "perft" | "bench" | "book" | "solve" | "tune" | "match" | "train" | "analyze"
             if !engine_options.is_empty() || globals.log_file.is_some() =>
         {
             refuse_engine_options(command, &globals)
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "book" => book::run(rest),
         "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),

@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position};
+use crate::board::{AnyBoard, Board, Board8, Move, Position, Square};
+use crate::book::{Backing, Book};
 use crate::endgame::{MemoryError, Solver};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::players::BaselinePlayer;
+use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, Margins, Watchdog};
 use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
@@ -55,6 +57,15 @@ pub struct Engine {
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
+    /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
+    /// when off.
+    book: Option<Arc<Book>>,
+    /// The book file loaded; empty for the built-in book.
+    book_file: String,
+    /// Book moves up to this many discs below the best may be played (option
+    /// `book_randomness`), chosen with `book_rng` (seeded by option `seed`).
+    book_randomness: u32,
+    book_rng: Rng,
     /// Time kept back from every deadline (see [`Margins`]).
     margins: Margins,
     /// Stops any search at its time plan's backstop.
@@ -94,7 +105,7 @@ impl Engine {
     /// Default memory of all search tables together (option `hash`), MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
-    /// An engine with default options.
+    /// An engine with default options: the built-in opening book is on (option `book`).
     pub fn new() -> Engine {
         Engine::with_hash(Engine::DEFAULT_HASH_MIB)
     }
@@ -139,10 +150,26 @@ impl Engine {
             stop,
             player: None,
             seed: 0,
+            book: Book::embedded()
+                .map_err(|e| log::error!("opening book unavailable: {e:#}"))
+                .ok(),
+            book_file: String::new(),
+            book_randomness: 0,
+            book_rng: Rng::new(0),
             margins: Margins::DEFAULT,
             ponder: false,
             pondered: None,
             first_depth: 1,
+        }
+    }
+
+    /// An engine with default options and `mib` MiB of search tables that searches every
+    /// position itself, with no opening book: for benchmarks, self-play, book building and
+    /// checks of the search.
+    pub fn without_book(mib: usize) -> Engine {
+        Engine {
+            book: None,
+            ..Engine::with_hash(mib)
         }
     }
 
@@ -204,6 +231,26 @@ impl Engine {
         Ok(())
     }
 
+    /// Turns the opening book off, on (the built-in book) or to a book file.
+    fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |e: anyhow::Error| OptionError::Refused {
+            name: "book",
+            reason: format!("{e:#}"),
+        };
+        if value.eq_ignore_ascii_case("off") {
+            self.book = None;
+            self.book_file.clear();
+        } else if value.eq_ignore_ascii_case("on") {
+            self.book = Some(Book::embedded().map_err(refused)?);
+            self.book_file.clear();
+        } else {
+            let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
+            self.book = Some(Arc::new(book));
+            self.book_file = value.to_string();
+        }
+        Ok(())
+    }
+
     /// Fails when the engine cannot play on a board of side `size`: the baseline players
     /// `squares` and `quadrant` have 8x8 tables only.
     pub fn check_size(&self, size: usize) -> Result<()> {
@@ -241,7 +288,7 @@ impl Engine {
             depth: (empties > time::solve_empties(position.size())).then(|| empties - 1),
             ..Limits::default()
         };
-        let outcome = self.run_from(position, &limits, false, &mut |_, _| {});
+        let outcome = self.run_from(position, &limits, false, &[], &mut |_, _| {});
         if outcome.report.depth > 0 {
             let hit = PonderHit {
                 // An exact result lives in the table it came from; the next search then
@@ -298,12 +345,16 @@ impl Engine {
                 nodes: choice.nodes,
                 elapsed: start.elapsed(),
                 pv: vec![choice.mv],
+                book: false,
             };
+            progress(&report);
+            report
+        } else if let Some(report) = self.book_move(position, start) {
             progress(&report);
             report
         } else {
             let limits = with_default_time(limits);
-            self.run(position, &limits, false, &mut |r, _| progress(r))
+            self.run(position, &limits, false, &[], &mut |r, _| progress(r))
                 .report
         };
         if position.play(report.best).is_err() {
@@ -337,15 +388,77 @@ impl Engine {
             nodes: limits.nodes.or(self.defaults.nodes),
             ..limits.clone()
         };
-        self.run(position, &limits, false, &mut |r, _| progress(r))
+        self.run(position, &limits, false, &[], &mut |r, _| progress(r))
             .report
     }
 
-    /// The best `count` moves of `position` with their scores, best first: every move is
-    /// searched with a full window, deeper and deeper within one shared set of `limits`.
-    /// `progress` gets the depth's report (nodes and time so far) and the best `count`
-    /// after every finished depth. When the mover must pass, the one move is the pass,
-    /// scored from the opponent's side.
+    /// Searches `position` within `limits` as [`Engine::search`] does, but leaves out the
+    /// root moves in `excluded` (an opening book scores those itself) and consults neither
+    /// the book nor a baseline player. `None` when no legal move is left to search.
+    pub fn search_except(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        excluded: &[Move],
+    ) -> Option<SearchReport> {
+        let limits = with_default_time(self.resolve(limits, position));
+        let excluded = square_indices(excluded, position.size());
+        let moves = position.board.moves();
+        if !moves.is_empty() && moves.iter().all(|m| excluded.contains(m)) {
+            return None;
+        }
+        let outcome = self.run(position, &limits, false, &excluded, &mut |_, _| {});
+        Some(outcome.report)
+    }
+
+    /// The book's move for `position` when the book is on and has the position (8x8 only).
+    fn book_move(&mut self, position: &Position, start: Instant) -> Option<SearchReport> {
+        let AnyBoard::Eight(board) = position.board else {
+            return None;
+        };
+        let margin = self.book_randomness as i32 * 100;
+        let choice = self
+            .book
+            .as_ref()?
+            .choose(&board, margin, &mut self.book_rng)?;
+        let mv = Move::Play(Square::from_index(choice.square, 8));
+        Some(SearchReport {
+            best: mv,
+            score: Score::from_hundredths(choice.value),
+            exact: choice.backing == Backing::Exact,
+            depth: backing_depth(choice.backing, board.empties()),
+            nodes: 0,
+            elapsed: start.elapsed(),
+            pv: vec![mv],
+            book: true,
+        })
+    }
+
+    /// Every book move of `position` with its value, best first (empty when the book is
+    /// off or has not the position).
+    fn book_scores(&self, position: &Position) -> Vec<MoveScore> {
+        let (Some(book), AnyBoard::Eight(board)) = (&self.book, position.board) else {
+            return Vec::new();
+        };
+        book.scores(&board)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| MoveScore {
+                mv: Move::Play(Square::from_index(s.square, 8)),
+                score: Score::from_hundredths(s.value),
+                exact: s.backing == Backing::Exact,
+                depth: backing_depth(s.backing, board.empties()),
+                book: true,
+            })
+            .collect()
+    }
+
+    /// The best `count` moves of `position` with their scores: the opening book's moves
+    /// first, best first, then the others, best first, every one searched with a full
+    /// window, deeper and deeper within one shared set of `limits`. `progress` gets the
+    /// depth's report (nodes and time so far) and the best `count` after every finished
+    /// depth (once, when the book's moves are enough).
+    /// When the mover must pass, the one move is the pass, scored from the opponent's side.
     pub fn hint(
         &mut self,
         position: &Position,
@@ -354,11 +467,38 @@ impl Engine {
         progress: &mut dyn FnMut(&SearchReport, &[MoveScore]),
     ) -> Vec<MoveScore> {
         let limits = with_default_time(self.resolve(limits, position));
-        let best = |scores: &[MoveScore]| scores[..count.min(scores.len())].to_vec();
-        let outcome = self.run(position, &limits, true, &mut |report, scores| {
-            progress(report, &best(scores))
+        let from_book = self.book_scores(position);
+        let with_book = |scores: &[MoveScore]| {
+            let mut all = from_book.clone();
+            all.extend_from_slice(scores);
+            all.truncate(count);
+            all
+        };
+        let excluded: Vec<Move> = from_book.iter().map(|s| s.mv).collect();
+        let excluded = square_indices(&excluded, position.size());
+        let moves = position.board.moves();
+        let others = moves.is_empty() || moves.iter().any(|m| !excluded.contains(m));
+        if from_book.len() >= count || !others {
+            let scores = with_book(&[]);
+            if let Some(first) = scores.first() {
+                let report = SearchReport {
+                    best: first.mv,
+                    score: first.score,
+                    exact: first.exact,
+                    depth: first.depth,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                    pv: vec![first.mv],
+                    book: true,
+                };
+                progress(&report, &scores);
+            }
+            return scores;
+        }
+        let outcome = self.run(position, &limits, true, &excluded, &mut |report, scores| {
+            progress(report, &with_book(scores))
         });
-        best(&outcome.root_scores)
+        with_book(&outcome.root_scores)
     }
 
     /// `limits` as searches take them: completed by the options' limits, and a level made
@@ -389,10 +529,11 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         score_all_moves: bool,
+        excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
         self.stop.store(false, Ordering::Relaxed);
-        self.run_from(position, limits, score_all_moves, progress)
+        self.run_from(position, limits, score_all_moves, excluded, progress)
     }
 
     /// [`Engine::run`] without lowering the stop flag first.
@@ -401,6 +542,7 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         score_all_moves: bool,
+        excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
         let start = Instant::now();
@@ -422,10 +564,17 @@ impl Engine {
             score_all_moves,
             probcut: self.probcut,
             first_depth: self.first_depth,
+            // A mover that must pass has no root moves to leave out; its opponent's are
+            // not for the book of this position.
+            excluded: if position.board.has_moves() {
+                excluded
+            } else {
+                &[]
+            },
         };
         if let AnyBoard::Eight(board) = position.board {
             // The solver handles a forced pass at the root as well as any other move.
-            if !score_all_moves && !board.is_game_over() {
+            if !score_all_moves && settings.excluded.is_empty() && !board.is_game_over() {
                 if let Some(exact) = ExactPlan::new(empties, &plan, max_depth, limits.nodes) {
                     return self.run_exact(position, &board, exact, &settings, start, progress);
                 }
@@ -543,6 +692,26 @@ fn make_tables(mib: usize) -> Result<(TranspositionTable, Solver), MemoryError> 
     ))
 }
 
+/// The board indices of the played moves among `moves`.
+fn square_indices(moves: &[Move], size: usize) -> Vec<usize> {
+    moves
+        .iter()
+        .filter_map(|m| match m {
+            Move::Play(sq) => sq.index(size),
+            Move::Pass => None,
+        })
+        .collect()
+}
+
+/// The depth to report for a book value: the search's, or the empties for an exact one.
+fn backing_depth(backing: Backing, empties: u32) -> u32 {
+    match backing {
+        Backing::Depth(d) => d as u32,
+        Backing::Exact => empties,
+        Backing::Unscored => 0,
+    }
+}
+
 /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
 fn with_default_time(mut limits: Limits) -> Limits {
     if limits.is_unbounded() {
@@ -599,6 +768,90 @@ mod tests {
     }
 
     #[test]
+    fn excluded_moves_are_left_out_of_the_search() {
+        let mut engine = Engine::without_book(4);
+        // 12 empties: searched to the end, so every score is exact.
+        let position: Position =
+            "XXXXXXXXOOOOOOXXOOOXOXXXOOXOXXXXOXOOOXXX-OOOOXXX--OOOOX----OOOO- X"
+                .parse()
+                .unwrap();
+        let limits = Limits {
+            depth: Some(20),
+            ..Limits::default()
+        };
+        let all = engine.hint(&position, 64, &limits, &mut |_, _| {});
+        assert!(all.len() >= 3 && all.iter().all(|s| s.exact && !s.book));
+        let excluded = [all[0].mv];
+        let report = engine.search_except(&position, &limits, &excluded).unwrap();
+        assert_ne!(report.best, all[0].mv);
+        assert_eq!(report.score, all[1].score);
+        let every: Vec<Move> = all.iter().map(|s| s.mv).collect();
+        assert!(engine.search_except(&position, &limits, &every).is_none());
+    }
+
+    #[test]
+    fn the_book_answers_on_eight_by_eight_only_and_when_on() {
+        let mut engine = Engine::with_hash(4);
+        assert_eq!(engine.option("book").as_deref(), Some("on"));
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let start = Position::start(8).unwrap();
+        let report = engine.search(&start, &limits, &mut |_| {});
+        assert!(report.book && report.nodes == 0, "{report:?}");
+        // Every first move is as good as the others: the book lists all four.
+        let hints = engine.hint(&start, 8, &limits, &mut |_, _| {});
+        assert_eq!(hints.len(), 4);
+        assert!(hints.iter().all(|s| s.book), "{hints:?}");
+        let ten = Position::start(10).unwrap();
+        assert!(!engine.search(&ten, &limits, &mut |_| {}).book);
+        engine.set_option("book", "off").unwrap();
+        assert!(!engine.search(&start, &limits, &mut |_| {}).book);
+        assert_eq!(engine.option("book").as_deref(), Some("off"));
+        assert!(
+            !Engine::without_book(1)
+                .search(&start, &limits, &mut |_| {})
+                .book
+        );
+        assert!(engine.set_option("book_randomness", "65").is_err());
+        let err = engine.set_option("book", "Cargo.toml").unwrap_err();
+        assert!(err.to_string().contains("not an Emilia book file"), "{err}");
+        assert_eq!(engine.option("book").as_deref(), Some("off"));
+        engine.set_option("book", "weights/emilia.book").unwrap();
+        assert_eq!(
+            engine.option("book").as_deref(),
+            Some("weights/emilia.book")
+        );
+        assert!(engine.search(&start, &limits, &mut |_| {}).book);
+    }
+
+    #[test]
+    fn hints_add_searched_moves_after_the_books() {
+        let mut engine = Engine::with_hash(4);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        // After the tiger opening the book scores five replies; the others are searched.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let legal = position.legal_moves().len();
+        let mut calls = 0;
+        let hints = engine.hint(&position, 64, &limits, &mut |_, _| calls += 1);
+        assert_eq!(hints.len(), legal);
+        let books = hints.iter().take_while(|s| s.book).count();
+        assert!(books >= 1 && books < legal, "{hints:?}");
+        assert!(hints[books..].iter().all(|s| !s.book && s.depth == 4));
+        assert!(hints[..books].windows(2).all(|w| w[0].score >= w[1].score));
+        let mut moves: Vec<Move> = hints.iter().map(|s| s.mv).collect();
+        moves.sort_by_key(|m| m.to_string());
+        moves.dedup();
+        assert_eq!(moves.len(), legal, "a move listed twice: {hints:?}");
+        assert_eq!(calls, 4, "one report per depth");
+    }
+
+    #[test]
     fn hash_is_the_memory_of_all_tables_together() {
         for mib in [1, 2, 3, 64, 100] {
             let split = table_split(mib);
@@ -616,7 +869,7 @@ mod tests {
 
     #[test]
     fn option_limits_apply_unless_a_search_sets_its_own() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::without_book(4);
         engine.set_option("depth", "3").unwrap();
         let start = Position::start(8).unwrap();
         assert_eq!(

@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::Engine;
 use crate::eval::EvalKind;
 use crate::players;
+use crate::rng::Rng;
 
 /// What values an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +245,7 @@ const PLAYERS: [&str; 7] = [
 const MAX_THREADS: u64 = 1024;
 
 /// Every engine option, in the order `setoption` lists them.
-pub static OPTIONS: [EngineOption; 11] = [
+pub static OPTIONS: [EngineOption; 13] = [
     EngineOption {
         name: "hash",
         kind: OptionKind::Number { min: 1, max: 65536 },
@@ -382,13 +383,40 @@ pub static OPTIONS: [EngineOption; 11] = [
             max: u64::MAX,
         },
         default: "0",
-        help: "seed of the baseline players' random choices",
+        help: "seed of the random choices of the baseline players and of the opening book",
         get: |e| e.seed.to_string(),
         set: |e, v| {
-            e.seed = number(v);
+            let seed = number(v);
             if let Some(name) = e.player.as_ref().map(|p| p.name()) {
-                e.player = Some(create_player(name, e.seed)?);
+                e.player = Some(create_player(name, seed)?);
             }
+            e.seed = seed;
+            e.book_rng = Rng::new(seed);
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "book",
+        kind: OptionKind::Text,
+        default: "on",
+        help: "the opening book, used on 8x8: on (the built-in book), off, or the path of a \
+               book file written by emilia book; a book move is played at once",
+        get: |e| match (&e.book, e.book_file.is_empty()) {
+            (None, _) => "off".to_string(),
+            (Some(_), true) => "on".to_string(),
+            (Some(_), false) => e.book_file.clone(),
+        },
+        set: |e, v| e.set_book(text(v)),
+    },
+    EngineOption {
+        name: "book_randomness",
+        kind: OptionKind::Number { min: 0, max: 64 },
+        default: "0",
+        help: "book moves up to this many discs worse than the best are played too, chosen \
+               at random (see seed); 0 always plays the best",
+        get: |e| e.book_randomness.to_string(),
+        set: |e, v| {
+            e.book_randomness = number(v) as u32;
             Ok(())
         },
     },

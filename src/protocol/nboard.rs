@@ -278,8 +278,10 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     } else {
                         s.depth.to_string()
                     };
+                    // Book moves as NBoard's `book <pv> <eval> <games> <depth>`.
+                    let kind = if s.book { "book" } else { "search" };
                     out.line(&format!(
-                        "search {} {} 0 {depth}",
+                        "{kind} {} {} 0 {depth}",
                         move_text(s.mv),
                         eval_text(s.score)
                     ));
@@ -322,7 +324,8 @@ fn search_line(report: &SearchReport) -> String {
     } else {
         report.depth.to_string()
     };
-    format!("search {pv} {} 0 {depth}", eval_text(report.score))
+    let kind = if report.book { "book" } else { "search" };
+    format!("{kind} {pv} {} 0 {depth}", eval_text(report.score))
 }
 
 /// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the
@@ -375,6 +378,8 @@ mod tests {
     fn answers_go_ping_and_set_depth() {
         let text = run(&[
             "nboard 2",
+            // The start position is in the opening book; the search is under test here.
+            "set book off",
             &format!("set game {START}"),
             "set depth 2",
             "ping 1",
@@ -432,6 +437,7 @@ mod tests {
     #[test]
     fn hint_streams_and_analyze_covers_every_position() {
         let text = run(&[
+            "set book off",
             &format!("set game {START}"),
             "set depth 2",
             "move F5",

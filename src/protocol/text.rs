@@ -493,12 +493,13 @@ impl TextSession {
                 )
             });
             format!(
-                "depth {} score {} exact {} nodes {} time {:.3}{ponder}",
+                "depth {} score {} exact {} nodes {} time {:.3} book {}{ponder}",
                 r.depth,
                 r.score,
                 r.exact,
                 r.nodes,
-                r.elapsed.as_secs_f64()
+                r.elapsed.as_secs_f64(),
+                r.book
             )
         })
     }
@@ -582,10 +583,15 @@ impl TextSession {
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
-                if s.exact {
+                let line = if s.exact {
                     format!("{} {} exact", s.mv, exact_discs(s.score))
                 } else {
                     format!("{} {} depth {}", s.mv, s.score, s.depth)
+                };
+                if s.book {
+                    line + " book"
+                } else {
+                    line
                 }
             })
             .collect();
@@ -1023,10 +1029,17 @@ mod tests {
     fn last_search_reports_the_last_genmove() {
         let mut s = session();
         assert_eq!(ask(&mut s, "last_search"), "=\n\n");
+        // The start position is in the opening book: answered from it, unsearched.
         ask(&mut s, "genmove black depth 3");
+        let answer = ask(&mut s, "last_search");
+        assert!(answer.contains(" nodes 0 "), "{answer}");
+        assert!(answer.trim_end().ends_with(" book true"), "{answer}");
+        ask(&mut s, "setoption book off");
+        ask(&mut s, "genmove white depth 3");
         let answer = ask(&mut s, "last_search");
         assert!(answer.starts_with("= depth 3 score "), "{answer}");
         assert!(answer.contains(" exact false nodes "), "{answer}");
+        assert!(answer.trim_end().ends_with(" book false"), "{answer}");
     }
 
     #[test]

@@ -37,5 +37,6 @@ pub(crate) fn solve(
         nodes: solution.nodes,
         elapsed: start.elapsed(),
         pv: vec![best],
+        book: false,
     })
 }

@@ -81,6 +81,8 @@ pub struct SearchSettings<'a> {
     /// The first iteration: 1, or deeper when the table already holds a search of the
     /// position to that depth (pondering found it).
     pub first_depth: u32,
+    /// Root moves (square indices) left out of the search: the opening book has them.
+    pub excluded: &'a [usize],
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -250,6 +252,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
             pv: pv.iter().map(|&m| to_move(m, self.size)).collect(),
+            book: false,
         }
     }
 
@@ -269,6 +272,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let tt_move = self.tt.probe(board.hash_key()).and_then(|p| p.best);
         let mut root: Vec<(i32, RootMove<B>)> = board
             .moves()
+            .filter(|index| !self.settings.excluded.contains(index))
             .map(|index| {
                 let child = board.play(index);
                 let key = self.ordering.key(board, &child, index, 2, 0, tt_move);
@@ -359,6 +363,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 score: Score::from_hundredths(r.score),
                 exact: r.exact,
                 depth: r.depth,
+                book: false,
             })
             .collect();
         scores.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -392,6 +397,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             score: -r.score,
             exact: r.exact,
             depth: r.depth,
+            book: false,
         };
         let inner = self.iterate(&passed, &mut |r, _| progress(&negate(r), &[pass(r)]));
         SearchResult {

@@ -23,6 +23,9 @@ pub struct SearchReport {
     pub elapsed: Duration,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// Whether the move comes from the opening book (then `depth` and `exact` are the
+    /// book's, and nothing was searched).
+    pub book: bool,
 }
 
 /// One move's evaluation, as hints report it.
@@ -36,4 +39,6 @@ pub struct MoveScore {
     pub exact: bool,
     /// Depth searched.
     pub depth: u32,
+    /// Whether the score comes from the opening book.
+    pub book: bool,
 }

@@ -1,0 +1,460 @@
+//! The book file.
+//!
+//! Layout (little endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `EMILIABK` |
+//! | 4 | format version (1) |
+//! | 4 | number of positions |
+//! | 4 | body length in bytes |
+//! | 4 | CRC-32 (IEEE) of the body |
+//! | … | body: the positions in ascending key order |
+//!
+//! Each position:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | discs of the side to move, normalised ([`Key`]): bit 0 = a1, bit 63 = h8 |
+//! | 8 | discs of the other side |
+//! | 4 | games that reached it |
+//! | 4 | the leaf: a move |
+//! | 1 | number of links `n` |
+//! | 4 `n` | the links: a move each |
+//!
+//! A move is its square (1 byte, a1 = 0, in the normalised orientation), its value for the
+//! side to move (2 bytes, signed, hundredths of a disc) and its backing (1 byte: 0 not
+//! scored, 1 to 60 the depth of the search, 255 exact). The leaf's square is 64 when every
+//! legal move is a link and 255 while it is not searched.
+//!
+//! Reading checks everything a damaged file could break: magic, version, lengths,
+//! checksum, keys in order and normalised, discs that do not overlap, moves that are legal,
+//! links that lead to positions of the book.
+
+use std::fmt;
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::{next_key, Backing, Book, BookMove, Key, Leaf, Node};
+use crate::eval::weights::crc32;
+
+/// First bytes of every book file.
+pub const MAGIC: &[u8; 8] = b"EMILIABK";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+const HEADER_LEN: usize = 24;
+/// Bytes of a position before its links.
+const NODE_LEN: usize = 8 + 8 + 4 + 4 + 1;
+/// Bytes of a move.
+const MOVE_LEN: usize = 4;
+/// Leaf square: every legal move is a link.
+const NO_LEAF: u8 = 64;
+/// Leaf square: not searched yet.
+const UNSCORED_LEAF: u8 = 255;
+/// Backing byte of an exact value.
+const EXACT: u8 = 255;
+
+/// Why a book file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookError {
+    /// Shorter than its header, or than the body its header announces.
+    Truncated {
+        /// Bytes expected at least.
+        expected: usize,
+        /// Bytes present.
+        found: usize,
+    },
+    /// Longer than its header announces.
+    TrailingBytes(usize),
+    /// Not a book file at all.
+    BadMagic,
+    /// Written by another format version.
+    Version(u32),
+    /// The body does not match its checksum.
+    Checksum {
+        /// CRC-32 in the header.
+        stored: u32,
+        /// CRC-32 of the body as read.
+        computed: u32,
+    },
+    /// The body is inconsistent: position number (1-based) and what is wrong.
+    Corrupt(usize, String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Truncated { expected, found } => write!(
+                f,
+                "book file truncated: {found} bytes, at least {expected} expected"
+            ),
+            BookError::TrailingBytes(n) => {
+                write!(f, "book file has {n} unexpected bytes after its body")
+            }
+            BookError::BadMagic => write!(f, "not an Emilia book file (bad magic bytes)"),
+            BookError::Version(v) => write!(
+                f,
+                "book file format version {v} is not supported (this build reads {VERSION})"
+            ),
+            BookError::Checksum { stored, computed } => write!(
+                f,
+                "book file is damaged: checksum {computed:08x}, header says {stored:08x}"
+            ),
+            BookError::Corrupt(position, what) => {
+                write!(f, "book file is damaged: position {position}: {what}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+fn backing_byte(backing: Backing) -> u8 {
+    match backing {
+        Backing::Unscored => 0,
+        Backing::Depth(d) => d.clamp(1, 60),
+        Backing::Exact => EXACT,
+    }
+}
+
+fn push_move(out: &mut Vec<u8>, square: u8, m: &BookMove) {
+    out.push(square);
+    out.extend_from_slice(&m.value.to_le_bytes());
+    out.push(backing_byte(m.backing));
+}
+
+/// The file's bytes for `book`.
+pub fn encode(book: &Book) -> Vec<u8> {
+    let mut body = Vec::new();
+    let keys = book.sorted_keys();
+    for key in &keys {
+        let node = book.node(key).expect("key from the book");
+        body.extend_from_slice(&key.player.to_le_bytes());
+        body.extend_from_slice(&key.opponent.to_le_bytes());
+        body.extend_from_slice(&node.games.to_le_bytes());
+        let unscored = BookMove {
+            square: 0,
+            value: 0,
+            backing: Backing::Unscored,
+        };
+        match &node.leaf {
+            Leaf::Unscored => push_move(&mut body, UNSCORED_LEAF, &unscored),
+            Leaf::Nothing => push_move(&mut body, NO_LEAF, &unscored),
+            Leaf::Move(m) => push_move(&mut body, m.square, m),
+        }
+        body.push(node.links.len() as u8);
+        for link in &node.links {
+            push_move(&mut body, link.square, link);
+        }
+    }
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+}
+
+/// Reads a move at `at`; `None` for the backing byte's value when it is no valid backing.
+fn read_move(bytes: &[u8], at: usize) -> (u8, i16, Option<Backing>) {
+    let value = i16::from_le_bytes([bytes[at + 1], bytes[at + 2]]);
+    let backing = match bytes[at + 3] {
+        0 => Some(Backing::Unscored),
+        d @ 1..=60 => Some(Backing::Depth(d)),
+        EXACT => Some(Backing::Exact),
+        _ => None,
+    };
+    (bytes[at], value, backing)
+}
+
+/// Reads and checks a file's bytes.
+pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
+    if bytes.len() < HEADER_LEN {
+        if !bytes.is_empty() && !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
+            return Err(BookError::BadMagic);
+        }
+        return Err(BookError::Truncated {
+            expected: HEADER_LEN,
+            found: bytes.len(),
+        });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(BookError::BadMagic);
+    }
+    let version = u32_at(bytes, 8);
+    if version != VERSION {
+        return Err(BookError::Version(version));
+    }
+    let count = u32_at(bytes, 12) as usize;
+    let body_len = u32_at(bytes, 16) as usize;
+    let stored = u32_at(bytes, 20);
+    let end = HEADER_LEN + body_len;
+    if bytes.len() < end {
+        return Err(BookError::Truncated {
+            expected: end,
+            found: bytes.len(),
+        });
+    }
+    if bytes.len() > end {
+        return Err(BookError::TrailingBytes(bytes.len() - end));
+    }
+    let body = &bytes[HEADER_LEN..];
+    let computed = crc32(body);
+    if computed != stored {
+        return Err(BookError::Checksum { stored, computed });
+    }
+    let mut book = Book::new();
+    let mut at = 0;
+    let mut previous: Option<Key> = None;
+    for number in 1..=count {
+        let corrupt = |what: String| BookError::Corrupt(number, what);
+        if body.len() < at + NODE_LEN {
+            return Err(corrupt("the body ends inside it".into()));
+        }
+        let key = Key {
+            player: u64_at(body, at),
+            opponent: u64_at(body, at + 8),
+        };
+        if key.player & key.opponent != 0 {
+            return Err(corrupt("a square holds discs of both sides".into()));
+        }
+        if Key::of(&key.board()).0 != key {
+            return Err(corrupt("the position is not normalised".into()));
+        }
+        if previous.is_some_and(|p| p >= key) {
+            return Err(corrupt("positions out of order".into()));
+        }
+        previous = Some(key);
+        let board = key.board();
+        let legal = board.move_mask();
+        let games = u32_at(body, at + 16);
+        let check = |square: u8, backing: Option<Backing>, what: &str| {
+            if square >= 64 || legal >> square & 1 == 0 {
+                return Err(corrupt(format!("{what} {square} is not a legal move")));
+            }
+            backing.ok_or_else(|| corrupt(format!("{what} has an invalid backing")))
+        };
+        let (square, value, backing) = read_move(body, at + 20);
+        let marker = |leaf: Leaf| {
+            if value == 0 && backing == Some(Backing::Unscored) {
+                Ok(leaf)
+            } else {
+                Err(corrupt(
+                    "a leaf without a move has a value or backing".into(),
+                ))
+            }
+        };
+        let leaf = match square {
+            UNSCORED_LEAF => marker(Leaf::Unscored)?,
+            NO_LEAF => marker(Leaf::Nothing)?,
+            _ => Leaf::Move(BookMove {
+                square,
+                value,
+                backing: check(square, backing, "leaf move")?,
+            }),
+        };
+        let links = body[at + 24] as usize;
+        at += NODE_LEN;
+        if body.len() < at + links * MOVE_LEN {
+            return Err(corrupt("the body ends inside its links".into()));
+        }
+        let mut node = Node {
+            games,
+            links: Vec::with_capacity(links),
+            leaf,
+        };
+        for _ in 0..links {
+            let (square, value, backing) = read_move(body, at);
+            let backing = check(square, backing, "link")?;
+            node.links.push(BookMove {
+                square,
+                value,
+                backing,
+            });
+            at += MOVE_LEN;
+        }
+        if node.moves().any(|m| m.value.unsigned_abs() > 6400) {
+            return Err(corrupt("a value beyond 64 discs".into()));
+        }
+        book.nodes.insert(key, node);
+    }
+    if at != body.len() {
+        return Err(BookError::Corrupt(
+            count,
+            format!("{} bytes after the last position", body.len() - at),
+        ));
+    }
+    // Every link must lead to a position of the book.
+    for (number, key) in book.sorted_keys().iter().enumerate() {
+        let node = &book.nodes[key];
+        for link in &node.links {
+            let child = next_key(&key.board(), link.square as usize);
+            if !child.is_some_and(|c| book.nodes.contains_key(&c)) {
+                return Err(BookError::Corrupt(
+                    number + 1,
+                    format!("link {} leads out of the book", link.square),
+                ));
+            }
+        }
+    }
+    Ok(book)
+}
+
+/// Reads and checks the book file at `path`.
+pub fn read(path: &Path) -> anyhow::Result<Book> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read book file {}", path.display()))?;
+    decode(&bytes).with_context(|| format!("book file {}", path.display()))
+}
+
+/// Writes `book` to `path` through a temporary file renamed over it, so that the file is
+/// whole at every moment, even if the process is killed while writing.
+pub fn write(book: &Book, path: &Path) -> anyhow::Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    let temporary = std::path::PathBuf::from(temporary);
+    std::fs::write(&temporary, encode(book))
+        .with_context(|| format!("cannot write book file {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| {
+        format!(
+            "cannot rename {} to {}",
+            temporary.display(),
+            path.display()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Board8};
+
+    fn sample() -> Book {
+        let mut book = Book::new();
+        let (start, k) = Key::of(&Board8::START);
+        let first = symmetry_square(k, Board8::START.moves().next().unwrap());
+        book.add_link(&start, first);
+        book.entry(start).leaf = Leaf::Nothing;
+        book.entry(start).games = 12;
+        let child = next_key(&start.board(), first).unwrap();
+        let board = child.board();
+        let mut moves = board.moves();
+        let node = book.entry(child);
+        node.games = 7;
+        node.leaf = Leaf::Move(BookMove {
+            square: moves.next().unwrap() as u8,
+            value: -123,
+            backing: Backing::Exact,
+        });
+        book.negamax();
+        book
+    }
+
+    fn symmetry_square(k: usize, square: usize) -> usize {
+        crate::eval::pattern::symmetry::square(k, square)
+    }
+
+    #[test]
+    fn books_survive_a_round_trip() {
+        let book = sample();
+        assert_eq!(decode(&encode(&book)), Ok(book));
+        assert_eq!(decode(&encode(&Book::new())), Ok(Book::new()));
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let bytes = encode(&sample());
+        assert!(matches!(
+            decode(&bytes[..10]),
+            Err(BookError::Truncated { .. })
+        ));
+        assert!(matches!(
+            decode(&bytes[..bytes.len() - 1]),
+            Err(BookError::Truncated { .. })
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(decode(&longer), Err(BookError::TrailingBytes(1)));
+        let mut magic = bytes.clone();
+        magic[0] = b'X';
+        assert_eq!(decode(&magic), Err(BookError::BadMagic));
+        assert_eq!(decode(b"(;GM[Othello]"), Err(BookError::BadMagic));
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert_eq!(decode(&version), Err(BookError::Version(2)));
+        assert!(decode(&version)
+            .unwrap_err()
+            .to_string()
+            .contains("version 2 is not supported"));
+        for at in [HEADER_LEN, bytes.len() / 2, bytes.len() - 1] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x10;
+            let err = decode(&flipped).unwrap_err();
+            assert!(matches!(err, BookError::Checksum { .. }), "{err}");
+            assert!(err.to_string().contains("damaged"));
+        }
+    }
+
+    #[test]
+    fn inconsistent_bodies_are_refused_even_with_a_good_checksum() {
+        let book = sample();
+        let reencode = |mutate: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = encode(&book);
+            let mut body = bytes.split_off(HEADER_LEN);
+            mutate(&mut body);
+            bytes[16..20].copy_from_slice(&(body.len() as u32).to_le_bytes());
+            bytes[20..24].copy_from_slice(&crc32(&body).to_le_bytes());
+            bytes.extend_from_slice(&body);
+            decode(&bytes).unwrap_err().to_string()
+        };
+        // A square owned by both sides.
+        let err = reencode(&|b| {
+            let player = b[0..8].to_vec();
+            b[8..16].copy_from_slice(&player);
+        });
+        assert!(err.contains("both sides"), "{err}");
+        // A leaf on an occupied square.
+        let err = reencode(&|b| {
+            let first_disc = u64_at(b, 0).trailing_zeros() as u8;
+            b[20] = first_disc;
+        });
+        assert!(err.contains("not a legal move"), "{err}");
+        // A backing byte out of range.
+        let err = reencode(&|b| b[23] = 99);
+        assert!(err.contains("invalid backing"), "{err}");
+        // The two positions swapped: out of order.
+        let err = reencode(&|b| {
+            let first_len = NODE_LEN + b[24] as usize * MOVE_LEN;
+            let (a, rest) = b.split_at(first_len);
+            *b = [rest, a].concat();
+        });
+        assert!(err.contains("out of order"), "{err}");
+    }
+
+    #[test]
+    fn writing_replaces_the_file_whole() {
+        let dir = std::env::temp_dir().join(format!("emilia-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("test.book");
+        write(&sample(), &path).unwrap();
+        assert_eq!(read(&path).unwrap(), sample());
+        assert!(!dir.join("test.book.partial").exists());
+        let err = read(&dir.join("missing.book")).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("cannot read book file"),
+            "{err:#}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

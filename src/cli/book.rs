@@ -1,0 +1,560 @@
+//! `emilia book`: builds, scores, inspects, merges, teaches and checks opening books.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::output::{note, out, Stdout};
+use super::Args;
+use crate::board::{AnyBoard, Board, Position, Square};
+use crate::book::build::{self, BuildOptions};
+use crate::book::deepen::{DeepenOptions, Deepener, Progress};
+use crate::book::{format, games, verify, Backing, Book, Key, Leaf};
+use crate::eval::pattern::symmetry;
+use crate::protocol::diagram::diagram;
+
+const HELP: &str = "\
+Usage: emilia book <subcommand> ...
+
+Opening books: 8x8 positions that enough games reached, with a value for every examined
+move from the engine's own search (see book.md).
+
+  build --out FILE [--min-games N] [--max-ply P] [--force] <.wtb file or directory>...
+        a book of the positions at which at least N games (default 2) played a move,
+        within their first P moves (default 60), linked by the moves played; not scored
+  deepen BOOK [--depth D] [--solve E] [--hash MIB] [--save-every S]
+        scores the book: at every position the best move that is no link is searched to
+        depth D (default 18), or solved exactly with at most E empty squares (default 24),
+        then values are carried up the links. Saves every S seconds (default 60) and when
+        stopped (Ctrl-C); run it again to resume
+  show [--book FILE] <transcript | squares side>
+        the book's moves and values in a position (default: the built-in book)
+  stat [BOOK]
+        positions, links, depths, share of exact leaves (default: the built-in book)
+  merge --out FILE [--force] BOOK BOOK...
+        one book of several; leaves that became links are left unscored for deepen
+  learn BOOK <games file>... [--depth D] [--solve E] [--hash MIB]
+        adds the lines of played games (WTHOR .wtb, GGF, transcripts one a line, or the
+        results file of emilia match) down to E empty squares, then scores what is new
+  verify [--book FILE] [--sample N] [--seed S] [--hash MIB]
+        compares N random positions (default 200) with fresh searches at the book's depth
+";
+
+/// Set by Ctrl-C or a termination signal: a long run saves and stops.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Runs `emilia book`.
+pub fn run(args: &[String]) -> Result<()> {
+    let (command, rest) = match args.split_first() {
+        Some((first, rest)) => (first.as_str(), rest),
+        None => ("--help", &[][..]),
+    };
+    match command {
+        "-h" | "--help" | "help" => out!("{HELP}"),
+        "build" => build_cmd(rest),
+        "deepen" => deepen_cmd(rest),
+        "show" => show_cmd(rest),
+        "stat" => stat_cmd(rest),
+        "merge" => merge_cmd(rest),
+        "learn" => learn_cmd(rest),
+        "verify" => verify_cmd(rest),
+        other => bail!("unknown book subcommand '{other}'\n\n{HELP}"),
+    }
+}
+
+fn parse(args: &[String], valued: &[(&str, usize)], flags: &[&str]) -> Result<Option<Args>> {
+    let args = Args::parse(args, valued)?;
+    if args.flag("help") {
+        out!("{HELP}")?;
+        return Ok(None);
+    }
+    args.reject_unknown_flags(flags)?;
+    Ok(Some(args))
+}
+
+/// `--out FILE`, refused when the file exists unless `--force`.
+fn output_path(args: &Args) -> Result<PathBuf> {
+    let Some(out) = args.value("out") else {
+        bail!("--out FILE is required\n\n{HELP}");
+    };
+    let out = PathBuf::from(out);
+    if out.exists() && !args.flag("force") {
+        bail!(
+            "{} exists: give --force to overwrite it, or another --out",
+            out.display()
+        );
+    }
+    Ok(out)
+}
+
+/// The book at `path`, or the built-in one.
+fn load(path: Option<&str>) -> Result<Book> {
+    match path {
+        Some(path) => format::read(Path::new(path)),
+        None => Ok(Book::embedded()?.as_ref().clone()),
+    }
+}
+
+fn deepen_options(args: &Args) -> Result<DeepenOptions> {
+    let defaults = DeepenOptions::default();
+    let options = DeepenOptions {
+        depth: args.get("depth", defaults.depth)?,
+        solve_empties: args.get("solve", defaults.solve_empties)?,
+        hash_mib: args.get("hash", defaults.hash_mib)?,
+    };
+    if !(1..=60).contains(&options.depth) {
+        bail!("--depth {} is out of range 1 to 60", options.depth);
+    }
+    if options.solve_empties > 30 {
+        bail!(
+            "--solve {}: exact solves beyond 30 empty squares would take days",
+            options.solve_empties
+        );
+    }
+    if !(1..=65536).contains(&options.hash_mib) {
+        bail!("--hash {} is out of range 1 to 65536", options.hash_mib);
+    }
+    Ok(options)
+}
+
+fn build_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(
+        args,
+        &[("out", 1), ("min-games", 1), ("max-ply", 1)],
+        &["force"],
+    )?
+    else {
+        return Ok(());
+    };
+    let out = output_path(&args)?;
+    if args.positional.is_empty() {
+        bail!("no game files given\n\n{HELP}");
+    }
+    let defaults = BuildOptions::default();
+    let options = BuildOptions {
+        min_games: args.get("min-games", defaults.min_games)?,
+        max_ply: args.get("max-ply", defaults.max_ply)?,
+    };
+    if options.min_games == 0 {
+        bail!("--min-games must be at least 1");
+    }
+    let start = Instant::now();
+    let paths: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();
+    let files = crate::train::games::game_files(&paths)?;
+    let mut all = Vec::new();
+    for file in &files {
+        let read = games::read_wthor(file)?;
+        note(&format!("read {}: {} games", file.display(), read.len()));
+        all.extend(read);
+    }
+    note(&format!(
+        "{} games from {} files; keeping positions at least {} reached",
+        all.len(),
+        files.len(),
+        options.min_games
+    ));
+    let book = build::build(&all, &options);
+    format::write(&book, &out)?;
+    note(&format!(
+        "wrote {}: {} positions in {:.1} s; score it with `emilia book deepen {}`",
+        out.display(),
+        book.len(),
+        start.elapsed().as_secs_f64(),
+        out.display()
+    ));
+    Ok(())
+}
+
+/// `1h02m`, `5m10s`, `12s`.
+fn duration_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+fn progress_text(p: &Progress) -> String {
+    let each = |time: Duration, n: usize| {
+        if n == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.2} s", (time / n as u32).as_secs_f64())
+        }
+    };
+    format!(
+        "searched {}/{} ({} each), solved {}/{} ({} each), {} so far, {}",
+        p.searched,
+        p.to_search,
+        each(p.search_time, p.searched),
+        p.solved,
+        p.to_solve,
+        each(p.solve_time, p.solved),
+        duration_text(p.elapsed),
+        match p.left() {
+            _ if p.finished() => "done".to_string(),
+            Some(left) => format!("about {} left", duration_text(left)),
+            None => "time left not known yet".to_string(),
+        }
+    )
+}
+
+/// Ctrl-C and termination signals set [`STOP`] instead of killing the process, once: a
+/// second signal kills it as usual.
+fn stop_on_signals() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_signal(_: libc::c_int) {
+            STOP.store(true, Ordering::SeqCst);
+        }
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe; the
+        // action structure is fully initialised before use.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Scores `book` and saves it to `path` as it goes.
+fn deepen_and_save(
+    book: &mut Book,
+    path: &Path,
+    options: DeepenOptions,
+    every: Duration,
+) -> Result<()> {
+    stop_on_signals();
+    let mut deepener = Deepener::new(options);
+    let mut save = |book: &Book| -> Result<()> { format::write(book, path) };
+    let progress = deepener.run(book, &STOP, every, &mut save, &mut |p| {
+        note(&format!("deepen: {}", progress_text(p)))
+    })?;
+    if progress.finished() {
+        note(&format!("saved {}: every position scored", path.display()));
+    } else {
+        note(&format!(
+            "stopped; saved {}: run the same command again to go on",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+fn deepen_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(
+        args,
+        &[("depth", 1), ("solve", 1), ("hash", 1), ("save-every", 1)],
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let [path] = &args.positional[..] else {
+        bail!("expected one book file\n\n{HELP}");
+    };
+    let options = deepen_options(&args)?;
+    let every = Duration::from_secs(args.get("save-every", 60u64)?.max(1));
+    let path = Path::new(path);
+    let mut book = format::read(path)?;
+    note(&format!(
+        "{}: {} positions; depth {}, exact from {} empty squares",
+        path.display(),
+        book.len(),
+        options.depth,
+        options.solve_empties
+    ));
+    deepen_and_save(&mut book, path, options, every)
+}
+
+fn learn_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(args, &[("depth", 1), ("solve", 1), ("hash", 1)], &[])? else {
+        return Ok(());
+    };
+    let [path, files @ ..] = &args.positional[..] else {
+        bail!("expected a book file and game files\n\n{HELP}");
+    };
+    if files.is_empty() {
+        bail!("no game files given\n\n{HELP}");
+    }
+    let options = deepen_options(&args)?;
+    let path = Path::new(path);
+    let mut book = format::read(path)?;
+    let mut lines = Vec::new();
+    for file in files {
+        lines.extend(games::read(Path::new(file))?);
+    }
+    let learned = build::learn(&mut book, &lines, options.solve_empties);
+    note(&format!(
+        "{} games: {} new positions, {} new links",
+        learned.games, learned.positions, learned.links
+    ));
+    deepen_and_save(&mut book, path, options, Duration::from_secs(60))
+}
+
+fn merge_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(args, &[("out", 1)], &["force"])? else {
+        return Ok(());
+    };
+    let out = output_path(&args)?;
+    let [first, others @ ..] = &args.positional[..] else {
+        bail!("no books to merge\n\n{HELP}");
+    };
+    let mut book = format::read(Path::new(first))?;
+    for other in others {
+        book.merge(&format::read(Path::new(other))?);
+    }
+    format::write(&book, &out)?;
+    let unscored = build::unscored(&book);
+    note(&format!(
+        "wrote {}: {} positions{}",
+        out.display(),
+        book.len(),
+        if unscored > 0 {
+            format!(", {unscored} to score with `emilia book deepen`")
+        } else {
+            String::new()
+        }
+    ));
+    Ok(())
+}
+
+/// Reads a position: `squares side`, or a transcript from the start (empty: the start).
+fn position_of(words: &[String]) -> Result<Position> {
+    if let [squares, side] = words {
+        if squares.len() == 64 {
+            return Ok(Position::from_parts(squares, side)?);
+        }
+    }
+    let start = Position::start(8).expect("8x8");
+    let text = words.concat();
+    if text.eq_ignore_ascii_case("start") {
+        return Ok(start);
+    }
+    let (position, _) = start
+        .play_transcript(&text)
+        .with_context(|| format!("malformed transcript '{text}'"))?;
+    Ok(position)
+}
+
+fn show_cmd(args: &[String]) -> Result<()> {
+    // Board squares may start with "--": take them out before option parsing.
+    let is_squares = |a: &String| a.len() == 64 && a.chars().all(|c| "XOxo*-._".contains(c));
+    let squares: Vec<String> = args.iter().filter(|a| is_squares(a)).cloned().collect();
+    let rest: Vec<String> = args.iter().filter(|a| !is_squares(a)).cloned().collect();
+    let Some(mut args) = parse(&rest, &[("book", 1)], &[])? else {
+        return Ok(());
+    };
+    args.positional.splice(0..0, squares);
+    let position = position_of(&args.positional)?;
+    let book = load(args.value("book"))?;
+    let AnyBoard::Eight(board) = position.board else {
+        bail!("books are 8x8 only");
+    };
+    let mut out = Stdout;
+    writeln!(out, "{}", diagram(&position, true))?;
+    let (key, _) = Key::of(&board);
+    let Some(node) = book.node(&key) else {
+        writeln!(out, "Not in the book.")?;
+        return Ok(());
+    };
+    let value = match node.value() {
+        Some((v, b)) => format!("value {:+.2} ({b})", v as f64 / 100.0),
+        None => "not fully scored yet".to_string(),
+    };
+    writeln!(out, "In the book: {} games, {value}.", node.games)?;
+    let Some(scores) = book.scores(&board) else {
+        return Ok(());
+    };
+    writeln!(out, "move  value  backing    games")?;
+    for s in scores {
+        writeln!(
+            out,
+            "{:<4} {:+6.2}  {:<9} {:>6}",
+            Square::from_index(s.square, 8).to_string(),
+            s.value as f64 / 100.0,
+            s.backing.to_string(),
+            s.games
+        )?;
+    }
+    Ok(())
+}
+
+fn stat_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(args, &[], &[])? else {
+        return Ok(());
+    };
+    let path = match &args.positional[..] {
+        [] => None,
+        [path] => Some(path.as_str()),
+        _ => bail!("expected at most one book file\n\n{HELP}"),
+    };
+    let started = Instant::now();
+    let book = load(path)?;
+    let load_time = started.elapsed();
+    let bytes = format::encode(&book).len();
+    let mut out = Stdout;
+    writeln!(
+        out,
+        "positions: {} ({:.2} MB), read and checked in {:.1} ms",
+        book.len(),
+        bytes as f64 / 1e6,
+        load_time.as_secs_f64() * 1e3
+    )?;
+    // What a move from the book costs: every position looked up in one of its eight
+    // orientations, all of its moves scored.
+    let boards: Vec<crate::board::Board8> = book
+        .nodes()
+        .enumerate()
+        .map(|(i, (key, _))| crate::board::Board8 {
+            player: symmetry::bits(i % symmetry::COUNT, key.player),
+            opponent: symmetry::bits(i % symmetry::COUNT, key.opponent),
+        })
+        .collect();
+    let started = Instant::now();
+    let found = boards.iter().filter(|b| book.scores(b).is_some()).count();
+    let lookup = started.elapsed().as_secs_f64() / boards.len().max(1) as f64;
+    writeln!(
+        out,
+        "lookup with every move scored: {:.2} µs a position ({found} of {} found)",
+        lookup * 1e6,
+        boards.len()
+    )?;
+    let links: usize = book.nodes().map(|(_, n)| n.links.len()).sum();
+    let scored = book.nodes().filter(|(_, n)| n.value().is_some()).count();
+    writeln!(out, "links: {links}; positions fully scored: {scored}")?;
+    let mut depths: std::collections::BTreeMap<Backing, usize> = Default::default();
+    let mut nothing = 0;
+    for (_, node) in book.nodes() {
+        match &node.leaf {
+            Leaf::Move(m) => *depths.entry(m.backing).or_default() += 1,
+            Leaf::Unscored => *depths.entry(Backing::Unscored).or_default() += 1,
+            Leaf::Nothing => nothing += 1,
+        }
+    }
+    let leaves: usize = depths.values().sum();
+    let exact = depths.get(&Backing::Exact).copied().unwrap_or(0);
+    writeln!(
+        out,
+        "leaves: {leaves}, exact {exact} ({:.1} %); positions with every move a link: {nothing}",
+        100.0 * exact as f64 / leaves.max(1) as f64
+    )?;
+    for (backing, count) in &depths {
+        writeln!(out, "  {backing}: {count}")?;
+    }
+    let mut plies: std::collections::BTreeMap<u32, usize> = Default::default();
+    for (key, _) in book.nodes() {
+        *plies
+            .entry((60 - key.board().empties()) / 10 * 10)
+            .or_default() += 1;
+    }
+    let spread: Vec<String> = plies
+        .iter()
+        .map(|(p, n)| format!("{p}-{}: {n}", p + 9))
+        .collect();
+    writeln!(out, "positions by moves played: {}", spread.join(", "))?;
+    if let Some((v, b)) = book
+        .node(&Key::of(&crate::board::Board8::START).0)
+        .and_then(|n| n.value())
+    {
+        writeln!(
+            out,
+            "start position: {:+.2} for Black ({b})",
+            v as f64 / 100.0
+        )?;
+    }
+    Ok(())
+}
+
+fn verify_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(
+        args,
+        &[("book", 1), ("sample", 1), ("seed", 1), ("hash", 1)],
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    if !args.positional.is_empty() {
+        bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
+    }
+    let book = load(args.value("book"))?;
+    let sample: usize = args.get("sample", 200)?;
+    let start = Instant::now();
+    let agreement = verify::verify(
+        &book,
+        sample,
+        args.get("seed", 1)?,
+        args.get("hash", 64)?,
+        &mut |check, done| {
+            log::info!(
+                "{done}: book {:+.2} fresh {:+.2} ({}, {} links)",
+                check.book as f64 / 100.0,
+                check.fresh as f64 / 100.0,
+                check.backing,
+                book.node(&check.key).map_or(0, |n| n.links.len())
+            );
+            if done % 20 == 0 {
+                note(&format!("verify: {done}/{sample}"));
+            }
+        },
+    );
+    let mut out = Stdout;
+    let share = agreement.share_within(2);
+    writeln!(
+        out,
+        "{} positions: {:.1} % within 2 discs of a fresh search, {:.1} % within 1; mean \
+         difference {:.2} discs, largest {:.2}; {:.1} s",
+        agreement.checks.len(),
+        100.0 * share,
+        100.0 * agreement.share_within(1),
+        agreement.mean_difference(),
+        agreement.worst(),
+        start.elapsed().as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "goal: at least 95 % within 2 discs: {}",
+        if share >= 0.95 { "met" } else { "not met" }
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_read_from_transcripts_and_boards() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let start = Position::start(8).unwrap();
+        assert_eq!(position_of(&words(&["start"])).unwrap(), start);
+        assert_eq!(position_of(&[]).unwrap(), start);
+        let after = position_of(&words(&["f5d6", "c3"])).unwrap();
+        assert_eq!(after, start.play_transcript("f5d6c3").unwrap().0);
+        let board = position_of(&words(&[&start.squares_string(), "X"])).unwrap();
+        assert_eq!(board, start);
+        let err = position_of(&words(&["f5f5"])).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("malformed transcript 'f5f5'"),
+            "{err:#}"
+        );
+        assert!(board.board.has_moves());
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(duration_text(Duration::from_secs(3725)), "1h02m");
+        assert_eq!(duration_text(Duration::from_secs(310)), "5m10s");
+        assert_eq!(duration_text(Duration::from_secs(12)), "12s");
+    }
+}
