@@ -127,9 +127,12 @@ pub struct Deepener {
 impl Deepener {
     /// A deepener with fresh tables.
     pub fn new(options: DeepenOptions) -> Deepener {
+        let mut engine = Engine::without_book(options.hash_mib);
+        // One thread: the same book from the same games on every run and machine.
+        engine.set_option("threads", "1").expect("threads takes 1");
         Deepener {
             options,
-            engine: Engine::without_book(options.hash_mib),
+            engine,
             solver: Solver::new(options.hash_mib),
         }
     }

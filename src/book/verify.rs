@@ -86,6 +86,8 @@ pub fn verify(
         scored.swap(i, j);
     }
     let mut engine = Engine::without_book(hash_mib);
+    // One thread: the fresh searches, like the book's own, repeat node for node.
+    engine.set_option("threads", "1").expect("threads takes 1");
     let mut agreement = Agreement::default();
     for &(key, value, backing) in &scored[..sample] {
         engine.clear_hash();
