@@ -408,8 +408,9 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
     let log = std::env::temp_dir().join(format!("emilia-nboard-{}.log", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let log_arg = log.to_str().unwrap();
+    // Without the book, which would answer the start with its own value.
     let args = [
-        "--hash", "256", "--eval", "classic", "--depth", "2", "--log", log_arg,
+        "--hash", "256", "--eval", "classic", "--depth", "2", "--book", "off", "--log", log_arg,
     ];
     let mut emilia = Emilia::start(&args);
     let mut game = Game::standard(8).unwrap();
@@ -461,8 +462,8 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
     // --eval classic: the first move's score (the start, depth 2) is the classic
     // evaluation's, as a text session set up the same way finds it, not the pattern one's.
     let first = answered_eval(&first_answer.unwrap());
-    let classic = text_session_score(&["--eval", "classic"]);
-    let pattern = text_session_score(&[]);
+    let classic = text_session_score(&["--eval", "classic", "--book", "off"]);
+    let pattern = text_session_score(&["--book", "off"]);
     assert_ne!(classic, pattern, "the check tells the evaluations apart");
     assert_eq!(first, classic);
     // The log shows the options as the engine holds them, then every line both ways.
