@@ -680,7 +680,8 @@ fn stopped(emilia: &mut Emilia, command: &str, wait: Duration) -> String {
 
 #[test]
 fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
-    let mut emilia = Emilia::start(&[]);
+    // Without the book, which would answer the opening at once.
+    let mut emilia = Emilia::start(&["--book", "off"]);
     // A search of 100 s, stopped: the best move so far, played.
     let reply = stopped(
         &mut emilia,
