@@ -5,7 +5,7 @@
 use emilia::board::bitboard::Bits;
 use emilia::board::{Board, Board8};
 use emilia::eval::pattern::{
-    indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval, EMBEDDED_WEIGHTS,
+    indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval,
 };
 use emilia::eval::weights::{Weights, WeightsError};
 use emilia::rng::Rng;
@@ -36,6 +36,9 @@ fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
     }
 }
 
+/// The shipped weights file, which the build decodes into the program.
+const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights/emilia.weights");
+
 #[test]
 fn the_shipped_weights_load_and_damage_is_reported() {
     let weights = Weights::decode(EMBEDDED_WEIGHTS).unwrap();
@@ -44,7 +47,18 @@ fn the_shipped_weights_load_and_damage_is_reported() {
         weights.values.iter().any(|&w| w != 0),
         "weights are all zero"
     );
-    assert!(PatternEval::from_bytes(EMBEDDED_WEIGHTS).is_ok());
+    // The evaluation built into the program (decoded at build time) is the file's.
+    let from_file = PatternEval::from_bytes(EMBEDDED_WEIGHTS).unwrap();
+    let built_in = PatternEval::load_embedded().unwrap();
+    let mut rng = Rng::new(0x5EED);
+    let mut positions = 0;
+    for _ in 0..50 {
+        random_game(&mut rng, &mut |board, _| {
+            assert_eq!(from_file.evaluate(board), built_in.evaluate(board));
+            positions += 1;
+        });
+    }
+    assert!(positions > 2000, "{positions} positions");
 
     let message = |bytes: &[u8]| PatternEval::from_bytes(bytes).unwrap_err().to_string();
     let truncated = &EMBEDDED_WEIGHTS[..EMBEDDED_WEIGHTS.len() - 100];

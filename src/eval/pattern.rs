@@ -10,6 +10,7 @@ mod layout;
 pub(crate) mod shapes;
 pub mod symmetry;
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use anyhow::Result;
@@ -23,8 +24,12 @@ use super::weights::{Weights, WeightsError};
 use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
 
-/// The weights file built into the program.
-pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/emilia.weights");
+/// The shipped weights (`weights/emilia.weights`), decoded when the program was built (see
+/// `build.rs` for the layout): start-up reads them as they are.
+static EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/emilia-weights.bin"));
+
+/// Bytes before the weights in [`EMBEDDED_WEIGHTS`].
+const EMBEDDED_HEADER: usize = 16;
 
 /// Largest score the evaluation returns: just short of a whole-board win, so that no
 /// estimate looks like a proven result.
@@ -32,8 +37,36 @@ pub const MAX_SCORE: i32 = 6399;
 
 /// A loaded pattern evaluation.
 pub struct PatternEval {
-    /// Full tables of every stage, one after the other.
-    tables: Vec<i16>,
+    /// The weights as stored (symmetric contents share one weight), stage by stage.
+    weights: DenseWeights,
+    /// Full tables of each stage (one entry per content, ready to index), expanded at the
+    /// stage's first evaluation: a search reaches a few stages, and expanding all of them
+    /// (10 MB, 5 million entries) took most of the start-up.
+    tables: Box<[OnceLock<Box<[i16; FULL_LEN]>>]>,
+}
+
+/// Dense weights: decoded from a file, or built into the program.
+enum DenseWeights {
+    Decoded(Weights),
+    /// Little-endian 16-bit weights, stage by stage.
+    Embedded(&'static [u8]),
+}
+
+impl DenseWeights {
+    /// The weights of stage `stage`.
+    fn stage(&self, stage: usize) -> Cow<'_, [i16]> {
+        match self {
+            DenseWeights::Decoded(weights) => Cow::Borrowed(weights.stage(stage)),
+            DenseWeights::Embedded(values) => {
+                let len = Layout::get().dense_len;
+                let bytes = &values[2 * stage * len..2 * (stage + 1) * len];
+                let weights = bytes
+                    .chunks_exact(2)
+                    .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+                Cow::Owned(weights.collect())
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for PatternEval {
@@ -65,17 +98,47 @@ impl PatternEval {
                 "trained for another set of patterns".to_string(),
             ));
         }
-        let mut tables = Vec::with_capacity(STAGES * FULL_LEN);
-        for s in 0..STAGES {
-            tables.extend(layout.expand(weights.stage(s)));
-        }
-        Ok(PatternEval { tables })
+        Ok(PatternEval::with(DenseWeights::Decoded(weights.clone())))
     }
 
-    /// The evaluation from the weights file built into the program.
+    fn with(weights: DenseWeights) -> PatternEval {
+        PatternEval {
+            weights,
+            tables: (0..STAGES).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The full table of stage `stage`.
+    #[inline(always)]
+    fn table(&self, stage: usize) -> &[i16; FULL_LEN] {
+        self.tables[stage].get_or_init(|| {
+            let table = Layout::get().expand(&self.weights.stage(stage));
+            table
+                .into_boxed_slice()
+                .try_into()
+                .expect("FULL_LEN entries")
+        })
+    }
+
+    /// The evaluation from the weights built into the program.
     pub fn load_embedded() -> Result<PatternEval> {
-        PatternEval::from_bytes(EMBEDDED_WEIGHTS)
-            .map_err(|e| anyhow::anyhow!("built-in weights: {e}"))
+        let u32_at = |at: usize| {
+            let bytes = EMBEDDED_WEIGHTS[at..at + 4].try_into().expect("4 bytes");
+            u32::from_le_bytes(bytes) as usize
+        };
+        let fingerprint = u64::from_le_bytes(EMBEDDED_WEIGHTS[8..16].try_into().expect("8 bytes"));
+        let layout = Layout::get();
+        let (stages, per_stage) = (u32_at(0), u32_at(4));
+        if stages != STAGES
+            || per_stage != layout.dense_len
+            || fingerprint != layout.fingerprint()
+            || EMBEDDED_WEIGHTS.len() != EMBEDDED_HEADER + 2 * stages * per_stage
+        {
+            anyhow::bail!("built-in weights: trained for another set of patterns");
+        }
+        Ok(PatternEval::with(DenseWeights::Embedded(
+            &EMBEDDED_WEIGHTS[EMBEDDED_HEADER..],
+        )))
     }
 
     /// The built-in evaluation, loaded once and shared.
@@ -89,10 +152,9 @@ impl PatternEval {
 
     /// The weights of the stage of `board`, and the sum of its global features' weights.
     #[inline(always)]
-    fn stage_table(&self, board: &Board8) -> (&[i16], i32) {
+    fn stage_table(&self, board: &Board8) -> (&[i16; FULL_LEN], i32) {
         let empties = board.empty_mask().count_ones();
-        let start = stage(empties) * FULL_LEN;
-        let table = &self.tables[start..start + FULL_LEN];
+        let table = self.table(stage(empties));
         let (player, opponent) = mobilities(board);
         let globals = table[PLAYER_MOBILITY + player] as i32
             + table[OPPONENT_MOBILITY + opponent] as i32
@@ -277,7 +339,7 @@ mod tests {
         let empties = (0..64)
             .filter(|&s| (board.player | board.opponent) >> s & 1 == 0)
             .count();
-        let table = &eval.tables[stage(empties as u32) * FULL_LEN..][..FULL_LEN];
+        let table = eval.table(stage(empties as u32));
         // Flips along rays, not the move generator the evaluation uses.
         let legal = |b: &Board8| {
             (0..64)

@@ -99,8 +99,10 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-const fn crc_table() -> [u32; 256] {
-    let mut table = [0u32; 256];
+/// CRC tables for eight bytes at a time: `[0]` is the classic byte table, `[k]` the effect
+/// of a byte followed by `k` zero bytes.
+const fn crc_tables() -> [[u32; 256]; 8] {
+    let mut tables = [[0u32; 256]; 8];
     let mut n = 0;
     while n < 256 {
         let mut c = n as u32;
@@ -113,19 +115,44 @@ const fn crc_table() -> [u32; 256] {
             };
             k += 1;
         }
-        table[n] = c;
+        tables[0][n] = c;
         n += 1;
     }
-    table
+    let mut t = 1;
+    while t < 8 {
+        let mut n = 0;
+        while n < 256 {
+            let previous = tables[t - 1][n];
+            tables[t][n] = tables[0][(previous & 0xFF) as usize] ^ (previous >> 8);
+            n += 1;
+        }
+        t += 1;
+    }
+    tables
 }
 
-static CRC_TABLE: [u32; 256] = crc_table();
+static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
 
-/// CRC-32 (IEEE 802.3, as in zip and PNG) of `bytes`.
+/// CRC-32 (IEEE 802.3, as in zip and PNG) of `bytes`, eight bytes a step: the embedded
+/// weights are checked at every start-up, and a byte at a time took a few milliseconds.
 pub(crate) fn crc32(bytes: &[u8]) -> u32 {
+    let t = &CRC_TABLES;
     let mut crc = !0u32;
-    for &b in bytes {
-        crc = CRC_TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let low = crc ^ u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        let high = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+        crc = t[7][(low & 0xFF) as usize]
+            ^ t[6][(low >> 8 & 0xFF) as usize]
+            ^ t[5][(low >> 16 & 0xFF) as usize]
+            ^ t[4][(low >> 24) as usize]
+            ^ t[3][(high & 0xFF) as usize]
+            ^ t[2][(high >> 8 & 0xFF) as usize]
+            ^ t[1][(high >> 16 & 0xFF) as usize]
+            ^ t[0][(high >> 24) as usize];
+    }
+    for &b in chunks.remainder() {
+        crc = t[0][((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
     }
     !crc
 }
@@ -243,42 +270,55 @@ impl Weights {
             .checked_mul(per_stage)
             .filter(|&t| t <= 1 << 28)
             .ok_or(WeightsError::Corrupt("implausible number of weights"))?;
-        let mut values = Vec::with_capacity(total);
+        // Runs at every start-up: one pass writing into a table of the final size, with
+        // one-byte numbers (most of them) read without the general loop.
+        let mut values = vec![0i16; total];
+        let mut filled = 0;
         let mut pos = 0;
         while pos < body.len() {
-            let token = read_varint(body, &mut pos)?;
+            let token = match body[pos] {
+                byte if byte < 0x80 => {
+                    pos += 1;
+                    byte as u64
+                }
+                _ => read_varint(body, &mut pos)?,
+            };
             if token & 1 == 1 {
                 let run = (token >> 1) + 1;
-                if run > (total - values.len()) as u64 {
+                if run > (total - filled) as u64 {
                     return Err(WeightsError::Corrupt("more weights than the header says"));
                 }
-                for _ in 0..run {
-                    let i = values.len();
-                    values.push(if i >= per_stage {
-                        values[i - per_stage]
-                    } else {
-                        0
-                    });
+                // Each weight of the run repeats the one a stage before (zero in the
+                // first stage), copied a stage at most at a time so that no copy reads
+                // what it writes.
+                let end = filled + run as usize;
+                while filled < end {
+                    if filled < per_stage {
+                        filled = end.min(per_stage);
+                        continue;
+                    }
+                    let stop = end.min(filled + per_stage);
+                    values.copy_within(filled - per_stage..stop - per_stage, filled);
+                    filled = stop;
                 }
             } else {
                 let zigzag = token >> 1;
-                if values.len() >= total || zigzag > u32::MAX as u64 {
+                if filled >= total || zigzag > u32::MAX as u64 {
                     return Err(WeightsError::Corrupt("more weights than the header says"));
                 }
                 let zigzag = zigzag as u32;
                 let delta = (zigzag >> 1) as i32 ^ -((zigzag & 1) as i32);
-                let i = values.len();
-                let previous = if i >= per_stage {
-                    values[i - per_stage] as i32
+                let previous = if filled >= per_stage {
+                    values[filled - per_stage] as i32
                 } else {
                     0
                 };
-                let value = i16::try_from(previous + delta)
+                values[filled] = i16::try_from(previous + delta)
                     .map_err(|_| WeightsError::Corrupt("weight out of 16-bit range"))?;
-                values.push(value);
+                filled += 1;
             }
         }
-        if values.len() != total {
+        if filled != total {
             return Err(WeightsError::Corrupt("fewer weights than the header says"));
         }
         Ok(Weights {
@@ -346,6 +386,41 @@ mod tests {
             values: vec![0; 10],
         };
         assert_eq!(Weights::decode(&zeros.encode()), Ok(zeros));
+        // Runs of repeated weights that cross a stage's end and last longer than a stage.
+        let mut values = vec![0i16; 20];
+        for stage in 0..3 {
+            values[stage * 5 + 2] = 3;
+        }
+        values[17] = -4;
+        let repeats = Weights {
+            stages: 4,
+            per_stage: 5,
+            fingerprint: 2,
+            values,
+        };
+        assert_eq!(Weights::decode(&repeats.encode()), Ok(repeats));
+    }
+
+    #[test]
+    fn crc_of_eight_bytes_a_step_equals_the_bit_by_bit_definition() {
+        fn bitwise(bytes: &[u8]) -> u32 {
+            let mut crc = !0u32;
+            for &b in bytes {
+                crc ^= b as u32;
+                for _ in 0..8 {
+                    crc = if crc & 1 != 0 {
+                        0xEDB8_8320 ^ (crc >> 1)
+                    } else {
+                        crc >> 1
+                    };
+                }
+            }
+            !crc
+        }
+        let bytes: Vec<u8> = (0..100u32).map(|i| (i * 37 + i / 3) as u8).collect();
+        for len in 0..bytes.len() {
+            assert_eq!(crc32(&bytes[..len]), bitwise(&bytes[..len]), "{len} bytes");
+        }
     }
 
     #[test]

@@ -1,0 +1,29 @@
+//! Decodes the shipped weights file once, at build time, into the plain table of 16-bit
+//! weights the program embeds: decoding three and a half million weights took most of the
+//! start-up, which a referee timing the whole process counts against the move.
+//!
+//! Output (little endian): number of stages (u32), weights per stage (u32), fingerprint
+//! (u64), then the weights stage by stage (i16 each).
+
+#[allow(dead_code)]
+#[path = "src/eval/weights.rs"]
+mod weights;
+
+fn main() {
+    const SOURCE: &str = "weights/emilia.weights";
+    println!("cargo:rerun-if-changed={SOURCE}");
+    println!("cargo:rerun-if-changed=src/eval/weights.rs");
+    let bytes = std::fs::read(SOURCE).unwrap_or_else(|e| panic!("cannot read {SOURCE}: {e}"));
+    let weights =
+        weights::Weights::decode(&bytes).unwrap_or_else(|e| panic!("{SOURCE} refused: {e}"));
+    let mut out = Vec::with_capacity(16 + 2 * weights.values.len());
+    out.extend_from_slice(&(weights.stages as u32).to_le_bytes());
+    out.extend_from_slice(&(weights.per_stage as u32).to_le_bytes());
+    out.extend_from_slice(&weights.fingerprint.to_le_bytes());
+    for value in &weights.values {
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let path = std::path::Path::new(&dir).join("emilia-weights.bin");
+    std::fs::write(&path, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
