@@ -704,8 +704,8 @@ fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
         lines[0].starts_with("= ") && lines[1].contains(" depth "),
         "{reply}"
     );
-    // An exact solve of 40 empties cannot finish: stopped, it answers its best so far as
-    // an estimate.
+    // An exact solve of 40 empties cannot finish: stopped, it answers the estimate of the
+    // midgame search that ran before it.
     emilia.ok("loadgame f5d6c3d3c4f4f6f3e6e7");
     let reply = stopped(&mut emilia, "solve", Duration::from_millis(300));
     let words: Vec<&str> = reply.split_whitespace().collect();
@@ -713,6 +713,8 @@ fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
         words.len() == 5 && words[0] == "=" && words[3] == "depth",
         "{reply}"
     );
+    let depth: u32 = words[4].parse().expect(&reply);
+    assert!(depth > 0, "{reply}");
     // A stop with nothing to stop is answered, and the next search runs in full.
     assert_eq!(emilia.ask("stop"), "=");
     emilia.ok("genmove depth 3");

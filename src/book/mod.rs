@@ -329,15 +329,33 @@ impl Book {
     }
 
     /// A move to play in `board`: one of the book's moves within `margin` hundredths of a
-    /// disc of the best, chosen at random with `rng` (the best when `margin` is 0).
+    /// disc of the best, chosen at random with `rng` (the best when `margin` is 0), the
+    /// better ones more often: a move `loss` below the best has weight
+    /// `(1 - loss / (margin + 100))^2`.
+    ///
+    /// Uniform choice lost on average half the margin at every book move, which added up
+    /// over a game: with a margin of 2 discs the book then scored 41.5% against no book
+    /// (200 games at 4 s + 0.05 s).
     pub fn choose(&self, board: &Board8, margin: i32, rng: &mut Rng) -> Option<BookScore> {
         let scores = self.scores(board)?;
         let best = scores.first()?.value;
-        let eligible: Vec<&BookScore> = scores
+        let margin = margin.max(0);
+        let weighted: Vec<(&BookScore, f64)> = scores
             .iter()
-            .filter(|s| s.value >= best - margin.max(0))
+            .filter(|s| s.value >= best - margin)
+            .map(|s| {
+                let share = 1.0 - (best - s.value) as f64 / (margin + 100) as f64;
+                (s, share * share)
+            })
             .collect();
-        Some(*eligible[rng.below(eligible.len())])
+        let mut left = rng.unit() * weighted.iter().map(|(_, w)| w).sum::<f64>();
+        for &(score, weight) in &weighted {
+            if left < weight {
+                return Some(*score);
+            }
+            left -= weight;
+        }
+        weighted.last().map(|&(score, _)| *score)
     }
 
     /// Recomputes every link's value from the position it leads to, positions nearest the
@@ -597,9 +615,12 @@ mod tests {
         let mut values: Vec<i32> = (0..50)
             .map(|_| book.choose(&f5, 200, &mut rng).unwrap().value)
             .collect();
+        let worse = values.iter().filter(|&&v| v == -300).count();
         values.sort_unstable();
         values.dedup();
         assert_eq!(values, vec![-300, -150]);
+        // 1.5 discs below the best at a margin of 2: weight 0.25 against the best's 1.
+        assert!((3..=20).contains(&worse), "{worse} of 50");
     }
 
     #[test]

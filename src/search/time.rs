@@ -247,7 +247,9 @@ impl ExactPlan {
         }
         let Some(hard) = time.hard else {
             return Some(ExactPlan {
-                midgame: node_limit.map(|_| TimePlan::UNLIMITED),
+                midgame: node_limit
+                    .map(|_| TimePlan::UNLIMITED)
+                    .or_else(|| open_solve_prelude(empties)),
                 midgame_nodes: node_limit.map(|n| n / 4),
                 deadline: None,
             });
@@ -272,6 +274,26 @@ impl ExactPlan {
             deadline: Some(hard),
         })
     }
+}
+
+/// A solve without limits expected to take longer than this is one a user may stop by
+/// hand: a short midgame search runs first.
+const PRELUDE_FROM: Duration = Duration::from_secs(1);
+
+/// The midgame search before an open-ended solve of `empties` empties: a twentieth of the
+/// solve's expected time, at most 2 s, when the solve is expected to take over
+/// [`PRELUDE_FROM`]. Its move and estimate answer a `stop`, and its depths are the progress
+/// shown while the solve has not yet proved anything; shorter solves run alone.
+fn open_solve_prelude(empties: u32) -> Option<TimePlan> {
+    let estimate = estimated_solve_time(empties);
+    (estimate > PRELUDE_FROM).then(|| {
+        let hard = (estimate / 20).min(Duration::from_secs(2));
+        TimePlan {
+            soft: Some(hard / 2),
+            hard: Some(hard),
+            backstop: None,
+        }
+    })
 }
 
 /// The search time of a move for which the whole process is timed (`emilia move`), given
@@ -586,15 +608,22 @@ mod tests {
         assert_eq!(p.midgame.unwrap().hard, Some(ms(100)));
         // A depth limit short of the end keeps the midgame search.
         assert_eq!(ExactPlan::new(12, &timed(1_000), 8, None), None);
-        // No time limit: the solver alone.
+        // No time limit: the solver alone when it should take a second at most...
         assert_eq!(
-            ExactPlan::new(30, &TimePlan::UNLIMITED, u32::MAX, None),
+            ExactPlan::new(20, &TimePlan::UNLIMITED, u32::MAX, None),
             Some(ExactPlan {
                 midgame: None,
                 midgame_nodes: None,
                 deadline: None
             })
         );
+        // ... and after a short midgame search when longer, which answers a stop.
+        let p = ExactPlan::new(23, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
+        assert_eq!(p.deadline, None);
+        let prelude = p.midgame.unwrap().hard.unwrap();
+        assert!(prelude > ms(100) && prelude < estimated_solve_time(23) / 10);
+        let p = ExactPlan::new(40, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
+        assert_eq!(p.midgame.unwrap().hard, Some(ms(2_000)));
         // A node limit: a midgame search first with a share of the nodes.
         let p = ExactPlan::new(14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)).unwrap();
         assert_eq!(p.midgame_nodes, Some(250));
