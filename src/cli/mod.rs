@@ -10,6 +10,7 @@ mod match_cmd;
 mod move_file;
 mod perft;
 mod play;
+mod selfplay;
 mod solve;
 mod train;
 mod tune;
@@ -33,6 +34,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     (
         "match",
         "play two engines against each other and report the score",
+    ),
+    (
+        "selfplay",
+        "generate training games by self-play, in resumable chunks",
     ),
     (
         "train",
@@ -130,6 +135,7 @@ pub fn run(args: &[String]) -> i32 {
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),
+        "selfplay" => selfplay::run(rest),
         "" => serve_stdio(&engine_options),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
