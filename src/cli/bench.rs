@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use std::time::Instant;
 
+use super::output::{out, outln};
 use super::{bench_search, Args};
 use crate::board::Board8;
 use crate::perft::{perft8, Convention};
@@ -49,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
@@ -68,10 +69,10 @@ pub fn run(args: &[String]) -> Result<()> {
         let start = Instant::now();
         let leaves = perft8(&Board8::START, depth, Convention::EndedDropOut);
         let seconds = start.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
             leaves as f64 / seconds
-        );
+        )?;
     }
     if all || which.contains(&"ffo") {
         bench_ffo()?;
@@ -101,7 +102,7 @@ const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
 fn bench_ffo() -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_59)?;
     let mut solver = crate::endgame::Solver::default();
-    println!("ffo: FFO #40-#49, exact, one thread");
+    outln!("ffo: FFO #40-#49, exact, one thread")?;
     let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);

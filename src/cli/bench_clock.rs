@@ -10,6 +10,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::output::outln;
 use super::Args;
 use crate::board::{Color, Move};
 use crate::game::Game;
@@ -42,11 +43,11 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => path.into(),
         None => std::env::current_exe().context("finding the emilia binary")?,
     };
-    println!(
+    outln!(
         "clock benchmark: {games} game(s) per clock, engine {}",
         engine.display()
-    );
-    println!(
+    )?;
+    outln!(
         "{:>8} {:>5} {:>8} {:>10} {:>10} {:>12} {:>13} {:>8}",
         "clock ms",
         "game",
@@ -56,7 +57,7 @@ pub fn run(args: &Args) -> Result<()> {
         "min left ms",
         "overshoot ms",
         "on time"
-    );
+    )?;
     let mut losses = 0;
     let mut worst_overshoot = f64::NEG_INFINITY;
     for &clock in &clocks {
@@ -68,7 +69,7 @@ pub fn run(args: &Args) -> Result<()> {
                 losses += 1;
             }
             worst_overshoot = worst_overshoot.max(record.overshoot_ms);
-            println!(
+            outln!(
                 "{clock:>8} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>8}",
                 game + 1,
                 record.result,
@@ -80,17 +81,17 @@ pub fn run(args: &Args) -> Result<()> {
                     None => "yes".to_string(),
                     Some(c) => format!("{c} lost"),
                 }
-            );
+            )?;
         }
     }
-    println!(
+    outln!(
         "lost on time: {losses} of {} games; largest overshoot over a fair share: {worst_overshoot:.1} ms",
         clocks.len() * games
-    );
-    println!(
+    )?;
+    outln!(
         "(fair share: the mover's remaining time divided by the moves it still has to play; \
          a move may exceed it, a clock may not run out)"
-    );
+    )?;
     if losses > 0 {
         bail!("{losses} game(s) lost on time");
     }

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use std::time::Instant;
 
+use super::output::outln;
 use crate::board::bitboard::Bits;
 use crate::board::Board8;
 use crate::eval::pattern::{indices, IncrementalIndices, PatternEval};
@@ -110,11 +111,11 @@ pub fn run() -> Result<()> {
         }
     }
     let incremental = per_position(clock.seconds());
-    println!(
+    outln!(
         "eval: {indices_only:.1} ns for the indices; an evaluation from scratch {from_scratch:.1} \
          ns, with indices kept move by move {incremental:.1} ns (positions in game order, \
          stages changing); from scratch on positions grouped by stage {sorted:.1} ns \
          (CPU time, checksum {checksum})"
-    );
+    )?;
     Ok(())
 }

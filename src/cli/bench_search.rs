@@ -4,6 +4,7 @@
 use anyhow::{bail, Result};
 use std::time::{Duration, Instant};
 
+use super::output::outln;
 use super::Args;
 use crate::board::{Color, Position};
 use crate::engine::{Clock, Engine, Limits};
@@ -65,7 +66,7 @@ pub fn midgame(args: &Args) -> Result<()> {
         let report = engine.search(position, &limits, &mut |_| {});
         let s = report.elapsed.as_secs_f64();
         let (_, _, empties) = position.board.counts();
-        println!(
+        outln!(
             "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:+6}, best {}, {:10} nodes, \
              {:.3} s, {:.2} Mnps",
             i + 1,
@@ -76,16 +77,16 @@ pub fn midgame(args: &Args) -> Result<()> {
             report.nodes,
             s,
             report.nodes as f64 / s.max(1e-9) / 1e6
-        );
+        )?;
         nodes += report.nodes;
         time += s;
         depths += report.depth;
     }
-    println!(
+    outln!(
         "midgame total: {nodes} nodes in {time:.3} s, {:.2} Mnps, mean depth {:.1}",
         nodes as f64 / time.max(1e-9) / 1e6,
         depths as f64 / MIDGAME_POSITIONS.len() as f64
-    );
+    )?;
     Ok(())
 }
 
@@ -197,11 +198,11 @@ pub fn time(args: &Args) -> Result<()> {
             worst_share = worst_share.max(elapsed.as_secs_f64() / clock.remaining.as_secs_f64());
             if elapsed >= clock.remaining {
                 late += 1;
-                println!(
+                outln!(
                     "LATE: {:.3} ms used of {:.3} ms remaining in {position}",
                     elapsed.as_secs_f64() * 1e3,
                     clock.remaining.as_secs_f64() * 1e3
-                );
+                )?;
             }
         }
     }
@@ -210,18 +211,18 @@ pub fn time(args: &Args) -> Result<()> {
         ("clock (over the hard deadline)", &mut clock_over),
     ] {
         values.sort_by(f64::total_cmp);
-        println!(
+        outln!(
             "time {name}: {} searches, overshoot median {:+.3} ms, p99 {:+.3} ms, max {:+.3} ms",
             values.len(),
             quantile(values, 0.5),
             quantile(values, 0.99),
             values.last().copied().unwrap_or(0.0)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "time clock: {late} late moves, largest share of the remaining clock used {:.1} %",
         100.0 * worst_share
-    );
+    )?;
     Ok(())
 }
 
@@ -263,7 +264,7 @@ pub fn strength(args: &Args) -> Result<()> {
             };
             score.add(played.score_for(colour));
         }
-        println!("strength vs random ({size}x{size}, depth {random_depth}): {score}");
+        outln!("strength vs random ({size}x{size}, depth {random_depth}): {score}")?;
     }
     if which != "random" {
         let openings = xot_openings(games.div_ceil(2));
@@ -278,10 +279,10 @@ pub fn strength(args: &Args) -> Result<()> {
             done += 1;
             log::info!("game {done}: {discs:+}");
         });
-        println!(
+        outln!(
             "strength classic vs squares ({ms} ms a move, {} XOT openings x 2 colours): {score}",
             openings.len()
-        );
+        )?;
     }
     Ok(())
 }
@@ -311,9 +312,9 @@ fn options_match(args: &Args, games: usize, ms: u64) -> Result<()> {
     let score = play_match(&openings, &mut a, &mut b, &mut |_, discs| {
         log::info!("game: {discs:+}");
     });
-    println!(
+    outln!(
         "strength [{a_text}] vs [{b_text}] ({ms} ms a move, {} XOT openings x 2 colours): {score}",
         openings.len()
-    );
+    )?;
     Ok(())
 }

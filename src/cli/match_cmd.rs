@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::output::{self, out};
 use crate::referee::{self, openings, EngineSpec, MatchConfig, Protocol, TimeControl};
 
 const HELP: &str = "\
@@ -149,11 +150,11 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
 /// Runs `emilia match`.
 pub fn run(args: &[String]) -> Result<()> {
     let Some(config) = parse(args)? else {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     };
-    let outcome = referee::run(&config, &mut |line| eprintln!("{line}"))?;
-    print!("{}", outcome.report);
+    let outcome = referee::run(&config, &mut |line| output::note(line))?;
+    out!("{}", outcome.report)?;
     Ok(())
 }
 

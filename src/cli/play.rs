@@ -4,6 +4,7 @@ use anyhow::{anyhow, bail, Result};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::output::{out, Stdout};
 use super::Args;
 use crate::board::{Color, Move};
 use crate::engine::{Engine, Limits};
@@ -37,14 +38,14 @@ pub struct Settings {
     pub move_time: Duration,
 }
 
-/// Runs `emilia play`.
-pub fn run(args: &[String]) -> Result<()> {
+/// Runs `emilia play` against the engine `engine` makes.
+pub fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> Result<()> {
     let args = Args::parse(
         args,
         &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -67,10 +68,9 @@ pub fn run(args: &[String]) -> Result<()> {
         human,
         move_time: Duration::from_secs_f64(seconds),
     };
-    let mut engine = Engine::new();
+    let mut engine = engine()?;
     let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    play_game(&mut engine, settings, stdin.lock(), stdout.lock())
+    play_game(&mut engine, settings, stdin.lock(), Stdout)
 }
 
 /// Plays one game, reading the person's commands from `input` and drawing on `out`. Ends at

@@ -4,6 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Instant;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{AnyBoard, Move, Position, Square};
 use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
@@ -39,7 +40,7 @@ pub fn run(args: &[String]) -> Result<()> {
     )?;
     args.positional.splice(0..0, squares);
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&["keep-table"])?;
@@ -129,10 +130,17 @@ pub fn solve_records(
     first_number: usize,
     clear: bool,
 ) -> Result<Report> {
-    println!(
+    outln!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>9} {:>12}  check",
-        "#", "empties", "move", "score", "nodes", "seconds", "cpu s", "nodes/s"
-    );
+        "#",
+        "empties",
+        "move",
+        "score",
+        "nodes",
+        "seconds",
+        "cpu s",
+        "nodes/s"
+    )?;
     let mut report = Report {
         nodes: 0,
         seconds: 0.0,
@@ -179,7 +187,7 @@ pub fn solve_records(
                 }
             }
         };
-        println!(
+        outln!(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
@@ -189,9 +197,9 @@ pub fn solve_records(
             seconds,
             cpu_seconds.map_or("-".to_string(), |s| format!("{s:.3}")),
             solution.nodes as f64 / seconds.max(1e-9),
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total: {} positions, {} nodes, {:.3} s{}, {:.0} nodes/s{}",
         records.len(),
         report.nodes,
@@ -209,6 +217,6 @@ pub fn solve_records(
         } else {
             String::new()
         }
-    );
+    )?;
     Ok(report)
 }

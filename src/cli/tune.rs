@@ -4,6 +4,7 @@
 use anyhow::{bail, Result};
 use std::time::Duration;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{Move, Position};
 use crate::engine::Limits;
@@ -38,7 +39,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -60,17 +61,17 @@ pub fn run(args: &[String]) -> Result<()> {
     let Some(weights) = fit(&train, ridge) else {
         bail!("the fit failed: too few or too similar positions");
     };
-    println!(
+    outln!(
         "tune: {} training and {} held-out positions from {games} games at depth {depth}",
         train.len(),
         test.len()
-    );
-    println!(
+    )?;
+    outln!(
         "tune: rms error, held out: current weights {:.2} discs, fitted {:.2} discs",
         rms_error(&CLASSIC_WEIGHTS, &test),
         rms_error(&weights, &test)
-    );
-    println!("{}", weights_table(&weights));
+    )?;
+    outln!("{}", weights_table(&weights))?;
 
     if verify > 0 {
         let limits = if ms > 0 {
@@ -88,7 +89,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let mut current = weighted_player(&CLASSIC_WEIGHTS, limits);
         let openings = xot_openings(verify.div_ceil(2));
         let score = play_match(&openings, &mut fitted, &mut current, &mut |_, _| {});
-        println!("tune: fitted vs current weights: {score}");
+        outln!("tune: fitted vs current weights: {score}")?;
     }
     Ok(())
 }

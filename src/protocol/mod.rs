@@ -13,7 +13,7 @@ pub mod timing;
 use std::io::{Read, Write};
 
 use crate::engine::Engine;
-use input::{is_nboard_hello, spawn_reader, Interrupts, Line};
+use input::{is_nboard_hello, spawn_reader, AtEnd, Interrupts, Line};
 
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
@@ -59,8 +59,29 @@ impl<W: Write> Output<W> {
 /// Serves one session on `input` and `output` until `quit`, the end of the input, or a
 /// closed output.
 pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
+    serve_until(engine, input, output, AtEnd::default());
+}
+
+/// Serves one session on the process's standard input and output. At the end of the input
+/// an NBoard session ends at once; a text session answers what it has read, unless its
+/// output is closed too: then the client is gone, the search in progress stops and the
+/// session ends (the process too, should it not notice within a second).
+pub fn serve_stdio(engine: Engine) {
+    let at_end = AtEnd {
+        output: Some(std::os::fd::AsRawFd::as_raw_fd(&std::io::stdout())),
+        exit: true,
+    };
+    serve_until(engine, std::io::stdin(), std::io::stdout().lock(), at_end);
+}
+
+fn serve_until<R: Read + Send + 'static, W: Write>(
+    engine: Engine,
+    input: R,
+    output: W,
+    at_end: AtEnd,
+) {
     let interrupts = Interrupts::new(engine.stop_flag());
-    let lines = spawn_reader(input, interrupts.clone());
+    let lines = spawn_reader(input, interrupts.clone(), at_end);
     let mut out = Output::new(output);
     let Ok(first) = lines.recv() else {
         return;
@@ -69,6 +90,6 @@ pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, outpu
         Line::Text(ref hello) if is_nboard_hello(hello) => {
             nboard::serve(engine, &lines, &mut out, interrupts)
         }
-        first => text::serve(engine, first, &lines, &mut out),
+        first => text::serve(engine, first, &lines, &mut out, &interrupts),
     }
 }

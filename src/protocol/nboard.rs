@@ -62,9 +62,10 @@ impl<'a, W: Write> NboardSession<'a, W> {
         }
     }
 
-    /// Whether the session is over: `quit` received or the output closed.
+    /// Whether the session is over: `quit` received, the output closed, or the GUI gone
+    /// (the end of the input).
     pub fn finished(&self) -> bool {
-        self.quit || !self.out.is_open()
+        self.quit || !self.out.is_open() || self.interrupts.is_gone()
     }
 
     /// The game as the GUI last described it.

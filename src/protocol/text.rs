@@ -12,7 +12,7 @@ use crate::perft::{perft, perft8, Convention};
 
 use super::diagram::diagram;
 use super::ggf;
-use super::input::Line;
+use super::input::{Interrupts, Line};
 use super::timing::{discs, engine_clock, search_within, solve_within};
 use super::Output;
 
@@ -466,7 +466,10 @@ impl TextSession {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
         let position = Position::from_parts(&squares.concat(), side)
-            .map_err(|e| format!("malformed board: {e}"))?;
+            .map_err(|e| extra_after_side(args).unwrap_or(format!("malformed board: {e}")))?;
+        self.engine
+            .check_size(position.size())
+            .map_err(|e| e.to_string())?;
         self.game = Game::new(position);
         self.engine.new_game();
         Ok(String::new())
@@ -660,10 +663,31 @@ impl TextSession {
             }
             game
         };
+        self.engine
+            .check_size(game.position().size())
+            .map_err(|e| e.to_string())?;
         self.game = game;
         self.engine.new_game();
         Ok(String::new())
     }
+}
+
+/// The error for `setboard` words that hold a whole board and its side to move followed
+/// by more words (the last such reading), rather than "65 squares".
+fn extra_after_side(args: &[&str]) -> Option<String> {
+    let mut squares = 0;
+    let mut found = None;
+    for (i, word) in args.iter().enumerate() {
+        let whole_board = SIZES.iter().any(|s| s * s == squares);
+        if whole_board && word.parse::<Color>().is_ok() && i + 1 < args.len() {
+            found = Some(format!(
+                "setboard: unexpected '{}' after the side to move '{word}'",
+                args[i + 1]
+            ));
+        }
+        squares += word.chars().count();
+    }
+    found
 }
 
 fn show<T: ToString>(value: Option<T>) -> String {
@@ -749,6 +773,17 @@ fn parse_search_args(
             text.parse::<u64>()
                 .map_err(|_| format!("{command}: {what} '{text}' is not a whole number"))
         };
+        let is_clock = word.bytes().all(|b| b.is_ascii_digit());
+        let given_twice = match word.as_str() {
+            "depth" => out.depth.is_some(),
+            "movetime" => out.move_time.is_some(),
+            "nodes" => out.nodes.is_some(),
+            _ => clock_allowed && is_clock && out.clock.is_some(),
+        };
+        if given_twice {
+            let what = if is_clock { "the clock" } else { word.as_str() };
+            return Err(format!("{command}: {what} given twice"));
+        }
         match word.as_str() {
             "depth" => {
                 let depth = value("depth")?;
@@ -869,16 +904,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
-/// `lines`. Returns at `quit`, at the end of the input, or when the output is closed.
+/// `lines`. Returns at `quit`, at the end of the input, when the output is closed, or when
+/// `interrupts` tell that the client is gone.
 pub fn serve<W: std::io::Write>(
     engine: Engine,
     first: Line,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
+    interrupts: &Interrupts,
 ) {
     let mut session = TextSession::new(engine);
     let mut next = Some(first);
-    loop {
+    while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
             None => match lines.recv() {

@@ -26,6 +26,14 @@ pub enum Fault {
         /// How it ended, when known.
         status: Option<String>,
     },
+    /// An answer broken in its form: a line too long to read, a reply not ended as the
+    /// protocol asks.
+    Malformed {
+        /// What the engine was asked.
+        waiting_for: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// An answer the protocol does not allow.
     Garbage {
         /// What the engine was asked.
@@ -55,7 +63,7 @@ impl Fault {
             Fault::Timeout { clock: true, .. } => FaultKind::Time,
             Fault::Timeout { clock: false, .. } => FaultKind::Hung,
             Fault::Exited { .. } | Fault::Start(_) => FaultKind::Crash,
-            Fault::Garbage { .. } => FaultKind::Garbage,
+            Fault::Garbage { .. } | Fault::Malformed { .. } => FaultKind::Garbage,
             Fault::Refused { .. } => FaultKind::Refused,
             Fault::Illegal(_) => FaultKind::Illegal,
             Fault::Resigned => FaultKind::Resigned,
@@ -97,6 +105,10 @@ impl fmt::Display for Fault {
                 Some(status) => write!(f, "exited ({status}) while answering '{waiting_for}'"),
                 None => write!(f, "closed its output while answering '{waiting_for}'"),
             },
+            Fault::Malformed {
+                waiting_for,
+                problem,
+            } => write!(f, "malformed answer to '{waiting_for}': {problem}"),
             Fault::Garbage { waiting_for, line } => {
                 write!(f, "garbage in answer to '{waiting_for}': '{line}'")
             }

@@ -135,7 +135,10 @@ pub fn play(
         let index = referee.record.engine(color);
         if fault.needs_restart() {
             if let Some(mut client) = pair[index].take() {
-                if matches!(fault, Fault::Timeout { .. } | Fault::Garbage { .. }) {
+                if matches!(
+                    fault,
+                    Fault::Timeout { .. } | Fault::Garbage { .. } | Fault::Malformed { .. }
+                ) {
                     drop(client); // killed: it may still be thinking or out of step
                 } else {
                     client.quit();

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
-use super::engine_process::{EngineProcess, ReadError};
+use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
 use crate::board::{Color, Move};
 
@@ -27,6 +27,10 @@ pub struct GtpClient {
 
 /// Lines outside replies tolerated while waiting for one reply.
 const MAX_STRAY_LINES: usize = 100;
+
+/// How long the lines of a reply after its first, and the blank line that ends it, may
+/// take to come.
+const REPLY_END_GRACE: Duration = Duration::from_secs(2);
 
 /// Seconds as GTP time commands take them: whole when whole, else to the millisecond.
 fn seconds(duration: Duration) -> String {
@@ -92,6 +96,7 @@ impl GtpClient {
                 waiting_for: command.to_string(),
                 status: process.exit_status(Duration::from_millis(500)),
             },
+            ReadError::TooLong => too_long(command),
         };
         if let Err(e) = self.process.send(command) {
             return Err(fail(&mut self.process, e));
@@ -125,11 +130,23 @@ impl GtpClient {
         text = text.trim();
         let mut reply = text.to_string();
         loop {
-            match self.process.read_line(deadline) {
+            // The rest of a reply comes with its first line: one that does not end is
+            // malformed, however much time the engine had left for its move.
+            match self.process.read_line(Instant::now() + REPLY_END_GRACE) {
                 Ok(line) if line.trim().is_empty() => break,
                 Ok(line) => {
                     reply.push('\n');
                     reply.push_str(line.trim_end());
+                }
+                Err(ReadError::Timeout) => {
+                    return Err(Fault::Malformed {
+                        waiting_for: command.to_string(),
+                        problem: format!(
+                            "no blank line ended the reply '{}' within {} s",
+                            first.trim(),
+                            REPLY_END_GRACE.as_secs()
+                        ),
+                    })
                 }
                 Err(e) => return Err(fail(&mut self.process, e)),
             }

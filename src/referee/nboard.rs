@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
-use super::engine_process::{EngineProcess, ReadError};
+use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::ggf::{self, GgfGame, RecordedMove};
 use super::EngineSpec;
 use crate::board::{Color, Move};
@@ -86,6 +86,7 @@ impl NboardClient {
                         status: self.process.exit_status(Duration::from_millis(500)),
                     })
                 }
+                Err(ReadError::TooLong) => return Err(too_long(waiting_for)),
             };
             let line = line.trim();
             if let Some(name) = line.strip_prefix("set myname ") {
