@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
+use super::output::{note, out, outln};
 use super::Args;
 use crate::selfplay::data::{self, Progress, Settings};
 
@@ -60,8 +61,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
-        return Ok(());
+        return out!("{HELP}");
     }
     args.reject_unknown_flags(&[])?;
     if !args.positional.is_empty() {
@@ -125,8 +125,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let say = |p: &Progress| {
         let eta = p
             .remaining(games_per_chunk)
-            .map_or("?".to_string(), |d| format_duration(d));
-        eprintln!(
+            .map_or("?".to_string(), format_duration);
+        note(&format!(
             "selfplay: {}/{} chunks ({} already there), {} games, {} positions, {:.1} \
              positions/s, {:.0} s elapsed, about {eta} left",
             p.chunks_done,
@@ -136,7 +136,7 @@ pub fn run(args: &[String]) -> Result<()> {
             p.positions,
             p.rate(),
             p.elapsed.as_secs_f64(),
-        )
+        ))
     };
     let last = data::run(
         &out,
@@ -147,7 +147,7 @@ pub fn run(args: &[String]) -> Result<()> {
         every,
         &mut |p| say(p),
     )?;
-    println!(
+    outln!(
         "selfplay: {} chunks made, {} already there; {} games, {} positions in {:.0} s \
          ({:.1} positions/s on {threads} threads)",
         last.chunks_done,
@@ -156,8 +156,7 @@ pub fn run(args: &[String]) -> Result<()> {
         last.positions,
         last.elapsed.as_secs_f64(),
         last.rate()
-    );
-    Ok(())
+    )
 }
 
 fn format_duration(d: Duration) -> String {
