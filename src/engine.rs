@@ -47,6 +47,9 @@ pub struct SearchReport {
     pub score: i32,
     /// Whether `score` is the exact perfect-play result.
     pub exact: bool,
+    /// For a selective search to the end of the game (not exact), the percentage of
+    /// confidence that `score` is the exact result.
+    pub probability: Option<u32>,
     /// Depth of the last finished iteration, in plies.
     pub depth: u32,
     /// Positions searched.
@@ -89,6 +92,11 @@ pub struct Engine {
     depth_cap: u32,
     /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
     probcut: u32,
+    /// The Multi-ProbCut table of the pattern evaluation on 8x8 (option `mpc`); `None`: the
+    /// ProbCut margin applies to one fixed estimate of the error at every stage and depth.
+    mpc: Option<Arc<search::MpcTable>>,
+    /// `on` (the built-in table), `off`, or the table file in use.
+    mpc_name: String,
     tt: TranspositionTable,
     /// The 8x8 exact endgame solver, created on first use with a table of `hash` MiB.
     solver: Option<Solver>,
@@ -142,6 +150,8 @@ impl Engine {
             weights_file: String::new(),
             depth_cap: 0,
             probcut: Engine::DEFAULT_PROBCUT,
+            mpc: Some(Arc::new(search::MpcTable::embedded().clone())),
+            mpc_name: "on".to_string(),
             tt: TranspositionTable::new(mib.clamp(1, 65536)),
             solver: None,
             classic: Classic::default(),
@@ -196,9 +206,18 @@ impl Engine {
             OptionInfo {
                 name: "probcut",
                 value: self.probcut.to_string(),
-                help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
-                       search puts this far outside the window are pruned; 0 turns it off \
-                       (0 to 100)",
+                help: "Multi-ProbCut margin in tenths of a standard deviation: midgame lines a \
+                       shallow search puts this far outside the window are pruned, and on 8x8 \
+                       searches to the end are selective (73 % to 99 %) before exact; 0 turns \
+                       it off (0 to 100)",
+            },
+            OptionInfo {
+                name: "mpc",
+                value: self.mpc_name.clone(),
+                help: "the Multi-ProbCut table that calibrates probcut by stage and depth with \
+                       the pattern evaluation on 8x8: on (built in), off (one fixed error \
+                       estimate for all, no selective endgame), or the path of a table file \
+                       written by emilia tune mpc",
             },
             OptionInfo {
                 name: "weights",
@@ -274,6 +293,21 @@ impl Engine {
                 }
                 self.probcut = tenths as u32;
             }
+            "mpc" => {
+                let (table, name) = match value.to_ascii_lowercase().as_str() {
+                    "on" | "builtin" => (Some(search::MpcTable::embedded().clone()), "on"),
+                    "off" => (None, "off"),
+                    _ => {
+                        let text = std::fs::read_to_string(value)
+                            .map_err(|e| anyhow!("option mpc: cannot read {value}: {e}"))?;
+                        let table = search::MpcTable::parse(&text)
+                            .map_err(|e| anyhow!("option mpc: {value}: {e:#}"))?;
+                        (Some(table), value)
+                    }
+                };
+                self.mpc = table.map(Arc::new);
+                self.mpc_name = name.to_string();
+            }
             "weights" => {
                 if value.is_empty() || value.eq_ignore_ascii_case("builtin") {
                     self.pattern = Some(Pattern::embedded().map_err(|e| anyhow!("{e:#}"))?);
@@ -342,6 +376,7 @@ impl Engine {
                 best: choice.mv,
                 score: choice.score,
                 exact: false,
+                probability: None,
                 depth: choice.depth,
                 nodes: choice.nodes,
                 elapsed: start.elapsed(),
@@ -400,6 +435,11 @@ impl Engine {
             max_depth = max_depth.min(self.depth_cap);
         }
         let stop = Arc::clone(&self.stop);
+        // The table is measured on 8x8 with the pattern evaluation.
+        let mpc = self
+            .mpc
+            .clone()
+            .filter(|_| size == 8 && self.eval == EvalKind::Pattern && self.pattern.is_some());
         let control = search::Control {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -407,6 +447,7 @@ impl Engine {
             stop: &stop,
             score_all_moves,
             probcut: self.probcut,
+            mpc: mpc.as_deref(),
         };
         if let AnyBoard::Eight(board) = position.board {
             if !score_all_moves && board.has_moves() {

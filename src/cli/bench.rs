@@ -15,7 +15,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
             every score checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
-            or node counts at a fixed --depth N; --eval E (default: the engine's)
+            or node counts at a fixed --depth N; --eval E (default: the engine's),
+            --mpc on|off|FILE and --probcut N as the engine options of those names
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
@@ -37,6 +38,8 @@ pub fn run(args: &[String]) -> Result<()> {
             ("depth", 1),
             ("seconds", 1),
             ("eval", 1),
+            ("mpc", 1),
+            ("probcut", 1),
             ("count", 1),
             ("games", 1),
             ("random-depth", 1),

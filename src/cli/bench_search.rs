@@ -47,8 +47,10 @@ pub fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
-    if let Some(eval) = args.value("eval") {
-        engine.set_option("eval", eval)?;
+    for name in ["eval", "mpc", "probcut"] {
+        if let Some(value) = args.value(name) {
+            engine.set_option(name, value)?;
+        }
     }
     let limits = match depth {
         Some(d) => Limits {

@@ -15,6 +15,7 @@ mod selfplay;
 mod solve;
 mod train;
 mod tune;
+mod tune_mpc;
 
 pub use args::Args;
 use output::{note, out, outln};
@@ -32,7 +33,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "play one move on a board file, writing the next file (for referees)",
     ),
     ("solve", "solve 8x8 endgame positions exactly"),
-    ("tune", "fit the evaluation weights to self-play games"),
+    (
+        "tune",
+        "fit the classic evaluation to self-play games; `tune mpc`: measure Multi-ProbCut",
+    ),
     (
         "match",
         "play two engines against each other and report the score",
@@ -65,8 +69,10 @@ fn usage() -> String {
     text.push_str("  --seed N       seed of the baseline players' random choices\n");
     text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
     text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
+    text.push_str("  --probcut N    ProbCut margin in tenths of a standard deviation, 0: off\n");
+    text.push_str("  --mpc on|off|FILE  the Multi-ProbCut table: built in, none, or a file\n");
     text.push_str(
-        "                 (these four set the engine of the protocol session, `play` and\n\
+        "                 (these six set the engine of the protocol session, `play` and\n\
          \x20                `move`; other subcommands refuse them)\n",
     );
     text
@@ -86,6 +92,8 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
             "--seed" => "seed",
             "--eval" => "eval",
             "--weights" => "weights",
+            "--probcut" => "probcut",
+            "--mpc" => "mpc",
             _ => break,
         };
         let [value, tail @ ..] = tail else {

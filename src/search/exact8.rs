@@ -93,6 +93,7 @@ pub fn solve(
         best,
         score: solution.score * 100,
         exact: true,
+        probability: None,
         depth: board.empties(),
         nodes: solution.nodes,
         elapsed: start.elapsed(),

@@ -13,6 +13,7 @@
 //! | 24-31 | depth searched (plies; exact results store empties) |
 //! | 32-33 | bound: 1 lower, 2 upper, 3 exact (0 = empty slot) |
 //! | 34-39 | search generation (age), modulo 64                |
+//! | 40-42 | selectivity of a search to the end: 0 exact, else level + 1 |
 //!
 //! Replacement, within the bucket: the position's own entry is overwritten unless it holds
 //! a deeper result from the current search and the new one is not exact (a shallower
@@ -42,6 +43,8 @@ pub struct Probe {
     pub depth: u32,
     /// Kind of bound.
     pub bound: Bound,
+    /// 0, or for a selective search to the end, its selectivity level plus one.
+    pub selectivity: u8,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -57,7 +60,14 @@ struct Bucket([Entry; 4]);
 const NO_MOVE: u64 = 255;
 
 impl Entry {
-    fn pack(score: i32, best: Option<usize>, depth: u32, bound: Bound, generation: u8) -> u64 {
+    fn pack(
+        score: i32,
+        best: Option<usize>,
+        depth: u32,
+        bound: Bound,
+        generation: u8,
+        selectivity: u8,
+    ) -> u64 {
         let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
         let best = best.map_or(NO_MOVE, |m| m as u64 & 0xFF);
         score
@@ -65,6 +75,7 @@ impl Entry {
             | (depth.min(255) as u64) << 24
             | (bound as u64) << 32
             | ((generation & 63) as u64) << 34
+            | ((selectivity & 7) as u64) << 40
     }
 
     fn is_empty(&self) -> bool {
@@ -98,6 +109,7 @@ impl Entry {
                 2 => Bound::Upper,
                 _ => Bound::Exact,
             },
+            selectivity: (self.data >> 40 & 7) as u8,
         }
     }
 }
@@ -166,7 +178,15 @@ impl TranspositionTable {
 
     /// Stores a search result for the position with `hash`.
     #[inline]
-    pub fn store(&mut self, hash: u64, score: i32, best: Option<usize>, depth: u32, bound: Bound) {
+    pub fn store(
+        &mut self,
+        hash: u64,
+        score: i32,
+        best: Option<usize>,
+        depth: u32,
+        bound: Bound,
+        selectivity: u8,
+    ) {
         let generation = self.generation;
         let index = self.bucket_index(hash);
         let bucket = &mut self.buckets[index];
@@ -177,7 +197,7 @@ impl TranspositionTable {
             }
             // Keep the old best move when this search found none (an all-node).
             let best = best.or_else(|| own.best());
-            own.data = Entry::pack(score, best, depth, bound, generation);
+            own.data = Entry::pack(score, best, depth, bound, generation, selectivity);
             return;
         }
         let victim = match bucket.0.iter().position(Entry::is_empty) {
@@ -188,7 +208,7 @@ impl TranspositionTable {
         };
         bucket.0[victim] = Entry {
             key: hash,
-            data: Entry::pack(score, best, depth, bound, generation),
+            data: Entry::pack(score, best, depth, bound, generation, selectivity),
         };
     }
 
@@ -210,7 +230,7 @@ mod tests {
     #[test]
     fn entries_round_trip_and_negative_scores_survive_packing() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(42, -1234, Some(143), 17, Bound::Lower);
+        tt.store(42, -1234, Some(143), 17, Bound::Lower, 3);
         let p = tt.probe(42).expect("stored");
         assert_eq!(
             p,
@@ -218,7 +238,8 @@ mod tests {
                 score: -1234,
                 best: Some(143),
                 depth: 17,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                selectivity: 3
             }
         );
         assert!(tt.probe(43).is_none());
@@ -227,11 +248,11 @@ mod tests {
     #[test]
     fn a_shallower_store_keeps_the_deeper_entry_and_the_move() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(7, 100, Some(3), 10, Bound::Exact);
-        tt.store(7, 50, None, 4, Bound::Upper);
+        tt.store(7, 100, Some(3), 10, Bound::Exact, 0);
+        tt.store(7, 50, None, 4, Bound::Upper, 0);
         assert_eq!(tt.probe(7).map(|p| p.depth), Some(10));
         tt.new_search();
-        tt.store(7, 50, None, 4, Bound::Upper);
+        tt.store(7, 50, None, 4, Bound::Upper, 0);
         let p = tt.probe(7).expect("stored");
         assert_eq!((p.depth, p.best), (4, Some(3)));
     }
@@ -243,9 +264,9 @@ mod tests {
         let same_bucket: Vec<u64> = (1..=5).collect();
         assert!(same_bucket.iter().all(|&h| tt.bucket_index(h) == 0));
         for (i, &h) in same_bucket[..4].iter().enumerate() {
-            tt.store(h, 0, None, 10 + i as u32, Bound::Exact);
+            tt.store(h, 0, None, 10 + i as u32, Bound::Exact, 0);
         }
-        tt.store(same_bucket[4], 0, None, 1, Bound::Exact);
+        tt.store(same_bucket[4], 0, None, 1, Bound::Exact, 0);
         assert!(tt.probe(same_bucket[0]).is_none(), "shallowest went");
         assert!(tt.probe(same_bucket[4]).is_some());
         for &h in &same_bucket[1..4] {

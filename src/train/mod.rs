@@ -10,6 +10,7 @@ pub mod exact;
 pub mod fit;
 pub mod games;
 pub mod labels;
+pub mod mpc;
 
 use std::path::PathBuf;
 
