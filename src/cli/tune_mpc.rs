@@ -25,6 +25,7 @@ Emilia is weights/emilia.mpc.
 Options:
   --games PATH         a .wtb file or a directory of them (repeatable)
   --out FILE           table to write (default emilia.mpc)
+  --force              overwrite --out if it exists
   --positions N        midgame positions (default 2000)
   --depth D            deepest midgame search measured (default 12)
   --stage-width W      empties per midgame stage (default 4)
@@ -59,7 +60,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if args.flag("help") {
         return out!("{HELP}");
     }
-    args.reject_unknown_flags(&[])?;
+    args.reject_unknown_flags(&["force"])?;
     if !args.positional.is_empty() {
         bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
     }
@@ -98,6 +99,13 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         bail!("hold out one game in at least 2 (residue below the period)");
     }
     let out: PathBuf = args.get("out", PathBuf::from("emilia.mpc"))?;
+    // Refused before the long measurement, not after it.
+    if out.exists() && !args.flag("force") {
+        bail!(
+            "{} exists: give --force to overwrite it, or another --out",
+            out.display()
+        );
+    }
     let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
     let paths: Vec<PathBuf> = args.values("games").iter().map(PathBuf::from).collect();
     if paths.is_empty() {
