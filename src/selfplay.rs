@@ -1,6 +1,8 @@
 //! In-process games between players (engine settings or a random mover): the strength
 //! measurements and the tuner's training games, without pipes or processes.
 
+pub mod data;
+
 use crate::board::{Color, Move, Position};
 use crate::engine::Engine;
 use crate::rng::Rng;

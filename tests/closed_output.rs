@@ -58,7 +58,7 @@ fn help_and_version() {
     ends_quietly(&["help"], 0);
     ends_quietly(&["--version"], 0);
     for sub in [
-        "perft", "solve", "bench", "match", "play", "move", "train", "tune",
+        "perft", "solve", "bench", "match", "play", "move", "train", "tune", "selfplay",
     ] {
         ends_quietly(&[sub, "--help"], 0);
     }

@@ -247,6 +247,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         probcut: 10,
         first_depth: 1,
         excluded: &[],
+        mpc: Some(emilia::search::MpcTable::embedded()),
     };
     // On 1 to 4 threads: the parallel search is exact too.
     for (threads, position) in positions.iter().take(4).enumerate() {
@@ -265,6 +266,81 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         assert!(searched.report.exact && solved.exact);
         assert_eq!(searched.report.score, solved.score, "{position}");
         assert_eq!(board.empties(), solved.depth);
+    }
+}
+
+#[test]
+fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() {
+    use emilia::board::AnyBoard;
+    use emilia::eval::Classic;
+    use emilia::search::mpc::{shallow_depth, Cut, Line, Table, LEVELS};
+    use emilia::search::time::TimePlan;
+    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
+    use std::sync::atomic::AtomicBool;
+
+    // A table that predicts the exact result from a shallow search with a small error, so
+    // that cuts happen at every level.
+    let lines = (12..=20)
+        .map(|empties| Line::End {
+            empties,
+            cut: Cut {
+                shallow: shallow_depth(empties),
+                slope: 1.0,
+                intercept: 0.0,
+                sigma: 100.0,
+                samples: 1,
+            },
+        })
+        .collect();
+    let table = Table::new(lines).unwrap();
+    let positions = random_positions(17, 40, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 16 && p.size() == 8 && p.board.has_moves()
+    });
+    assert!(positions.len() >= 2);
+    let mut engine = engine();
+    let stop = AtomicBool::new(false);
+    let settings = SearchSettings {
+        max_depth: 60,
+        node_limit: u64::MAX,
+        plan: TimePlan::UNLIMITED,
+        start: Instant::now(),
+        stop: &stop,
+        score_all_moves: false,
+        probcut: 10,
+        first_depth: 1,
+        excluded: &[],
+        mpc: Some(&table),
+    };
+    for position in positions.iter().take(2) {
+        let AnyBoard::Eight(board) = position.board else {
+            unreachable!()
+        };
+        let tt = TranspositionTable::new(4);
+        let mut at_the_end = Vec::new();
+        let outcome = search(
+            &board,
+            &Classic::default(),
+            &tt,
+            &settings,
+            1,
+            &mut |r, _| {
+                if r.depth == 16 {
+                    at_the_end.push((r.exact, r.probability));
+                }
+            },
+        );
+        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
+        // Every level in turn, each with its probability and never exact, then the exact
+        // search, whose score is the solver's.
+        let levels: Vec<(bool, Option<u32>)> = LEVELS
+            .iter()
+            .map(|&t| (false, Some(emilia::search::mpc::probability(t))))
+            .collect();
+        assert_eq!(at_the_end[..levels.len()], levels[..], "{position}");
+        assert_eq!(at_the_end.last(), Some(&(true, None)));
+        assert!(outcome.report.exact);
+        assert_eq!(outcome.report.score, solved.score, "{position}");
     }
 }
 
@@ -288,6 +364,8 @@ fn the_table_survives_between_searches() {
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
     let mut engine = engine();
+    // Without ProbCut, whose cut nodes leave no entry, the second search is all table hits.
+    engine.set_option("probcut", "0").unwrap();
     let cold = engine.search(&position, &depth(11), &mut |_| {});
     let warm = engine.search(&position, &depth(11), &mut |_| {});
     assert!(
@@ -308,13 +386,18 @@ fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
     let mut plain = engine();
     plain.set_option("probcut", "0").unwrap();
     let full = plain.search(&midgame, &depth(10), &mut |_| {});
-    let pruned = engine().search(&midgame, &depth(10), &mut |_| {});
-    assert!(
-        pruned.nodes * 3 < full.nodes * 2,
-        "{} {}",
-        pruned.nodes,
-        full.nodes
-    );
+    // With the built-in Multi-ProbCut table, and with one fixed margin for all depths.
+    let mut fixed = engine();
+    fixed.set_option("mpc", "off").unwrap();
+    for mut pruning in [engine(), fixed] {
+        let pruned = pruning.search(&midgame, &depth(10), &mut |_| {});
+        assert!(
+            pruned.nodes * 3 < full.nodes * 2,
+            "{} {}",
+            pruned.nodes,
+            full.nodes
+        );
+    }
     let endgames = random_positions(29, 8, |p| {
         let (_, _, empties) = p.board.counts();
         empties == 9 && p.size() == 8 && !p.is_game_over()
@@ -451,6 +534,31 @@ fn a_hint_cut_short_still_scores_every_move() {
     };
     let hints = engine().hint(&position, 10, &limits, &mut |_, _| {});
     assert_eq!(hints.len(), 4);
+}
+
+#[test]
+fn the_mpc_option_reads_a_table_file_and_refuses_a_damaged_one() {
+    let dir = std::env::temp_dir().join(format!("emilia-mpc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.mpc");
+    let text = emilia::search::MpcTable::embedded().to_text("a copy");
+    std::fs::write(&good, &text).unwrap();
+    let damaged = dir.join("damaged.mpc");
+    std::fs::write(&damaged, text.replacen("\nmid ", "\nmid  ", 1)).unwrap();
+    let mut engine = engine();
+    let value = |engine: &Engine| engine.option("mpc").unwrap();
+    assert_eq!(value(&engine), "on");
+    engine.set_option("mpc", good.to_str().unwrap()).unwrap();
+    assert_eq!(value(&engine), good.to_str().unwrap());
+    let err = engine
+        .set_option("mpc", damaged.to_str().unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+    assert!(engine.set_option("mpc", "no/such/file.mpc").is_err());
+    assert_eq!(value(&engine), good.to_str().unwrap());
+    engine.set_option("mpc", "off").unwrap();
+    assert_eq!(value(&engine), "off");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

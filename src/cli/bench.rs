@@ -15,7 +15,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), every score
             checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
-            or node counts at a fixed --depth N; --eval E (default: the engine's)
+            or node counts at a fixed --depth N; --eval E (default: the engine's),
+            --mpc on|off|FILE and --probcut N as the engine options of those names
   --threads N  threads of the ffo, midgame and time benchmarks (default 1: node counts
             are then the same on every run), and of each engine of clock (default 1:
             its two engines share the machine)
@@ -42,6 +43,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("depth", 1),
             ("seconds", 1),
             ("eval", 1),
+            ("mpc", 1),
+            ("probcut", 1),
             ("count", 1),
             ("games", 1),
             ("random-depth", 1),

@@ -63,7 +63,9 @@ fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
 /// Times the pattern evaluation: indices alone, whole evaluations from scratch, and
 /// evaluations with indices kept up to date move by move.
 pub(crate) fn run() -> Result<()> {
+    let clock = Clock::start();
     let eval = PatternEval::load_embedded()?;
+    let load = clock.seconds();
     let games = random_games(100_000);
     let rounds = 10;
     let per_position = |seconds: f64| seconds * 1e9 / (rounds * games.len()) as f64;
@@ -113,7 +115,8 @@ pub(crate) fn run() -> Result<()> {
         "eval: {indices_only:.1} ns for the indices; an evaluation from scratch {from_scratch:.1} \
          ns, with indices kept move by move {incremental:.1} ns (positions in game order, \
          stages changing); from scratch on positions grouped by stage {sorted:.1} ns \
-         (CPU time, checksum {checksum})"
+         (CPU time, checksum {checksum}); the built-in weights loaded in {:.1} ms",
+        load * 1e3
     )?;
     Ok(())
 }

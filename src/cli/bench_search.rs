@@ -50,8 +50,10 @@ pub(crate) fn midgame(args: &Args) -> Result<()> {
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
     engine.set_option("threads", &super::bench::threads(args)?.to_string())?;
-    if let Some(eval) = args.value("eval") {
-        engine.set_option("eval", eval)?;
+    for name in ["eval", "mpc", "probcut"] {
+        if let Some(value) = args.value(name) {
+            engine.set_option(name, value)?;
+        }
     }
     let limits = match depth {
         Some(d) => Limits {

@@ -13,9 +13,11 @@ mod move_file;
 mod output;
 mod perft;
 mod play;
+mod selfplay;
 mod solve;
 mod train;
 mod tune;
+mod tune_mpc;
 
 pub(crate) use args::Args;
 use output::{note, out, outln};
@@ -38,10 +40,17 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "play one move on a board file, writing the next file (for referees)",
     ),
     ("solve", "solve 8x8 endgame positions exactly"),
-    ("tune", "fit the evaluation weights to self-play games"),
+    (
+        "tune",
+        "fit the classic evaluation to self-play games; `tune mpc`: measure Multi-ProbCut",
+    ),
     (
         "match",
         "play two engines against each other and report the score",
+    ),
+    (
+        "selfplay",
+        "generate training games by self-play, in resumable chunks",
     ),
     (
         "train",
@@ -271,6 +280,7 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),
         "analyze" => analyze::run(rest),
+        "selfplay" => selfplay::run(rest),
         "" => serve_stdio(engine_options, log),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"

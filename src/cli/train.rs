@@ -7,17 +7,21 @@ use anyhow::{bail, Result};
 
 use super::output::{self, out, outln};
 use super::Args;
-use crate::train::{self, fit::Penalties, Config};
+use crate::train::{self, fit::Loss, fit::Penalties, Config};
 
 const HELP: &str = "\
-Usage: emilia train --games <file.wtb or directory>... [--out FILE] [options]
+Usage: emilia train --games <file.wtb or directory>... [--selfplay <file or directory>...]
+                    [--out FILE] [options]
 
-Fits the pattern evaluation to WTHOR game records and writes a weights file. One game in
+Fits the pattern evaluation to WTHOR game records and self-play games (written by `emilia
+selfplay`) and writes a weights file. One game in
 --holdout-every (default 10) is held out; the report gives the mean absolute error of the
 static evaluation on those games, in discs, next to simple baselines.
 
 Options:
   --games PATH        a .wtb file or a directory of them (repeatable)
+  --selfplay PATH     a self-play .games file or a directory of them (repeatable); split
+                      into held-out and training games like the records
   --out FILE          weights file to write (default emilia.weights)
   --holdout-every N   hold out one game in N (default 10)
   --holdout R         the held-out games: number modulo N equal to R (default 9)
@@ -25,10 +29,13 @@ Options:
   --subsample K       train on one game in K of the rest (default 1: all)
   --iterations N      conjugate-gradient iterations (default 100)
   --l2 X              ridge penalty (default 1)
+  --huber X           fit Huber's loss with threshold X discs (squares up to X, linear
+                      beyond) instead of least squares: 3 more reweighted rounds
   --smooth X          penalty on differences between neighbouring stages (default 100)
   --solve N           solve positions with at most N empties exactly for their labels
                       (default 14; 0: labels from the game records alone)
   --measure FILE      measure an existing weights file on the held-out games, no training
+  --curve             also report the held-out error at every number of empties
   --exact FILE        also report the error on a file of positions with exact values,
                       '<squares> <Black|White> <best> <score>' a line (repeatable)
 ";
@@ -39,6 +46,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         args,
         &[
             ("games", 1),
+            ("selfplay", 1),
             ("out", 1),
             ("holdout-every", 1),
             ("holdout", 1),
@@ -46,6 +54,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("subsample", 1),
             ("iterations", 1),
             ("l2", 1),
+            ("huber", 1),
             ("smooth", 1),
             ("exact", 1),
             ("measure", 1),
@@ -56,13 +65,14 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         out!("{HELP}")?;
         return Ok(());
     }
-    args.reject_unknown_flags(&[])?;
+    args.reject_unknown_flags(&["curve"])?;
     if !args.positional.is_empty() {
         bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
     }
     let defaults = Config::default();
     let config = Config {
         games: args.values("games").iter().map(PathBuf::from).collect(),
+        selfplay: args.values("selfplay").iter().map(PathBuf::from).collect(),
         out: args.get("out", defaults.out.clone())?,
         holdout_every: args.get("holdout-every", defaults.holdout_every)?,
         holdout: args.get("holdout", defaults.holdout)?,
@@ -76,12 +86,19 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             l2: args.get("l2", defaults.penalties.l2)?,
             smooth: args.get("smooth", defaults.penalties.smooth)?,
         },
+        loss: match args.value("huber") {
+            Some(_) => Loss::Huber(args.get("huber", 0.0f64)?),
+            None => Loss::Squares,
+        },
         exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
         measure_only: args.value("measure").map(PathBuf::from),
         solve_empties: args.get("solve", defaults.solve_empties)?,
     };
-    if config.games.is_empty() {
-        bail!("no games given: use --games <file or directory>\n\n{HELP}");
+    if matches!(config.loss, Loss::Huber(x) if x.is_nan() || x <= 0.0) {
+        bail!("--huber: the threshold must be above 0 discs");
+    }
+    if config.games.is_empty() && config.selfplay.is_empty() {
+        bail!("no games given: use --games or --selfplay <file or directory>\n\n{HELP}");
     }
     let start = Instant::now();
     let summary = train::train(&config, &mut |line| {
@@ -120,6 +137,36 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     for (lo, hi, e) in &summary.by_empties {
         outln!(
             "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2} {:8.2}",
+            e.count,
+            e.pattern,
+            e.classic,
+            e.zero,
+            e.discs
+        )?;
+    }
+    if args.flag("curve") {
+        outln!("held-out positions at each number of empties:")?;
+        outln!("  empties  positions  pattern  classic     zero    discs")?;
+        for (empties, e) in summary
+            .curve
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.count > 0)
+        {
+            outln!(
+                "  {empties:7}  {:9} {:8.2} {:8.2} {:8.2} {:8.2}",
+                e.count,
+                e.pattern,
+                e.classic,
+                e.zero,
+                e.discs
+            )?;
+        }
+    }
+    if let Some(e) = &summary.selfplay_solved {
+        outln!(
+            "held-out self-play positions played by the solver ({}, exact): pattern {:.2}, \
+             classic {:.2}, zero {:.2}, discs {:.2}",
             e.count,
             e.pattern,
             e.classic,

@@ -18,6 +18,7 @@ use crate::with_board;
 
 const HELP: &str = "\
 Usage: emilia tune [--games N] [--depth D] [--noise P] [--ridge R] [--verify G] [--ms T]
+       emilia tune mpc --games <wtb file or directory>... [options]   (see tune mpc --help)
 
 Plays N self-play games (default 1000) from XOT openings at fixed depth D (default 4),
 with a random move instead of the engine's at rate P (default 0.05) for variety, labels
@@ -29,6 +30,9 @@ against the current ones, at T ms a move (default 0: at depth D).
 
 /// Runs `emilia tune`.
 pub(crate) fn run(args: &[String]) -> Result<()> {
+    if args.first().is_some_and(|a| a == "mpc") {
+        return super::tune_mpc::run(&args[1..]);
+    }
     let args = Args::parse(
         args,
         &[

@@ -15,7 +15,9 @@ use crate::players::BaselinePlayer;
 use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, Margins, Watchdog};
-use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
+use crate::search::{
+    self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
+};
 use crate::with_board;
 
 mod options;
@@ -35,6 +37,12 @@ pub struct Engine {
     eval: EvalKind,
     /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
     probcut: u32,
+    /// The Multi-ProbCut table, measured on 8x8 with the pattern evaluation (option `mpc`);
+    /// `None`: the ProbCut margin applies to one fixed estimate of the error at every stage
+    /// and depth, and no search to the end is selective.
+    mpc: Option<Arc<MpcTable>>,
+    /// The table file loaded; empty for the built-in table.
+    mpc_file: String,
     /// Memory of all search tables together, MiB (option `hash`).
     hash_mib: usize,
     /// Threads of every search (option `threads`).
@@ -139,6 +147,8 @@ impl Engine {
             pattern,
             weights_file: String::new(),
             probcut: Engine::DEFAULT_PROBCUT,
+            mpc: Some(Arc::new(MpcTable::embedded().clone())),
+            mpc_file: String::new(),
             hash_mib: mib,
             threads,
             defaults: Limits::default(),
@@ -227,6 +237,28 @@ impl Engine {
         } else {
             self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
             self.weights_file = value.to_string();
+        }
+        Ok(())
+    }
+
+    /// Turns the Multi-ProbCut table off, on (the built-in table) or to a table file.
+    fn set_mpc(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |reason: String| OptionError::Refused {
+            name: "mpc",
+            reason,
+        };
+        if value.eq_ignore_ascii_case("off") {
+            self.mpc = None;
+            self.mpc_file.clear();
+        } else if value.eq_ignore_ascii_case("on") {
+            self.mpc = Some(Arc::new(MpcTable::embedded().clone()));
+            self.mpc_file.clear();
+        } else {
+            let text = std::fs::read_to_string(value)
+                .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
+            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e:#}")))?;
+            self.mpc = Some(Arc::new(table));
+            self.mpc_file = value.to_string();
         }
         Ok(())
     }
@@ -341,6 +373,7 @@ impl Engine {
                 best: choice.mv,
                 score: Score::from_hundredths(choice.score),
                 exact: false,
+                probability: None,
                 depth: choice.depth,
                 nodes: choice.nodes,
                 elapsed: start.elapsed(),
@@ -426,6 +459,7 @@ impl Engine {
             best: mv,
             score: Score::from_hundredths(choice.value),
             exact: choice.backing == Backing::Exact,
+            probability: None,
             depth: backing_depth(choice.backing, board.empties()),
             nodes: 0,
             elapsed: start.elapsed(),
@@ -485,6 +519,7 @@ impl Engine {
                     best: first.mv,
                     score: first.score,
                     exact: first.exact,
+                    probability: None,
                     depth: first.depth,
                     nodes: 0,
                     elapsed: Duration::ZERO,
@@ -555,6 +590,10 @@ impl Engine {
             .arm(plan.backstop.and_then(|b| start.checked_add(b)));
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let stop = Arc::clone(&self.stop);
+        // The table is measured on 8x8 with the pattern evaluation.
+        let mpc = self.mpc.clone().filter(|_| {
+            position.size() == 8 && self.eval == EvalKind::Pattern && self.pattern.is_some()
+        });
         let settings = search::SearchSettings {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -564,6 +603,7 @@ impl Engine {
             score_all_moves,
             probcut: self.probcut,
             first_depth: self.first_depth,
+            mpc: mpc.as_deref(),
             // A mover that must pass has no root moves to leave out; its opponent's are
             // not for the book of this position.
             excluded: if position.board.has_moves() {

@@ -245,7 +245,7 @@ const PLAYERS: [&str; 7] = [
 const MAX_THREADS: u64 = 1024;
 
 /// Every engine option, in the order `setoption` lists them.
-pub static OPTIONS: [EngineOption; 13] = [
+pub static OPTIONS: [EngineOption; 14] = [
     EngineOption {
         name: "hash",
         kind: OptionKind::Number { min: 1, max: 65536 },
@@ -305,13 +305,29 @@ pub static OPTIONS: [EngineOption; 13] = [
         name: "probcut",
         kind: OptionKind::Number { min: 0, max: 100 },
         default: "10",
-        help: "ProbCut margin in tenths of a standard deviation: midgame lines a shallow \
-               search puts this far outside the window are pruned; 0 turns it off",
+        help: "Multi-ProbCut margin in tenths of a standard deviation: midgame lines a \
+               shallow search puts this far outside the window are pruned, and on 8x8 \
+               searches to the end are selective (73 % to 99 %) before exact; 0 turns it off",
         get: |e| e.probcut.to_string(),
         set: |e, v| {
             e.probcut = number(v) as u32;
             Ok(())
         },
+    },
+    EngineOption {
+        name: "mpc",
+        kind: OptionKind::Text,
+        default: "on",
+        help: "the Multi-ProbCut table that calibrates probcut by stage and depth with the \
+               pattern evaluation on 8x8: on (built in), off (one fixed error estimate for \
+               all, no selective endgame), or the path of a table file written by emilia \
+               tune mpc",
+        get: |e| match (&e.mpc, e.mpc_file.is_empty()) {
+            (None, _) => "off".to_string(),
+            (Some(_), true) => "on".to_string(),
+            (Some(_), false) => e.mpc_file.clone(),
+        },
+        set: |e, v| e.set_mpc(text(v)),
     },
     EngineOption {
         name: "weights",

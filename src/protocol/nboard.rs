@@ -319,10 +319,11 @@ fn search_line(report: &SearchReport) -> String {
     } else {
         report.pv.iter().map(|&m| move_text(m)).collect()
     };
-    let depth = if report.exact {
-        "100%".to_string()
-    } else {
-        report.depth.to_string()
+    // A selective search to the end shows its probability, as `24@95%`.
+    let depth = match (report.exact, report.probability) {
+        (true, _) => "100%".to_string(),
+        (false, Some(percent)) => format!("{}@{percent}%", report.depth),
+        (false, None) => report.depth.to_string(),
     };
     let kind = if report.book { "book" } else { "search" };
     format!("{kind} {pv} {} 0 {depth}", eval_text(report.score))

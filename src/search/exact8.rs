@@ -33,6 +33,7 @@ pub(crate) fn solve(
         best,
         score: Score::from_discs(solution.score),
         exact: true,
+        probability: None,
         depth: board.empties(),
         nodes: solution.nodes,
         elapsed: start.elapsed(),

@@ -14,6 +14,7 @@
 
 pub(crate) mod exact8;
 mod limits;
+pub mod mpc;
 pub(crate) mod ordering;
 mod report;
 pub mod time;
@@ -30,6 +31,7 @@ use time::TimePlan;
 use tt::{Bound, TranspositionTable};
 
 pub use limits::{Clock, Limits};
+pub use mpc::Table as MpcTable;
 pub use report::{MoveScore, SearchReport};
 
 /// Bigger than any score.
@@ -50,14 +52,20 @@ const ASPIRATION_FROM_DEPTH: u32 = 4;
 const MIN_TT_DEPTH: u32 = 2;
 
 /// Shallowest depth at which ProbCut is tried.
-const PROBCUT_MIN_DEPTH: u32 = 4;
-/// Standard deviation of deep minus shallow search scores, hundredths of a disc: a base
-/// and a growth per ply between the two depths (measured: 270 from depth 2 to 4, 330 from
-/// 4 to 8).
-const PROBCUT_SIGMA: i32 = 250;
-const PROBCUT_SIGMA_PER_PLY: i32 = 15;
+const PROBCUT_MIN_DEPTH: u32 = 3;
+/// Without a measured table (boards other than 8x8, evaluations other than the pattern one,
+/// or the table turned off): cuts from depth 4, with a standard
+/// deviation of deep minus shallow scores of a base and a growth per ply between the two
+/// depths, in hundredths of a disc (measured on 8x8 self-play: 270 from depth 2 to 4, 330
+/// from 4 to 8).
+const UNCALIBRATED_MIN_DEPTH: u32 = 4;
+const UNCALIBRATED_SIGMA: i32 = 250;
+const UNCALIBRATED_SIGMA_PER_PLY: i32 = 15;
 /// ProbCut windows beyond this are pointless (no score goes there).
 const PROBCUT_MAX_BOUND: i32 = 20_000;
+/// Fewest empties at which a search to the end is selective: below, exact searches are
+/// cheap.
+const SELECTIVE_END_MIN_EMPTIES: u32 = 12;
 
 /// What bounds a search.
 #[derive(Clone, Copy)]
@@ -75,14 +83,19 @@ pub struct SearchSettings<'a> {
     pub stop: &'a AtomicBool,
     /// Search every root move with a full window so each has an exact score (for hints).
     pub score_all_moves: bool,
-    /// ProbCut margin in tenths of a standard deviation (0: off): midgame nodes that a
-    /// shallow search predicts to fall this far outside the window are pruned.
+    /// Multi-ProbCut selectivity in tenths of a standard deviation (0: off): midgame nodes
+    /// that a shallow search predicts to fall this far outside the window are pruned. When
+    /// on, a search reaching the end of the game is first selective, at the levels of
+    /// [`mpc::LEVELS`], then exact.
     pub probcut: u32,
     /// The first iteration: 1, or deeper when the table already holds a search of the
     /// position to that depth (pondering found it).
     pub first_depth: u32,
     /// Root moves (square indices) left out of the search: the opening book has them.
     pub excluded: &'a [usize],
+    /// The regressions that set the cuts (measured on 8x8); without one, midgame cuts
+    /// assume deep equals shallow with a fixed error and searches to the end are exact.
+    pub mpc: Option<&'a mpc::Table>,
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -122,6 +135,12 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     /// Leaves scored by the evaluation (or by a table entry that was not exact) in the
     /// iteration under way: none means every line reached the end of the game.
     heuristic_leaves: u64,
+    /// The selectivity of searches to the end in the iteration under way, an index into
+    /// [`mpc::LEVELS`]; `None`: exact.
+    end_level: Option<usize>,
+    /// Selective cuts (and uses of selective table entries) below nodes that search to the
+    /// end: results that are not exact although their depth reaches the end.
+    selective_cuts: u64,
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply` on.
     pv: Vec<Vec<usize>>,
     /// Reusable move lists, one per ply: (ordering key, move, position after it).
@@ -237,6 +256,8 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             check_interval: if board.size() == 8 { 256 } else { 16 },
             aborted: false,
             heuristic_leaves: 0,
+            end_level: None,
+            selective_cuts: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             iteration_best: None,
@@ -248,6 +269,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
             score: Score::from_hundredths(score),
             exact,
+            probability: None,
             depth,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
@@ -295,6 +317,11 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
 
         let empties = board.empties();
         let max_depth = self.settings.max_depth.clamp(1, empties);
+        // Searches to the end are selective first when the table knows such positions.
+        let selective_end = self.settings.probcut > 0
+            && self.settings.mpc.is_some_and(|table| {
+                (SELECTIVE_END_MIN_EMPTIES..=empties).any(|e| table.end(e).is_some())
+            });
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
         // A search that starts deeper centres its first window on the table's score.
@@ -302,15 +329,30 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             0 | 1 => 0,
             _ => self.tt.probe(board.hash_key()).map_or(0, |p| p.score),
         };
-        for depth in 1..=max_depth {
-            if depth < self.settings.first_depth && depth < max_depth {
-                continue;
-            }
-            if skips_depth(self.thread, depth) && depth < max_depth {
-                continue;
+        let mut depth = 0;
+        loop {
+            // Deeper, or at the end of the game the next selectivity level, then exact.
+            if depth < max_depth {
+                depth += 1;
+                if depth < self.settings.first_depth && depth < max_depth {
+                    continue;
+                }
+                if skips_depth(self.thread, depth) && depth < max_depth {
+                    continue;
+                }
+                self.end_level = (selective_end && depth >= empties).then_some(0);
+            } else {
+                match self.end_level {
+                    Some(level) if level + 1 < mpc::LEVELS.len() => {
+                        self.end_level = Some(level + 1)
+                    }
+                    Some(_) => self.end_level = None,
+                    None => break,
+                }
             }
             self.iteration_best = None;
             self.heuristic_leaves = 0;
+            self.selective_cuts = 0;
             let (score, pv) = self.aspiration(&mut root, depth, previous_score);
             if self.aborted {
                 // The unfinished iteration's best counts once its first move is searched.
@@ -324,9 +366,14 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             }
             previous_score = score;
             best_pv = pv;
-            // Exact once the depth covers the empties, or when every line ended the game.
-            let exact = depth >= empties || self.heuristic_leaves == 0;
+            // Exact once the depth covers the empties (without selective cuts), or when every
+            // line ended the game.
+            let exact =
+                (depth >= empties && self.selective_cuts == 0) || self.heuristic_leaves == 0;
             report = self.report(score, depth, exact, &best_pv);
+            if depth >= empties && !exact {
+                report.probability = self.end_level.map(|l| mpc::probability(mpc::LEVELS[l]));
+            }
             let scored = if self.settings.score_all_moves {
                 self.root_scores(&root)
             } else {
@@ -455,6 +502,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         for (i, root_move) in root.iter_mut().enumerate() {
             let child = root_move.child;
             let leaves_before = self.heuristic_leaves;
+            let cuts_before = self.selective_cuts;
             let full_window = i == 0 || all;
             let score = if full_window {
                 -self.pvs(&child, depth - 1, -beta, -alpha, 1)
@@ -473,8 +521,8 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             }
             root_move.score = score;
             root_move.depth = depth;
-            root_move.exact =
-                depth > child.empties() || (full_window && self.heuristic_leaves == leaves_before);
+            root_move.exact = (depth > child.empties() && self.selective_cuts == cuts_before)
+                || (full_window && self.heuristic_leaves == leaves_before);
             if score > best_score {
                 best_score = score;
                 best_at = i;
@@ -547,37 +595,56 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         best
     }
 
-    /// ProbCut: a shallow search predicts the deep one, which is skipped when the
-    /// prediction lies far enough outside the window. The shallow depth has the parity of
-    /// the deep one (odd and even depths differ by a systematic amount), and the margin is
-    /// [`SearchSettings::probcut`] tenths of the standard deviation of deep-minus-shallow scores
-    /// measured on self-play positions (`PROBCUT_SIGMA`).
+    /// Multi-ProbCut: a shallow search predicts the deep one, which is skipped when the
+    /// prediction lies far enough outside the window. The regression of deep on shallow
+    /// scores and its error come from the table ([`mpc`]) for the node's empties and
+    /// depth; a node searching to the end of the game predicts the exact result, at the
+    /// selectivity of the iteration.
     fn probcut(&mut self, board: &B, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-        let half = depth / 2;
-        let shallow = if half % 2 == depth % 2 {
-            half
-        } else {
-            half - 1
+        let empties = board.empties();
+        // The shallow depth, and the shallow scores at or above which the node fails high
+        // and at or below which it fails low.
+        let (shallow, high, low) = match self.settings.mpc {
+            Some(table) if depth < empties => {
+                let cut = table.mid(empties, depth)?;
+                let t = self.settings.probcut;
+                (cut.shallow, cut.high(beta, t), cut.low(alpha, t))
+            }
+            Some(table) => {
+                let level = self.end_level?;
+                if empties < SELECTIVE_END_MIN_EMPTIES {
+                    return None;
+                }
+                let cut = table.end(empties)?;
+                let t = mpc::LEVELS[level];
+                (cut.shallow, cut.high(beta, t), cut.low(alpha, t))
+            }
+            None if depth < empties && depth >= UNCALIBRATED_MIN_DEPTH => {
+                let shallow = mpc::shallow_depth(depth);
+                let sigma =
+                    UNCALIBRATED_SIGMA + UNCALIBRATED_SIGMA_PER_PLY * (depth - shallow) as i32;
+                let margin = sigma * self.settings.probcut as i32 / 10;
+                (shallow, beta + margin, alpha - margin)
+            }
+            None => return None,
         };
-        let sigma = PROBCUT_SIGMA + PROBCUT_SIGMA_PER_PLY * (depth - shallow) as i32;
-        let margin = sigma * self.settings.probcut as i32 / 10;
-        let high = beta + margin;
         if high < PROBCUT_MAX_BOUND {
             let score = self.pvs(board, shallow, high - 1, high, ply);
             if self.aborted {
                 return None;
             }
             if score >= high {
+                self.selective_cuts += 1;
                 return Some(beta);
             }
         }
-        let low = alpha - margin;
         if low > -PROBCUT_MAX_BOUND {
             let score = self.pvs(board, shallow, low, low + 1, ply);
             if self.aborted {
                 return None;
             }
             if score <= low {
+                self.selective_cuts += 1;
                 return Some(alpha);
             }
         }
@@ -625,7 +692,13 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let mut tt_move = None;
         if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
             tt_move = entry.best.filter(|&m| board.is_legal(m));
-            if !pv_node && entry.depth >= depth {
+            // A selective result to the end serves searches no more demanding than its own.
+            let selective_enough = match (entry.selectivity, self.end_level) {
+                (0, _) => true,
+                (_, None) => false,
+                (stored, Some(level)) => stored as usize > level,
+            };
+            if !pv_node && entry.depth >= depth && selective_enough {
                 let usable = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => entry.score >= beta,
@@ -636,15 +709,15 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                     if entry.depth < board.empties() {
                         self.heuristic_leaves += 1;
                     }
+                    if entry.selectivity > 0 {
+                        self.selective_cuts += 1;
+                    }
                     return entry.score;
                 }
             }
         }
-        if !pv_node
-            && self.settings.probcut > 0
-            && depth >= PROBCUT_MIN_DEPTH
-            && depth < board.empties()
-        {
+        let cuts_before = self.selective_cuts;
+        if !pv_node && self.settings.probcut > 0 && depth >= PROBCUT_MIN_DEPTH {
             if let Some(score) = self.probcut(board, depth, alpha, beta, ply) {
                 return score;
             }
@@ -725,7 +798,15 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             } else {
                 best_move
             };
-            self.tt.store(hash, best_score, best_move, depth, bound);
+            // A search to the end with selective cuts below stores its level (1-based).
+            let selectivity = match self.end_level {
+                Some(level) if depth >= board.empties() && self.selective_cuts > cuts_before => {
+                    level as u8 + 1
+                }
+                _ => 0,
+            };
+            self.tt
+                .store(hash, best_score, best_move, depth, bound, selectivity);
         }
         best_score
     }

@@ -15,6 +15,9 @@ pub struct SearchReport {
     pub score: Score,
     /// Whether `score` is the exact perfect-play result.
     pub exact: bool,
+    /// For a selective search to the end (not exact), the percentage of confidence that
+    /// `score` is the exact result.
+    pub probability: Option<u32>,
     /// Depth of the last finished iteration, in plies.
     pub depth: u32,
     /// Positions searched.

@@ -18,6 +18,7 @@
 //! | 24-31 | depth searched (plies; exact results store empties) |
 //! | 32-33 | bound: 1 lower, 2 upper, 3 exact (0 = empty slot) |
 //! | 34-39 | search generation (age), modulo 64                |
+//! | 40-42 | selectivity of a search to the end: 0 exact, else level + 1 |
 //!
 //! Replacement, within the bucket: the position's own entry is overwritten unless it holds
 //! a deeper result from the current search and the new one is not exact (a shallower
@@ -49,6 +50,8 @@ pub(crate) struct Probe {
     pub(crate) depth: u32,
     /// Kind of bound.
     pub(crate) bound: Bound,
+    /// 0, or for a selective search to the end, its selectivity level plus one.
+    pub(crate) selectivity: u8,
 }
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -104,7 +107,14 @@ unsafe impl Zeroable for Bucket {}
 const NO_MOVE: u64 = 255;
 
 impl Entry {
-    fn pack(score: i32, best: Option<usize>, depth: u32, bound: Bound, generation: u8) -> u64 {
+    fn pack(
+        score: i32,
+        best: Option<usize>,
+        depth: u32,
+        bound: Bound,
+        generation: u8,
+        selectivity: u8,
+    ) -> u64 {
         let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
         let best = best.map_or(NO_MOVE, |m| m as u64 & 0xFF);
         score
@@ -112,6 +122,7 @@ impl Entry {
             | (depth.min(255) as u64) << 24
             | (bound as u64) << 32
             | ((generation & 63) as u64) << 34
+            | ((selectivity & 7) as u64) << 40
     }
 
     fn is_empty(&self) -> bool {
@@ -145,6 +156,7 @@ impl Entry {
                 2 => Bound::Upper,
                 _ => Bound::Exact,
             },
+            selectivity: (self.data >> 40 & 7) as u8,
         }
     }
 }
@@ -234,6 +246,7 @@ impl TranspositionTable {
         best: Option<usize>,
         depth: u32,
         bound: Bound,
+        selectivity: u8,
     ) {
         let generation = self.generation;
         let bucket = &self.buckets[self.bucket_index(hash)];
@@ -253,7 +266,7 @@ impl TranspositionTable {
             let best = best.or_else(|| old.best());
             bucket.0[own].write(Entry {
                 key: hash,
-                data: Entry::pack(score, best, depth, bound, generation),
+                data: Entry::pack(score, best, depth, bound, generation, selectivity),
             });
             return;
         }
@@ -265,7 +278,7 @@ impl TranspositionTable {
         };
         bucket.0[victim].write(Entry {
             key: hash,
-            data: Entry::pack(score, best, depth, bound, generation),
+            data: Entry::pack(score, best, depth, bound, generation, selectivity),
         });
     }
 }
@@ -277,7 +290,7 @@ mod tests {
     #[test]
     fn entries_round_trip_and_negative_scores_survive_packing() {
         let tt = TranspositionTable::new(1);
-        tt.store(42, -1234, Some(143), 17, Bound::Lower);
+        tt.store(42, -1234, Some(143), 17, Bound::Lower, 3);
         let p = tt.probe(42).expect("stored");
         assert_eq!(
             p,
@@ -285,7 +298,8 @@ mod tests {
                 score: -1234,
                 best: Some(143),
                 depth: 17,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                selectivity: 3
             }
         );
         assert!(tt.probe(43).is_none());
@@ -294,11 +308,11 @@ mod tests {
     #[test]
     fn a_shallower_store_keeps_the_deeper_entry_and_the_move() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(7, 100, Some(3), 10, Bound::Exact);
-        tt.store(7, 50, None, 4, Bound::Upper);
+        tt.store(7, 100, Some(3), 10, Bound::Exact, 0);
+        tt.store(7, 50, None, 4, Bound::Upper, 0);
         assert_eq!(tt.probe(7).map(|p| p.depth), Some(10));
         tt.new_search();
-        tt.store(7, 50, None, 4, Bound::Upper);
+        tt.store(7, 50, None, 4, Bound::Upper, 0);
         let p = tt.probe(7).expect("stored");
         assert_eq!((p.depth, p.best), (4, Some(3)));
     }
@@ -310,9 +324,9 @@ mod tests {
         let same_bucket: Vec<u64> = (1..=5).collect();
         assert!(same_bucket.iter().all(|&h| tt.bucket_index(h) == 0));
         for (i, &h) in same_bucket[..4].iter().enumerate() {
-            tt.store(h, 0, None, 10 + i as u32, Bound::Exact);
+            tt.store(h, 0, None, 10 + i as u32, Bound::Exact, 0);
         }
-        tt.store(same_bucket[4], 0, None, 1, Bound::Exact);
+        tt.store(same_bucket[4], 0, None, 1, Bound::Exact, 0);
         assert!(tt.probe(same_bucket[0]).is_none(), "shallowest went");
         assert!(tt.probe(same_bucket[4]).is_some());
         for &h in &same_bucket[1..4] {
@@ -329,7 +343,8 @@ mod tests {
             let score = (hash % 20_000) as i32 - 10_000;
             let best = (hash >> 20) as usize % 64;
             let depth = 1 + (hash >> 30) as u32 % 60;
-            (score, best, depth)
+            let selectivity = (hash >> 40) as u8 % 8;
+            (score, best, depth, selectivity)
         };
         let threads = 8;
         let hits = std::sync::atomic::AtomicU64::new(0);
@@ -341,13 +356,16 @@ mod tests {
                     for _ in 0..200_000 {
                         // Few distinct positions: the same ones come back often.
                         let hash = (rng.next_u64() % 512).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        let (score, best, depth) = data_of(hash);
+                        let (score, best, depth, selectivity) = data_of(hash);
                         if let Some(p) = tt.probe(hash) {
-                            assert_eq!((p.score, p.best, p.depth), (score, Some(best), depth));
+                            assert_eq!(
+                                (p.score, p.best, p.depth, p.selectivity),
+                                (score, Some(best), depth, selectivity)
+                            );
                             assert_eq!(p.bound, Bound::Exact);
                             hits.fetch_add(1, Relaxed);
                         }
-                        tt.store(hash, score, Some(best), depth, Bound::Exact);
+                        tt.store(hash, score, Some(best), depth, Bound::Exact, selectivity);
                     }
                 });
             }

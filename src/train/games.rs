@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::board::{Board, Board8};
 use crate::formats::wthor::WthorFile;
+use crate::selfplay::data::LabelledGame;
 
 /// A position of a game, as the side to move saw it before playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +100,21 @@ pub(crate) fn read_wthor(path: &Path) -> Result<(Vec<ReplayedGame>, usize)> {
         }
     }
     Ok((games, skipped))
+}
+
+/// A self-play game as a training game. Its opening moves (a shared line and random moves)
+/// are left out; every position the solver played has the final result as its exact value,
+/// which the earlier positions inherit.
+pub(crate) fn from_selfplay(played: &LabelledGame) -> ReplayedGame {
+    let (mut positions, end) =
+        replay(&played.moves).expect("self-play games are checked when read");
+    positions.drain(..(played.opening_moves as usize).min(positions.len()));
+    let mut exact = vec![(played.solved_from, played.black_result)];
+    let end_empties = end.board.empties();
+    if end_empties < played.solved_from {
+        exact.push((end_empties, played.black_result));
+    }
+    ReplayedGame { positions, exact }
 }
 
 /// Plays `moves` (square indices) from the start, passing whenever the side to move has no

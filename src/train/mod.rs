@@ -10,6 +10,7 @@ pub mod exact;
 pub(crate) mod fit;
 pub(crate) mod games;
 pub(crate) mod labels;
+pub(crate) mod mpc;
 
 use std::path::PathBuf;
 
@@ -21,7 +22,7 @@ use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, S
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
 use crate::score;
-use fit::{Penalties, Samples};
+use fit::{Loss, Penalties, Samples};
 use games::ReplayedGame;
 
 /// What to train on and how.
@@ -29,6 +30,8 @@ use games::ReplayedGame;
 pub(crate) struct Config {
     /// WTHOR files or directories of them.
     pub(crate) games: Vec<PathBuf>,
+    /// Self-play chunk files (see [`crate::selfplay::data`]) or directories of them.
+    pub(crate) selfplay: Vec<PathBuf>,
     /// Where to write the weights file.
     pub(crate) out: PathBuf,
     /// One game in this many is held out.
@@ -44,6 +47,8 @@ pub(crate) struct Config {
     pub(crate) iterations: usize,
     /// Regularisation.
     pub(crate) penalties: Penalties,
+    /// What the fit minimises.
+    pub(crate) loss: Loss,
     /// Files of positions with exact values (see [`exact`]) to measure the result on.
     pub(crate) exact_files: Vec<PathBuf>,
     /// Positions with at most this many empty squares are solved exactly for their labels
@@ -57,6 +62,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             games: Vec::new(),
+            selfplay: Vec::new(),
             out: PathBuf::from("emilia.weights"),
             holdout_every: 10,
             holdout: 9,
@@ -68,6 +74,7 @@ impl Default for Config {
                 l2: 1.0,
                 smooth: 100.0,
             },
+            loss: Loss::Squares,
             exact_files: Vec::new(),
             measure_only: None,
             solve_empties: 14,
@@ -128,6 +135,11 @@ pub(crate) struct Summary {
     pub(crate) by_empties: Vec<(u32, u32, Errors)>,
     /// Errors on each exact-positions file: `(file, errors)`.
     pub(crate) exact_files: Vec<(PathBuf, Errors)>,
+    /// Errors on held-out positions by their number of empties (index), against the
+    /// backed-up labels.
+    pub(crate) curve: Vec<Errors>,
+    /// Errors on the solver-played positions of held-out self-play games (exact labels).
+    pub(crate) selfplay_solved: Option<Errors>,
     /// Bytes of the weights file written.
     pub(crate) file_bytes: usize,
 }
@@ -143,6 +155,55 @@ const REPORT_RANGES: [(u32, u32); 7] = [
     (1, 9),
 ];
 
+/// What becomes of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Measured, never trained on.
+    HeldOut,
+    /// Trained on.
+    Trained,
+    /// Left out (another residue excluded, subsampled away, or only measuring).
+    Unused,
+}
+
+/// The deterministic split of games by their number.
+struct Split<'a> {
+    config: &'a Config,
+    /// Games seen.
+    number: usize,
+    /// Games not held out nor excluded, before subsampling.
+    trained: usize,
+}
+
+impl<'a> Split<'a> {
+    fn new(config: &'a Config) -> Split<'a> {
+        Split {
+            config,
+            number: 0,
+            trained: 0,
+        }
+    }
+
+    /// The role of the next game.
+    fn next(&mut self) -> Role {
+        let config = self.config;
+        let residue = self.number % config.holdout_every;
+        self.number += 1;
+        if residue == config.holdout {
+            return Role::HeldOut;
+        }
+        if Some(residue) == config.exclude {
+            return Role::Unused;
+        }
+        self.trained += 1;
+        if (self.trained - 1).is_multiple_of(config.subsample) && config.measure_only.is_none() {
+            Role::Trained
+        } else {
+            Role::Unused
+        }
+    }
+}
+
 /// Runs a training: reads games, fits, writes the weights file, measures held-out error.
 /// `say` receives progress lines.
 pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
@@ -155,10 +216,22 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
     let mut buckets: Vec<(Vec<[u16; FEATURE_COUNT]>, Vec<f32>)> =
         (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
     let mut held_out: Vec<ReplayedGame> = Vec::new();
-    let mut number = 0usize;
-    let mut trained = 0usize;
+    let mut split = Split::new(config);
     let mut solver = Solver::new(16);
     let mut solved = 0usize;
+    let mut add_samples = |game: &ReplayedGame| {
+        let Some(labels) = labels::game_labels(game) else {
+            return;
+        };
+        for (position, label) in game.positions.iter().zip(labels) {
+            let board = position.board;
+            let bucket = &mut buckets[stage(board.empty_mask().count_ones())];
+            bucket
+                .0
+                .push(layout.slot_features(&board, &indices(&board)));
+            bucket.1.push(label);
+        }
+    };
     for file in &files {
         let (games, skipped) = games::read_wthor(file)?;
         if skipped > 0 {
@@ -168,16 +241,8 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
             ));
         }
         for mut game in games {
-            let residue = number % config.holdout_every;
-            number += 1;
-            let held = residue == config.holdout;
-            let used = if held || Some(residue) == config.exclude {
-                false
-            } else {
-                trained += 1;
-                (trained - 1).is_multiple_of(config.subsample) && config.measure_only.is_none()
-            };
-            if !held && !used {
+            let role = split.next();
+            if role == Role::Unused {
                 continue;
             }
             if config.solve_empties > 0 {
@@ -186,22 +251,40 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
                     solver.solve_exact(board).score
                 });
             }
-            if held {
+            if role == Role::HeldOut {
                 held_out.push(game);
-                continue;
-            }
-            let Some(labels) = labels::game_labels(&game) else {
-                continue;
-            };
-            for (position, label) in game.positions.iter().zip(labels) {
-                let board = position.board;
-                let bucket = &mut buckets[stage(board.empty_mask().count_ones())];
-                bucket
-                    .0
-                    .push(layout.slot_features(&board, &indices(&board)));
-                bucket.1.push(label);
+            } else {
+                add_samples(&game);
             }
         }
+    }
+    let (number, trained) = (split.number, split.trained);
+    // Self-play games are split the same way, counted on their own.
+    let mut selfplay_split = Split::new(config);
+    let mut held_out_selfplay: Vec<ReplayedGame> = Vec::new();
+    let selfplay_files = crate::selfplay::data::game_files(&config.selfplay)?;
+    for file in &selfplay_files {
+        for played in crate::selfplay::data::read_games(file)? {
+            let role = selfplay_split.next();
+            if role == Role::Unused {
+                continue;
+            }
+            let game = games::from_selfplay(&played);
+            if role == Role::HeldOut {
+                held_out_selfplay.push(game);
+            } else {
+                add_samples(&game);
+            }
+        }
+    }
+    if !selfplay_files.is_empty() {
+        say(&format!(
+            "{} self-play games from {} files: {} held out, {} trained on",
+            selfplay_split.number,
+            selfplay_files.len(),
+            held_out_selfplay.len(),
+            selfplay_split.trained.div_ceil(config.subsample)
+        ));
     }
     summary.games = (number, held_out.len(), trained.div_ceil(config.subsample));
     if solved > 0 {
@@ -231,7 +314,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
     if let Some(path) = &config.measure_only {
         let eval = PatternEval::from_weights(&Weights::read(path)?)?;
         summary.file_bytes = std::fs::metadata(path).map_or(0, |m| m.len() as usize);
-        measure_all(config, &eval, &held_out, &mut summary)?;
+        measure_all(config, &eval, &held_out, &held_out_selfplay, &mut summary)?;
         return Ok(summary);
     }
     if samples.is_empty() {
@@ -243,6 +326,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
         layout.dense_len,
         config.penalties,
         config.iterations,
+        config.loss,
         &mut |p| {
             say(&format!(
                 "iteration {:4}: training rms {:.3}",
@@ -267,7 +351,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
         .map_err(|e| anyhow::anyhow!("cannot write weights file {}: {e}", config.out.display()))?;
     // Measure what was written, exactly as the engine will load it.
     let eval = PatternEval::from_bytes(&bytes)?;
-    measure_all(config, &eval, &held_out, &mut summary)?;
+    measure_all(config, &eval, &held_out, &held_out_selfplay, &mut summary)?;
     Ok(summary)
 }
 
@@ -276,9 +360,13 @@ fn measure_all(
     config: &Config,
     eval: &PatternEval,
     held_out: &[ReplayedGame],
+    held_out_selfplay: &[ReplayedGame],
     summary: &mut Summary,
 ) -> Result<()> {
     measure(eval, held_out, summary);
+    if !held_out_selfplay.is_empty() {
+        summary.selfplay_solved = Some(measure_solved(eval, held_out_selfplay));
+    }
     for file in &config.exact_files {
         summary
             .exact_files
@@ -297,11 +385,32 @@ pub(crate) fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPositio
     errors.mean()
 }
 
+/// Errors on the positions of held-out self-play games that the solver played, whose
+/// labels are exact.
+fn measure_solved(eval: &PatternEval, held_out: &[ReplayedGame]) -> Errors {
+    let classic = Classic::default();
+    let mut errors = Errors::default();
+    for game in held_out {
+        let (Some(labels), Some(&(solved_from, _))) =
+            (labels::game_labels(game), game.exact.first())
+        else {
+            continue;
+        };
+        for (position, label) in game.positions.iter().zip(labels) {
+            if position.empties() <= solved_from {
+                errors.add(&position.board, label as f64, eval, &classic);
+            }
+        }
+    }
+    errors.mean()
+}
+
 /// Fills the summary's errors from the held-out games.
 fn measure(eval: &PatternEval, held_out: &[ReplayedGame], summary: &mut Summary) {
     let classic = Classic::default();
     let mut exact = Errors::default();
     let mut ranges: Vec<Errors> = REPORT_RANGES.iter().map(|_| Errors::default()).collect();
+    let mut curve = vec![Errors::default(); 61];
     for game in held_out {
         let Some(labels) = labels::game_labels(game) else {
             continue;
@@ -310,6 +419,7 @@ fn measure(eval: &PatternEval, held_out: &[ReplayedGame], summary: &mut Summary)
         for (position, label) in game.positions.iter().zip(labels) {
             let board: Board8 = position.board;
             let empties = position.empties();
+            curve[empties as usize].add(&board, label as f64, eval, &classic);
             if empties == 24 && exact_24 {
                 exact.add(&board, label as f64, eval, &classic);
             }
@@ -321,9 +431,60 @@ fn measure(eval: &PatternEval, held_out: &[ReplayedGame], summary: &mut Summary)
         }
     }
     summary.exact24 = exact.mean();
+    summary.curve = curve.iter().map(Errors::mean).collect();
     summary.by_empties = REPORT_RANGES
         .iter()
         .zip(ranges)
         .map(|(&(lo, hi), e)| (lo, hi, e.mean()))
         .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selfplay::data::{self, Settings};
+
+    #[test]
+    fn training_on_self_play_games_lowers_the_held_out_error_reproducibly() {
+        let dir = std::env::temp_dir().join(format!("emilia-train-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let settings = Settings {
+            depth: 1,
+            margin: 4.0,
+            solve_empties: 10,
+            games_per_chunk: 20,
+            hash_mib: 1,
+            ..Settings::default()
+        };
+        let openings = data::parse_openings(crate::selfplay::XOT_OPENINGS).unwrap();
+        let every = std::time::Duration::from_secs(3600);
+        data::run(&dir, &settings, &openings, 0..4, 2, every, &mut |_| {}).unwrap();
+        let config = Config {
+            selfplay: vec![dir.clone()],
+            out: dir.join("a.weights"),
+            holdout_every: 5,
+            holdout: 4,
+            iterations: 30,
+            solve_empties: 0,
+            ..Config::default()
+        };
+        let summary = train(&config, &mut |_| {}).unwrap();
+        let held = summary.selfplay_solved.unwrap();
+        // 80 games, 16 held out: their solver-played positions, whose values are exact.
+        assert!(held.count > 100, "{}", held.count);
+        // The untrained evaluation (all weights 0) has the error of always predicting 0.
+        assert!(held.pattern < 0.9 * held.zero, "{held:?}");
+        // The same data gives the same file.
+        let again = Config {
+            out: dir.join("b.weights"),
+            ..config.clone()
+        };
+        train(&again, &mut |_| {}).unwrap();
+        let (a, b) = (
+            std::fs::read(dir.join("a.weights")).unwrap(),
+            std::fs::read(dir.join("b.weights")).unwrap(),
+        );
+        assert_eq!(a, b);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,0 +1,166 @@
+//! `emilia selfplay`: generates training games by self-play, in chunks.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use super::output::{note, out, outln};
+use super::Args;
+use crate::selfplay::data::{self, Progress, Settings};
+
+const HELP: &str = "\
+Usage: emilia selfplay --out DIR [--chunks N] [--first-chunk K] [options]
+
+Plays games of Emilia against itself for training the evaluation (`emilia train
+--selfplay DIR`). Each game starts from a random opening line and a few random moves,
+continues with moves from a short search (at random among those scored within a margin of
+the best), and is played by the exact solver from --solve empties on, so that every
+position from there on has its exact value.
+
+Games are written in chunks: chunk C is the file DIR/selfplay-s<seed>-c<C>.games, made
+whole (under a temporary name, renamed at the end). Chunks already in DIR are skipped, so
+an interrupted run resumes where it stopped, and machines given different chunk ranges
+(or the same seed and different --first-chunk) make different games. A chunk depends only
+on the settings, the seed and its number.
+
+Options:
+  --out DIR            directory of the chunk files (created if missing)
+  --chunks N           chunks to make (default 1)
+  --first-chunk K      number of the first chunk (default 0)
+  --games N            games a chunk (default 500)
+  --seed S             seed of every random choice (default 1)
+  --threads T          worker threads, each with its own one-thread engine (default all:
+                       every core the system offers)
+  --openings FILE      opening lines, one transcript a line (default: the shipped XOT set)
+  --random-moves N     uniformly random moves after the opening line (default 2)
+  --depth D            search depth of the other moves (default 6)
+  --margin X           moves within X discs of the best are equally likely (default 1)
+  --solve E            the solver plays from E empties on (default 20)
+  --hash MIB           transposition table of each engine (default 16)
+  --report S           seconds between progress lines on stderr (default 30)
+";
+
+/// Runs `emilia selfplay`.
+pub(crate) fn run(args: &[String]) -> Result<()> {
+    let args = Args::parse(
+        args,
+        &[
+            ("out", 1),
+            ("chunks", 1),
+            ("first-chunk", 1),
+            ("games", 1),
+            ("seed", 1),
+            ("threads", 1),
+            ("openings", 1),
+            ("random-moves", 1),
+            ("depth", 1),
+            ("margin", 1),
+            ("solve", 1),
+            ("hash", 1),
+            ("report", 1),
+        ],
+    )?;
+    if args.flag("help") {
+        return out!("{HELP}");
+    }
+    args.reject_unknown_flags(&[])?;
+    if !args.positional.is_empty() {
+        bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
+    }
+    let Some(out) = args.value("out").map(PathBuf::from) else {
+        bail!("no output directory: use --out DIR\n\n{HELP}");
+    };
+    let defaults = Settings::default();
+    let settings = Settings {
+        depth: args.get("depth", defaults.depth)?,
+        margin: args.get("margin", defaults.margin)?,
+        solve_empties: args.get("solve", defaults.solve_empties)?,
+        random_moves: args.get("random-moves", defaults.random_moves)?,
+        games_per_chunk: args.get("games", defaults.games_per_chunk)?,
+        seed: args.get("seed", defaults.seed)?,
+        hash_mib: args.get("hash", defaults.hash_mib)?,
+    };
+    if !(1..=60).contains(&settings.depth) {
+        bail!("--depth {}: expected 1 to 60", settings.depth);
+    }
+    if !(0.0..=64.0).contains(&settings.margin) {
+        bail!("--margin {}: expected 0 to 64 discs", settings.margin);
+    }
+    if settings.solve_empties > 30 {
+        bail!(
+            "--solve {}: at most 30 empties (each game would take hours)",
+            settings.solve_empties
+        );
+    }
+    if settings.games_per_chunk == 0 {
+        bail!("--games 0: a chunk needs games");
+    }
+    if !(1..=65536).contains(&settings.hash_mib) {
+        bail!("--hash {}: expected 1 to 65536 MiB", settings.hash_mib);
+    }
+    let chunks: u64 = args.get("chunks", 1)?;
+    let first: u64 = args.get("first-chunk", 0)?;
+    let end = first
+        .checked_add(chunks)
+        .context("--first-chunk plus --chunks overflows")?;
+    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
+    let openings = match args.value("openings") {
+        Some(path) => data::parse_openings(
+            &std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+        )
+        .with_context(|| path.to_string())?,
+        None => data::parse_openings(crate::selfplay::XOT_OPENINGS)?,
+    };
+    if openings.is_empty() {
+        bail!("no openings in the openings file");
+    }
+    let every = Duration::from_secs_f64(args.get("report", 30.0f64)?.max(0.1));
+    let games_per_chunk = settings.games_per_chunk;
+    let say = |p: &Progress| {
+        let eta = p
+            .remaining(games_per_chunk)
+            .map_or("?".to_string(), format_duration);
+        note(&format!(
+            "selfplay: {}/{} chunks ({} already there), {} games, {} positions, {:.1} \
+             positions/s, {:.0} s elapsed, about {eta} left",
+            p.chunks_done,
+            p.chunks_todo,
+            p.skipped,
+            p.games,
+            p.positions,
+            p.rate(),
+            p.elapsed.as_secs_f64(),
+        ))
+    };
+    let last = data::run(
+        &out,
+        &settings,
+        &openings,
+        first..end,
+        threads,
+        every,
+        &mut |p| say(p),
+    )?;
+    outln!(
+        "selfplay: {} chunks made, {} already there; {} games, {} positions in {:.0} s \
+         ({:.1} positions/s on {threads} threads)",
+        last.chunks_done,
+        last.skipped,
+        last.games,
+        last.positions,
+        last.elapsed.as_secs_f64(),
+        last.rate()
+    )
+}
+
+fn format_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}

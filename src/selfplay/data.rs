@@ -1,0 +1,623 @@
+//! Training data by self-play: games the engine plays against itself, each labelled with
+//! its final result, written in independent chunks so that a run can stop and resume and
+//! spread over many machines.
+//!
+//! A game starts from an opening (a line of a list such as the XOT openings, then a few
+//! uniformly random moves), continues with moves from a short fixed-depth search (chosen at
+//! random among the moves scored within a margin of the best), and from a given number of
+//! empty squares on is played by the exact endgame solver. So every position from the
+//! solver's first on is labelled with its exact value (perfect play keeps the value), and
+//! the earlier ones with the result of the game played from them.
+//!
+//! # File format
+//!
+//! A chunk is a text file of one game a line; lines starting with `#` are comments (the
+//! first records the settings that made it). A game line has four fields separated by
+//! spaces:
+//!
+//! ```text
+//! f5f6e6f4e3c5c4e7c6e2...b8a8 -6 10 20
+//! ```
+//!
+//! the transcript from the standard start (passes implicit), Black's final disc difference
+//! (empty squares to the winner), the number of opening moves at the start of the
+//! transcript that were not chosen by search, and the number of empty squares from which
+//! the solver played (every position with at most that many empties has the final result
+//! as its exact value).
+//!
+//! # Reproducibility
+//!
+//! Game `g` of chunk `c` depends only on the settings, the seed, `c` and `g`: each game
+//! starts from a cleared transposition table, searches have fixed depths and no time
+//! limits, and its random choices come from a generator seeded by `(seed, c, g)`. Any
+//! machine can make any chunk, and a chunk made twice is the same file.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use crate::board::{mix64, Board, Move, Position};
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::Limits;
+
+/// How games are played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Depth of the search that chooses the moves before the solver takes over.
+    pub depth: u32,
+    /// Moves whose search score is within this many discs of the best are equally likely.
+    pub margin: f64,
+    /// The solver plays every move from this many empty squares on.
+    pub solve_empties: u32,
+    /// Uniformly random moves after the opening line.
+    pub random_moves: u32,
+    /// Games a chunk.
+    pub games_per_chunk: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Transposition table of each engine, MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            depth: 6,
+            margin: 1.0,
+            solve_empties: 20,
+            random_moves: 2,
+            games_per_chunk: 500,
+            seed: 1,
+            hash_mib: 16,
+        }
+    }
+}
+
+/// One self-play game, as a line of a chunk file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelledGame {
+    /// Moves from the standard start, as square indices (a1 = 0; passes left out).
+    pub moves: Vec<usize>,
+    /// Black's final disc difference, empty squares to the winner.
+    pub black_result: i32,
+    /// Moves at the start that came from the opening (line and random moves).
+    pub opening_moves: u32,
+    /// The solver played from this many empties on.
+    pub solved_from: u32,
+}
+
+impl LabelledGame {
+    /// The game's line in a chunk file (without the newline).
+    pub fn to_line(&self) -> String {
+        let mut line = String::with_capacity(2 * self.moves.len() + 16);
+        for &m in &self.moves {
+            let (col, row) = (m % 8, m / 8);
+            line.push((b'a' + col as u8) as char);
+            line.push((b'1' + row as u8) as char);
+        }
+        let _ = write!(
+            line,
+            " {} {} {}",
+            self.black_result, self.opening_moves, self.solved_from
+        );
+        line
+    }
+
+    /// Reads a game line, checking that the moves are legal, that the game is over at the
+    /// end and that the result is the final position's.
+    pub fn parse_line(line: &str) -> Result<LabelledGame> {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [moves, result, opening, solved] = fields[..] else {
+            bail!("expected '<transcript> <result> <opening moves> <solved from>'");
+        };
+        let number = |text: &str, what: &str| -> Result<i64> {
+            text.parse().map_err(|_| anyhow!("'{text}' is no {what}"))
+        };
+        let black_result = number(result, "result")? as i32;
+        let opening_moves = u32::try_from(number(opening, "move count")?)?;
+        let solved_from = u32::try_from(number(solved, "number of empties")?)?;
+        if !moves.len().is_multiple_of(2) {
+            bail!("transcript of odd length");
+        }
+        let mut squares = Vec::with_capacity(moves.len() / 2);
+        for pair in moves.as_bytes().chunks(2) {
+            let (col, row) = (pair[0].to_ascii_lowercase(), pair[1]);
+            if !(b'a'..=b'h').contains(&col) || !(b'1'..=b'8').contains(&row) {
+                bail!("'{}' is no square", String::from_utf8_lossy(pair));
+            }
+            squares.push((row - b'1') as usize * 8 + (col - b'a') as usize);
+        }
+        let (_, end) = crate::train::games::replay(&squares)
+            .ok_or_else(|| anyhow!("the transcript has an illegal move"))?;
+        if !end.board.is_game_over() {
+            bail!("the game is not over at the end of the transcript");
+        }
+        let final_black = if end.black_to_move {
+            end.board.final_score()
+        } else {
+            -end.board.final_score()
+        };
+        if final_black != black_result {
+            bail!("result {black_result}, but the final position gives {final_black}");
+        }
+        if opening_moves as usize > squares.len() {
+            bail!("more opening moves than moves");
+        }
+        Ok(LabelledGame {
+            moves: squares,
+            black_result,
+            opening_moves,
+            solved_from,
+        })
+    }
+}
+
+/// An engine for one worker of a run: no opening book (every move is searched, so games
+/// vary with their seeds), and one thread, since the run spreads its games over the cores.
+pub fn worker_engine(hash_mib: usize) -> Engine {
+    let mut engine = Engine::without_book(hash_mib);
+    engine
+        .set_option("threads", "1")
+        .expect("one thread is a valid option");
+    engine
+}
+
+/// The generator of game `game` of chunk `chunk`.
+fn game_rng(seed: u64, chunk: u64, game: u64) -> Rng {
+    Rng::new(mix64(mix64(seed ^ 0x5E1F_91A7) ^ chunk.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ game)
+}
+
+/// Plays one game with `engine` from one of `openings` (transcripts from the start).
+pub fn play_game(
+    engine: &mut Engine,
+    settings: &Settings,
+    openings: &[Vec<usize>],
+    rng: &mut Rng,
+) -> Result<LabelledGame> {
+    engine.clear_hash();
+    let start = Position::start(8).expect("8x8 start");
+    let mut position = start;
+    let mut moves: Vec<usize> = Vec::with_capacity(60);
+    let play = |position: &mut Position, moves: &mut Vec<usize>, mv: Move| -> Result<()> {
+        if let Move::Play(square) = mv {
+            moves.push(square.row() * 8 + square.col());
+        }
+        *position = position
+            .play(mv)
+            .map_err(|e| anyhow!("illegal move {mv}: {e}"))?;
+        Ok(())
+    };
+    // Each side's forced pass is played as it comes, so `position` always has a mover
+    // with a move or is over.
+    let pass_if_forced = |position: &mut Position| {
+        if !position.is_game_over() && !position.board.has_moves() {
+            *position = position.play(Move::Pass).unwrap_or(*position);
+        }
+    };
+    if !openings.is_empty() {
+        let line = &openings[rng.below(openings.len())];
+        for &index in line {
+            pass_if_forced(&mut position);
+            if position.is_game_over() {
+                break;
+            }
+            let square = crate::board::Square::from_index(index, 8);
+            play(&mut position, &mut moves, Move::Play(square))?;
+        }
+    }
+    for _ in 0..settings.random_moves {
+        pass_if_forced(&mut position);
+        if position.is_game_over() {
+            break;
+        }
+        let legal = position.legal_moves();
+        play(&mut position, &mut moves, legal[rng.below(legal.len())])?;
+    }
+    let opening_moves = moves.len() as u32;
+    let depth = Limits {
+        depth: Some(settings.depth.max(1)),
+        ..Limits::default()
+    };
+    let margin = (settings.margin * 100.0).round() as i32;
+    loop {
+        pass_if_forced(&mut position);
+        if position.is_game_over() {
+            break;
+        }
+        let (_, _, empties) = position.board.counts();
+        let mv = if empties <= settings.solve_empties {
+            let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+            if !report.exact {
+                bail!("the solver did not finish");
+            }
+            report.best
+        } else {
+            let scores = engine.hint(&position, usize::MAX, &depth, &mut |_, _| {});
+            let best = scores
+                .first()
+                .ok_or_else(|| anyhow!("no move scored"))?
+                .score;
+            let near: Vec<Move> = scores
+                .iter()
+                .filter(|s| s.score.hundredths() >= best.hundredths() - margin)
+                .map(|s| s.mv)
+                .collect();
+            near[rng.below(near.len())]
+        };
+        play(&mut position, &mut moves, mv)?;
+    }
+    let black_result = position.final_score_for(crate::board::Color::Black);
+    Ok(LabelledGame {
+        moves,
+        black_result,
+        opening_moves,
+        solved_from: settings.solve_empties,
+    })
+}
+
+/// Reads a list of openings, one transcript a line (`#` starts a comment line).
+pub fn parse_openings(text: &str) -> Result<Vec<Vec<usize>>> {
+    let start = Position::start(8).expect("8x8 start");
+    let mut openings = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (_, moves) = start
+            .play_transcript(line)
+            .map_err(|e| anyhow!("opening line {}: {e}", n + 1))?;
+        openings.push(
+            moves
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Play(sq) => Some(sq.row() * 8 + sq.col()),
+                    Move::Pass => None,
+                })
+                .collect(),
+        );
+    }
+    Ok(openings)
+}
+
+/// The file of chunk `chunk` of a run with seed `seed`.
+pub fn chunk_path(dir: &Path, seed: u64, chunk: u64) -> PathBuf {
+    dir.join(format!("selfplay-s{seed}-c{chunk:06}.games"))
+}
+
+/// Plays the games of chunk `chunk` and returns the file's text.
+pub fn make_chunk(
+    engine: &mut Engine,
+    settings: &Settings,
+    openings: &[Vec<usize>],
+    chunk: u64,
+    mut after_game: impl FnMut(&LabelledGame),
+    stop: &AtomicBool,
+) -> Result<Option<String>> {
+    let mut text = format!(
+        "# emilia selfplay: seed {} chunk {chunk} games {} depth {} margin {} solve {} \
+         random-moves {} openings {}\n",
+        settings.seed,
+        settings.games_per_chunk,
+        settings.depth,
+        settings.margin,
+        settings.solve_empties,
+        settings.random_moves,
+        openings.len()
+    );
+    for game in 0..settings.games_per_chunk {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let mut rng = game_rng(settings.seed, chunk, game as u64);
+        let played = play_game(engine, settings, openings, &mut rng)
+            .with_context(|| format!("chunk {chunk}, game {game}"))?;
+        after_game(&played);
+        text.push_str(&played.to_line());
+        text.push('\n');
+    }
+    Ok(Some(text))
+}
+
+/// Progress of a run, as reported to its caller.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Chunks of the run already on disk before it started (skipped).
+    pub skipped: usize,
+    /// Chunks finished by this run.
+    pub chunks_done: usize,
+    /// Chunks this run has to make.
+    pub chunks_todo: usize,
+    /// Games and positions played by this run.
+    pub games: u64,
+    /// Positions (moves played) of those games.
+    pub positions: u64,
+    /// Time since the run started.
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Positions a second.
+    pub fn rate(&self) -> f64 {
+        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// Estimated time to the end, from the games played so far.
+    pub fn remaining(&self, games_per_chunk: usize) -> Option<Duration> {
+        if self.games == 0 {
+            return None;
+        }
+        let total = (self.chunks_todo * games_per_chunk) as f64;
+        let per_game = self.elapsed.as_secs_f64() / self.games as f64;
+        Some(Duration::from_secs_f64(
+            (total - self.games as f64).max(0.0) * per_game,
+        ))
+    }
+}
+
+/// Makes chunks `chunks` in `dir` on `threads` threads, each with its own
+/// engine; chunks already there are skipped. Each chunk is written under a temporary name
+/// and renamed when complete, so an interrupted run leaves only whole chunks.
+/// `report` is called about every `every` and at the end.
+pub fn run(
+    dir: &Path,
+    settings: &Settings,
+    openings: &[Vec<usize>],
+    chunks: std::ops::Range<u64>,
+    threads: usize,
+    every: Duration,
+    report: &mut dyn FnMut(&Progress),
+) -> Result<Progress> {
+    if settings.games_per_chunk == 0 {
+        bail!("chunks of 0 games");
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let count = chunks.end.saturating_sub(chunks.start) as usize;
+    let todo: Vec<u64> = chunks
+        .filter(|&c| !chunk_path(dir, settings.seed, c).exists())
+        .collect();
+    let skipped = count - todo.len();
+    let next = AtomicUsize::new(0);
+    let games = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let start = Instant::now();
+    let progress = || Progress {
+        skipped,
+        chunks_done: done.load(Ordering::Relaxed),
+        chunks_todo: todo.len(),
+        games: games.load(Ordering::Relaxed),
+        positions: positions.load(Ordering::Relaxed),
+        elapsed: start.elapsed(),
+    };
+    let workers = threads.clamp(1, todo.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut engine = worker_engine(settings.hash_mib);
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&chunk) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let result = make_chunk(
+                        &mut engine,
+                        settings,
+                        openings,
+                        chunk,
+                        |game| {
+                            games.fetch_add(1, Ordering::Relaxed);
+                            positions.fetch_add(game.moves.len() as u64, Ordering::Relaxed);
+                        },
+                        &stop,
+                    )
+                    .and_then(|text| match text {
+                        Some(text) => write_chunk(&chunk_path(dir, settings.seed, chunk), &text),
+                        None => Ok(()),
+                    });
+                    match result {
+                        Ok(()) => {
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            stop.store(true, Ordering::Relaxed);
+                            failure
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+        let mut last = Instant::now();
+        while done.load(Ordering::Relaxed) < todo.len() && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+            if last.elapsed() >= every {
+                last = Instant::now();
+                report(&progress());
+            }
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let last = progress();
+    report(&last);
+    Ok(last)
+}
+
+/// Writes `text` to `path` through a temporary file renamed at the end.
+fn write_chunk(path: &Path, text: &str) -> Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, text)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| {
+        format!(
+            "cannot rename {} to {}",
+            temporary.display(),
+            path.display()
+        )
+    })
+}
+
+/// Chunk files named by `paths`: files as given, directories searched (not recursively)
+/// for `.games` files, in name order.
+pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot list {}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "games"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("no .games files in {}", path.display());
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Reads every game of a chunk file.
+pub fn read_games(path: &Path) -> Result<Vec<LabelledGame>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(n, line)| {
+            LabelledGame::parse_line(line).with_context(|| format!("{}:{}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Settings {
+        Settings {
+            depth: 2,
+            solve_empties: 10,
+            games_per_chunk: 3,
+            hash_mib: 1,
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn games_are_legal_finished_and_reproducible() {
+        let openings = parse_openings("f5f6e6f4e3c5c4e7\nf5d6c3d3c4f4c5b3\n").unwrap();
+        let settings = quick();
+        let mut engine = worker_engine(1);
+        let mut lines = Vec::new();
+        for game in 0..4 {
+            let mut rng = game_rng(settings.seed, 7, game);
+            let played = play_game(&mut engine, &settings, &openings, &mut rng).unwrap();
+            assert_eq!(played.opening_moves, 10);
+            let line = played.to_line();
+            // The line reads back, replays legally and its result is the final position's.
+            assert_eq!(LabelledGame::parse_line(&line).unwrap(), played);
+            lines.push(line);
+        }
+        // Another engine, with its own history, plays the same games.
+        let mut other = worker_engine(1);
+        for (game, line) in lines.iter().enumerate().rev() {
+            let mut rng = game_rng(settings.seed, 7, game as u64);
+            let again = play_game(&mut other, &settings, &openings, &mut rng).unwrap();
+            assert_eq!(&again.to_line(), line);
+        }
+        // Different games differ.
+        assert_ne!(lines[0], lines[1]);
+    }
+
+    #[test]
+    fn the_solved_part_of_a_game_is_perfect_play() {
+        // From the solver's first position on, every position's exact value is the result.
+        let openings = parse_openings("f5d6c3d3c4f4c5b3").unwrap();
+        let settings = quick();
+        let mut engine = worker_engine(1);
+        let played = play_game(&mut engine, &settings, &openings, &mut game_rng(3, 0, 0)).unwrap();
+        let (positions, _) = crate::train::games::replay(&played.moves).unwrap();
+        let mut solver = crate::endgame::Solver::new(1);
+        let mut checked = 0;
+        for p in positions
+            .iter()
+            .filter(|p| p.empties() <= settings.solve_empties)
+        {
+            let value = solver.solve_exact(&p.board).score;
+            let black = if p.black_to_move { value } else { -value };
+            assert_eq!(black, played.black_result);
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked}");
+    }
+
+    #[test]
+    fn damaged_lines_are_refused() {
+        let openings = parse_openings("f5f6e6f4e3c5c4e7").unwrap();
+        let mut engine = worker_engine(1);
+        let played = play_game(&mut engine, &quick(), &openings, &mut game_rng(1, 1, 1)).unwrap();
+        let line = played.to_line();
+        let (moves, rest) = line.split_once(' ').unwrap();
+        // A wrong result, a game cut short, an illegal move, a missing field.
+        let wrong = format!(
+            "{moves} {} {}",
+            played.black_result + 2,
+            &rest[rest.find(' ').unwrap() + 1..]
+        );
+        assert!(LabelledGame::parse_line(&wrong).is_err());
+        let short = format!("{} {rest}", &moves[..moves.len() - 2]);
+        assert!(LabelledGame::parse_line(&short).is_err());
+        assert!(LabelledGame::parse_line(&format!("a1{line}")).is_err());
+        assert!(LabelledGame::parse_line(moves).is_err());
+        assert!(parse_openings("f5f5").is_err());
+    }
+
+    #[test]
+    fn a_run_skips_finished_chunks_and_writes_whole_files() {
+        let dir = std::env::temp_dir().join(format!("emilia-selfplay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let openings = parse_openings("f5f6e6f4e3c5c4e7").unwrap();
+        let settings = Settings {
+            games_per_chunk: 2,
+            ..quick()
+        };
+        let every = Duration::from_secs(3600);
+        let first = run(&dir, &settings, &openings, 4..6, 2, every, &mut |_| {}).unwrap();
+        assert_eq!((first.skipped, first.chunks_done, first.games), (0, 2, 4));
+        let made = chunk_path(&dir, settings.seed, 5);
+        let text = std::fs::read_to_string(&made).unwrap();
+        // A rerun over a wider range makes only the missing chunk; the others stay as made.
+        let second = run(&dir, &settings, &openings, 3..6, 1, every, &mut |_| {}).unwrap();
+        assert_eq!(
+            (second.skipped, second.chunks_done, second.games),
+            (2, 1, 2)
+        );
+        assert_eq!(std::fs::read_to_string(&made).unwrap(), text);
+        let files = game_files(std::slice::from_ref(&dir)).unwrap();
+        assert_eq!(files.len(), 3);
+        let games: usize = files.iter().map(|f| read_games(f).unwrap().len()).sum();
+        assert_eq!(games, 6);
+        assert!(!dir.read_dir().unwrap().any(|e| e
+            .unwrap()
+            .path()
+            .extension()
+            .is_some_and(|x| x == "tmp")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
