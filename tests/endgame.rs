@@ -16,7 +16,7 @@ fn data(path: &str) -> String {
 fn board8(record: &Record) -> Board8 {
     match record.position.board {
         AnyBoard::Eight(b) => b,
-        AnyBoard::Other(_) => panic!("not 8x8"),
+        _ => panic!("not 8x8"),
     }
 }
 

@@ -1,16 +1,15 @@
 //! `emilia bench`: speed benchmarks. Figures, not pass/fail: goals are compared by people.
 
 use anyhow::{bail, Result};
-use std::time::Instant;
 
 use super::{bench_search, Args};
-use crate::board::Board8;
-use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
 Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
-  perft     perft from the 8x8 start position (Edax convention), default depth 12
+  perft     perft from the start position of every board size in turn (Edax convention),
+            leaves a second against 8x8's; --size N one size, --depth D, --rounds R
+            (default 2)
   ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
             every score checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
@@ -46,6 +45,7 @@ pub fn run(args: &[String]) -> Result<()> {
             ("b", 1),
             ("clocks", 1),
             ("engine", 1),
+            ("rounds", 1),
         ],
     )?;
     if args.flag("help") {
@@ -64,14 +64,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     if all || which.contains(&"perft") {
-        let depth = args.get("depth", 12u32)?;
-        let start = Instant::now();
-        let leaves = perft8(&Board8::START, depth, Convention::EndedDropOut);
-        let seconds = start.elapsed().as_secs_f64();
-        println!(
-            "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
-            leaves as f64 / seconds
-        );
+        super::bench_perft::run(&args)?;
     }
     if all || which.contains(&"ffo") {
         bench_ffo()?;

@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod bench_clock;
 mod bench_eval;
+mod bench_perft;
 mod bench_search;
 mod match_cmd;
 mod move_file;

@@ -4,8 +4,8 @@ use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
 use super::Args;
-use crate::board::{AnyBoard, Position};
-use crate::perft::{perft, perft8, Convention};
+use crate::board::Position;
+use crate::perft::{perft_any, Convention};
 
 const HELP: &str = "\
 Usage: emilia perft <depth> [--size N] [--board <squares> <side>] [--stay-counted]
@@ -63,7 +63,7 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     for d in 1..=depth {
         let start = Instant::now();
-        let leaves = count(&position.board, d, convention);
+        let leaves = perft_any(&position.board, d, convention);
         let seconds = start.elapsed().as_secs_f64();
         println!(
             "{d:>5} {leaves:>16} {seconds:>10.3} {:>14.0}",
@@ -71,12 +71,4 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Leaves at `depth` on any board, using the 8x8 fast path where it applies.
-pub fn count(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
-    match board {
-        AnyBoard::Eight(b) => perft8(b, depth, convention),
-        AnyBoard::Other(b) => perft(b, depth, convention),
-    }
 }

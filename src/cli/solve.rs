@@ -106,7 +106,7 @@ fn plain_difference(score: i32, file: i32, empties: u32) -> bool {
 
 /// Processor time used by this thread so far, where the system reports it (Linux), in
 /// seconds: on a busy machine it shows the solver's own cost better than the clock does.
-fn thread_cpu_seconds() -> Option<f64> {
+pub(super) fn thread_cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
     Some(nanoseconds as f64 * 1e-9)
