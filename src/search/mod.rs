@@ -131,10 +131,10 @@ pub fn search<B: Board, E: Evaluator>(
         start,
         hard_deadline: control.plan.hard.and_then(|h| start.checked_add(h)),
         nodes: 0,
-        // Boards on bitboards are fast per node: look at the clock every 1024 nodes on
-        // 8x8, every 16 on the square-by-square boards.
+        // Look at the clock every 1024 nodes, every 256 on the larger boards, whose nodes
+        // take longer (about a millisecond apart with the classic evaluation on 12x12).
         next_check: 0,
-        check_interval: if board.size() == 8 { 1024 } else { 16 },
+        check_interval: if board.size() <= 8 { 1024 } else { 256 },
         aborted: false,
         heuristic_leaves: 0,
         pv: vec![Vec::new(); MAX_PLY + 2],
