@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position};
-use crate::endgame::Solver;
+use crate::board::{Board, Move, Position};
+use crate::endgame::Solvers;
 use crate::eval::{Classic, EvalKind, Pattern, Squares, Weights};
 use crate::players::{self, BaselinePlayer};
 use crate::search::{self, exact8, tt::TranspositionTable};
@@ -90,8 +90,8 @@ pub struct Engine {
     /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
     probcut: u32,
     tt: TranspositionTable,
-    /// The 8x8 exact endgame solver, created on first use with a table of `hash` MiB.
-    solver: Option<Solver>,
+    /// The exact endgame solvers, created on first use with tables of `hash` MiB.
+    solver: Option<Solvers>,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -408,11 +408,10 @@ impl Engine {
             score_all_moves,
             probcut: self.probcut,
         };
-        if let AnyBoard::Eight(board) = position.board {
-            if !score_all_moves && board.has_moves() {
-                if let Some(exact) = exact8::plan(empties, &plan, max_depth) {
-                    return self.run_exact(position, &board, exact, &control, start, progress);
-                }
+        let has_moves = with_board!(&position.board, b => b.has_moves());
+        if !score_all_moves && has_moves {
+            if let Some(exact) = exact8::plan(size, empties, &plan, max_depth) {
+                return self.run_exact(position, exact, &control, start, progress);
             }
         }
         self.midgame(position, &control, progress)
@@ -439,12 +438,11 @@ impl Engine {
         }
     }
 
-    /// An 8x8 search handed to the exact solver as `exact` plans: a short midgame search
-    /// for a fallback move, then the solve; the fallback stands if the solve is cut short.
+    /// A search handed to the exact solver as `exact` plans: a short midgame search for a
+    /// fallback move, then the solve; the fallback stands if the solve is cut short.
     fn run_exact(
         &mut self,
         position: &Position,
-        board: &Board8,
         exact: exact8::ExactPlan,
         control: &search::Control,
         start: Instant,
@@ -461,12 +459,12 @@ impl Engine {
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         let mib = self.tt.mib();
-        let solver = self.solver.get_or_insert_with(|| Solver::new(mib));
+        let solver = self.solver.get_or_insert_with(|| Solvers::new(mib));
         let max_nodes =
             (control.node_limit != u64::MAX).then(|| control.node_limit.saturating_sub(used));
         match exact8::solve(
             solver,
-            board,
+            &position.board,
             start,
             exact.deadline,
             control.stop,

@@ -44,7 +44,7 @@ fn moves_along<const W: u32>(player: u64, mask: u64, shift: u32) -> u64 {
     backward |= mask & (backward >> shift);
     let pairs_forward = mask & (mask << shift);
     let pairs_backward = pairs_forward >> shift;
-    for _ in 0..doublings(W) {
+    for _ in 0..const { doublings(W) } {
         forward |= pairs_forward & (forward << (2 * shift));
         backward |= pairs_backward & (backward >> (2 * shift));
     }
@@ -81,7 +81,7 @@ fn legal_moves_avx2<const W: u32>(player: u64, opponent: u64) -> u64 {
         let w = W as i64;
         let shift = _mm256_set_epi64x(w + 1, w - 1, w, 1);
         let shift2 = _mm256_add_epi64(shift, shift);
-        let inner = (opponent & inner_columns(W)) as i64;
+        let inner = (opponent & const { inner_columns(W) }) as i64;
         let mask = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
         let p = _mm256_set1_epi64x(player as i64);
         let mut forward = _mm256_and_si256(mask, _mm256_sllv_epi64(p, shift));
@@ -97,7 +97,7 @@ fn legal_moves_avx2<const W: u32>(player: u64, opponent: u64) -> u64 {
         let pairs_forward = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
         let pairs_backward = _mm256_srlv_epi64(pairs_forward, shift);
         // Doubling steps up to the longest run (two on 8x8: six opponent discs).
-        for _ in 0..doublings(W) {
+        for _ in 0..const { doublings(W) } {
             forward = _mm256_or_si256(
                 forward,
                 _mm256_and_si256(pairs_forward, _mm256_sllv_epi64(forward, shift2)),
@@ -116,7 +116,7 @@ fn legal_moves_avx2<const W: u32>(player: u64, opponent: u64) -> u64 {
             _mm256_extracti128_si256::<1>(moves),
         );
         let moves = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(moves) as u64 & !(player | opponent) & board_mask(W)
+        _mm_cvtsi128_si64(moves) as u64 & !(player | opponent) & const { board_mask(W) }
     }
 }
 
@@ -124,12 +124,12 @@ fn legal_moves_avx2<const W: u32>(player: u64, opponent: u64) -> u64 {
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
 #[inline(always)]
 fn legal_moves_scalar<const W: u32>(player: u64, opponent: u64) -> u64 {
-    let inner = opponent & inner_columns(W);
+    let inner = opponent & const { inner_columns(W) };
     let moves = moves_along::<W>(player, inner, 1)
         | moves_along::<W>(player, opponent, W)
         | moves_along::<W>(player, inner, W - 1)
         | moves_along::<W>(player, inner, W + 1);
-    moves & !(player | opponent) & board_mask(W)
+    moves & !(player | opponent) & const { board_mask(W) }
 }
 
 /// The bits of `x` under `mask`, packed into the low bits in square order.

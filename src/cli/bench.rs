@@ -93,9 +93,9 @@ const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo() -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_59)?;
-    let mut solver = crate::endgame::Solver::default();
+    let mut solvers = crate::endgame::Solvers::new(crate::endgame::DEFAULT_TABLE_MIB);
     println!("ffo: FFO #40-#49, exact, one thread");
-    let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;
+    let report = super::solve::solve_records(&mut solvers, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);
     }

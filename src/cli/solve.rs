@@ -5,19 +5,22 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::time::Instant;
 
 use super::Args;
-use crate::board::{AnyBoard, Move, Position, Square};
-use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
+use crate::board::{Move, Position, Square, SIZES};
+use crate::endgame::{Solvers, DEFAULT_TABLE_MIB};
 use crate::formats::obf::{read_endgames, read_obf, Record};
 
 const HELP: &str = "\
 Usage: emilia solve <squares> <side>
+       emilia solve --size N
        emilia solve --obf <file>
        emilia solve --endgames <file>
 
-Solves 8x8 positions exactly: the final disc difference for the side to move under perfect
+Solves positions exactly: the final disc difference for the side to move under perfect
 play (empty squares to the winner) and a best move, with nodes, time and nodes per second.
 
-  <squares> <side>   64 squares of X, O and - (a1, b1, ..., h8), then X or O to move
+  <squares> <side>   36, 64, 100 or 144 squares of X, O and - (a1, b1, ... row by row),
+                     then X or O to move
+  --size N           the start position of the N x N board (6, 8, 10 or 12)
   --obf FILE         every position of an OBF file (`<squares> <X|O>; MOVE:SCORE; ...`),
                      each checked against the file's best score and moves
   --endgames FILE    every position of an endgame list (`<squares> <Black|White>
@@ -30,12 +33,20 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
 /// Runs `emilia solve`.
 pub fn run(args: &[String]) -> Result<()> {
     // Board squares may start with "--": take them out before option parsing.
-    let is_squares = |a: &String| a.len() == 64 && a.chars().all(|c| "XOxo*-._".contains(c));
+    let is_squares = |a: &String| {
+        SIZES.iter().any(|s| a.len() == s * s) && a.chars().all(|c| "XOxo*-._".contains(c))
+    };
     let squares: Vec<String> = args.iter().filter(|a| is_squares(a)).cloned().collect();
     let rest: Vec<String> = args.iter().filter(|a| !is_squares(a)).cloned().collect();
     let mut args = Args::parse(
         &rest,
-        &[("obf", 1), ("endgames", 1), ("first", 1), ("table", 1)],
+        &[
+            ("obf", 1),
+            ("endgames", 1),
+            ("first", 1),
+            ("table", 1),
+            ("size", 1),
+        ],
     )?;
     args.positional.splice(0..0, squares);
     if args.flag("help") {
@@ -43,19 +54,31 @@ pub fn run(args: &[String]) -> Result<()> {
         return Ok(());
     }
     args.reject_unknown_flags(&["keep-table"])?;
+    let position = |position| Record {
+        position,
+        score: None,
+        moves: Vec::new(),
+    };
     let mut records = match (
         args.value("obf"),
         args.value("endgames"),
+        args.value("size"),
         &args.positional[..],
     ) {
-        (Some(path), None, []) => read_file(path, read_obf)?,
-        (None, Some(path), []) => read_file(path, read_endgames)?,
-        (None, None, [squares, side]) => vec![Record {
-            position: Position::from_parts(squares, side)?,
-            score: None,
-            moves: Vec::new(),
-        }],
-        _ => bail!("expected a position, --obf FILE or --endgames FILE\n\n{HELP}"),
+        (Some(path), None, None, []) => read_file(path, read_obf)?,
+        (None, Some(path), None, []) => read_file(path, read_endgames)?,
+        (None, None, None, [squares, side]) => {
+            vec![position(Position::from_parts(squares, side)?)]
+        }
+        (None, None, Some(size), []) => {
+            let size: usize = size
+                .parse()
+                .map_err(|_| anyhow!("--size {size}: not a number"))?;
+            let start = Position::start(size)
+                .ok_or_else(|| anyhow!("unsupported board size {size}: use 6, 8, 10 or 12"))?;
+            vec![position(start)]
+        }
+        _ => bail!("expected a position, --size N, --obf FILE or --endgames FILE\n\n{HELP}"),
     };
     if let Some(first) = args.value("first") {
         let first: usize = first
@@ -63,8 +86,8 @@ pub fn run(args: &[String]) -> Result<()> {
             .map_err(|_| anyhow!("--first {first}: not a number"))?;
         records.truncate(first);
     }
-    let mut solver = Solver::new(args.get("table", DEFAULT_TABLE_MIB)?);
-    let report = solve_records(&mut solver, &records, 1, !args.flag("keep-table"))?;
+    let mut solvers = Solvers::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    let report = solve_records(&mut solvers, &records, 1, !args.flag("keep-table"))?;
     if report.wrong > 0 {
         bail!(
             "{} of {} scores differ from the file",
@@ -112,10 +135,11 @@ pub(super) fn thread_cpu_seconds() -> Option<f64> {
     Some(nanoseconds as f64 * 1e-9)
 }
 
-/// The move's name: its square, `pass`, or `end` when neither side can move.
-fn move_name(index: Option<usize>, game_over: bool) -> String {
+/// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
+/// side can move.
+fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
     match index {
-        Some(i) => Square::from_index(i, 8).to_string(),
+        Some(i) => Square::from_index(i, size).to_string(),
         None if game_over => "end".to_string(),
         None => "pass".to_string(),
     }
@@ -124,7 +148,7 @@ fn move_name(index: Option<usize>, game_over: bool) -> String {
 /// Solves every record, printing a line each (numbered from `first_number`) and a total line;
 /// clears the table before each position when `clear` is set.
 pub fn solve_records(
-    solver: &mut Solver,
+    solvers: &mut Solvers,
     records: &[Record],
     first_number: usize,
     clear: bool,
@@ -141,14 +165,14 @@ pub fn solve_records(
         plain: 0,
     };
     for (i, record) in records.iter().enumerate() {
-        let AnyBoard::Eight(board) = record.position.board else {
-            bail!("position {} is not 8x8", i + first_number);
-        };
+        let board = &record.position.board;
+        let size = record.position.size();
+        solvers.prepare(board);
         if clear {
-            solver.clear();
+            solvers.clear();
         }
         let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());
-        let solution = solver.solve_exact(&board);
+        let solution = solvers.solve_exact(board);
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = thread_cpu_seconds()
             .zip(cpu_start)
@@ -156,12 +180,12 @@ pub fn solve_records(
         report.nodes += solution.nodes;
         report.seconds += seconds;
         report.cpu_seconds = report.cpu_seconds.zip(cpu_seconds).map(|(a, b)| a + b);
-        let empties = board.empty_mask().count_ones();
+        let (_, _, empties) = board.counts();
         let check = match record.score {
             None => String::new(),
             Some(expected) => {
                 let played = match solution.best {
-                    Some(index) => Move::Play(Square::from_index(index, 8)),
+                    Some(index) => Move::Play(Square::from_index(index, size)),
                     None => Move::Pass,
                 };
                 if solution.score != expected && plain_difference(solution.score, expected, empties)
@@ -183,7 +207,7 @@ pub fn solve_records(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
-            move_name(solution.best, record.position.is_game_over()),
+            move_name(solution.best, size, record.position.is_game_over()),
             solution.score,
             solution.nodes,
             seconds,

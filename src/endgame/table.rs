@@ -4,7 +4,8 @@
 //!
 //! An entry holds bounds on the exact final score of one position (exact solving has no
 //! depth, so bounds from any search of the same position can be merged), the best move
-//! found, and the log2 of the nodes its search took as the cost of recomputing it.
+//! found (a square on 8x8, a bit of the board's layout on the other sizes, whose scores
+//! reach ±144), and the log2 of the nodes its search took as the cost of recomputing it.
 //!
 //! Replacement rule, deterministic: a store for a position already in its bucket merges the
 //! bounds into that entry; otherwise it takes an unused entry if there is one, else the
@@ -12,22 +13,21 @@
 //! ranks below every entry of the current one and, within a generation, cheaper entries rank
 //! lower (ties: the first such entry in the bucket).
 
-/// Marks "no move" in an entry.
-pub const NO_MOVE: u8 = 64;
+/// Marks "no move" in an entry: no square of any board.
+pub const NO_MOVE: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
     /// The position's full 64-bit hash.
     key: u64,
-    lower: i8,
-    upper: i8,
+    lower: i16,
+    upper: i16,
     best: u8,
     /// Empty squares of the position; 0 marks an unused entry.
     empties: u8,
     cost: u8,
     generation: u8,
-    _padding: [u8; 2],
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
@@ -185,8 +185,8 @@ impl Table {
             } else {
                 (lower, upper)
             };
-            entry.lower = lower as i8;
-            entry.upper = upper as i8;
+            entry.lower = lower as i16;
+            entry.upper = upper as i16;
             if best != NO_MOVE {
                 entry.best = best;
             }
@@ -209,13 +209,12 @@ impl Table {
         }
         bucket.0[victim] = Entry {
             key,
-            lower: lower as i8,
-            upper: upper as i8,
+            lower: lower as i16,
+            upper: upper as i16,
             best,
             empties: empties as u8,
             cost,
             generation,
-            _padding: [0; 2],
         };
     }
 }
