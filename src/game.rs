@@ -1,9 +1,9 @@
 //! A game record: the position it started from and every ply since, passes included, with
-//! what front-ends derive from it: the current position, undo, the result, the transcript,
-//! clocks and GGF output.
+//! what front-ends derive from it: the current position, undo, the result, the transcript
+//! and clocks. GGF reads and writes it ([`crate::formats::ggf`]).
 
 use std::fmt;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use crate::board::{Color, Move, MoveError, Position};
 
@@ -23,9 +23,9 @@ pub struct Ply {
     pub seconds: Option<f64>,
 }
 
-/// A game clock: time for the whole game and time added after each move.
+/// How a game clock is set: time for the whole game and time added after each move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeControl {
+pub struct ClockSetting {
     /// Time for the whole game.
     pub main: Duration,
     /// Time added after each of the player's moves.
@@ -90,7 +90,7 @@ pub struct Game {
     /// White's name, for records.
     pub white: String,
     /// Black's and White's clocks (index 0 is Black), if the game is timed.
-    pub clocks: [Option<TimeControl>; 2],
+    pub clocks: [Option<ClockSetting>; 2],
 }
 
 /// Index of `color` in per-colour arrays.
@@ -295,77 +295,8 @@ impl Game {
     }
 
     /// The clock of `color`, if the game is timed.
-    pub fn clock(&self, color: Color) -> Option<TimeControl> {
+    pub fn clock(&self, color: Color) -> Option<ClockSetting> {
         self.clocks[slot(color)]
-    }
-
-    /// The game in GGF (Generic Game Format), with passes written as `PA`.
-    pub fn to_ggf(&self) -> String {
-        let mut out = String::from("(;GM[Othello]PC[Emilia]");
-        let date = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        out.push_str(&format!(
-            "DT[{date}]PB[{}]PW[{}]",
-            ggf_text(&self.black),
-            ggf_text(&self.white)
-        ));
-        let result = if self.is_over() {
-            format!("{:+.2}", self.score_for_black())
-        } else {
-            "?".to_string()
-        };
-        out.push_str(&format!("RE[{result}]"));
-        match self.clocks {
-            [Some(b), Some(w)] if b == w => out.push_str(&format!("TI[{}]", ggf_clock(b))),
-            [b, w] => {
-                if let Some(b) = b {
-                    out.push_str(&format!("TB[{}]", ggf_clock(b)));
-                }
-                if let Some(w) = w {
-                    out.push_str(&format!("TW[{}]", ggf_clock(w)));
-                }
-            }
-        }
-        let start = self.start();
-        let squares: String = (0..start.size() * start.size())
-            .map(|i| match start.disc(i) {
-                Some(Color::Black) => '*',
-                Some(Color::White) => 'O',
-                None => '-',
-            })
-            .collect();
-        let side = match start.to_move {
-            Color::Black => '*',
-            Color::White => 'O',
-        };
-        out.push_str(&format!(
-            "TY[{}]BO[{} {squares} {side}]",
-            start.size(),
-            start.size()
-        ));
-        for ply in &self.plies {
-            let mv = match ply.mv {
-                Move::Pass => "PA".to_string(),
-                Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
-            };
-            out.push_str(&format!("{}[{mv}", ply.color.initial()));
-            match (ply.eval, ply.seconds) {
-                (None, None) => {}
-                (eval, seconds) => {
-                    out.push('/');
-                    if let Some(e) = eval {
-                        out.push_str(&format!("{e:.2}"));
-                    }
-                    if let Some(s) = seconds {
-                        out.push_str(&format!("/{s:.2}"));
-                    }
-                }
-            }
-            out.push(']');
-        }
-        out.push_str(";)");
-        out
     }
 
     fn push(
@@ -397,26 +328,6 @@ impl Game {
         PlayError::GameOver {
             result: self.result(),
         }
-    }
-}
-
-/// Text safe inside a GGF property value.
-fn ggf_text(text: &str) -> String {
-    text.chars()
-        .filter(|c| !matches!(c, '[' | ']' | '\\') && !c.is_control())
-        .collect()
-}
-
-/// A clock as GGF writes it: `m:ss` main time, then `/m:ss` increment when there is one.
-fn ggf_clock(clock: TimeControl) -> String {
-    let time = |d: Duration| {
-        let s = d.as_secs();
-        format!("{}:{:02}", s / 60, s % 60)
-    };
-    if clock.increment.is_zero() {
-        time(clock.main)
-    } else {
-        format!("{}/{}", time(clock.main), time(clock.increment))
     }
 }
 
@@ -499,7 +410,7 @@ mod tests {
     #[test]
     fn clocks_count_down_with_recorded_times() {
         let mut game = Game::standard(8).unwrap();
-        game.clocks = [Some(TimeControl {
+        game.clocks = [Some(ClockSetting {
             main: Duration::from_secs(60),
             increment: Duration::from_secs(1),
         }); 2];
@@ -507,15 +418,5 @@ mod tests {
             .unwrap();
         assert_eq!(game.time_left(Color::Black), Some(Duration::from_secs(51)));
         assert_eq!(game.time_left(Color::White), Some(Duration::from_secs(60)));
-        let ggf = game.to_ggf();
-        assert!(ggf.contains("TI[1:00/0:01]"), "{ggf}");
-        assert!(ggf.contains("B[F5/0.50/10.00]"), "{ggf}");
-        assert!(
-            ggf.contains(
-                "BO[8 ---------------------------O*------*O--------------------------- *]"
-            ),
-            "{ggf}"
-        );
-        assert!(ggf.ends_with(";)"));
     }
 }

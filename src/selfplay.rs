@@ -2,10 +2,12 @@
 //! measurements and the tuner's training games, without pipes or processes.
 
 use crate::board::{Color, Move, Position};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// Who chooses the moves for one side.
-pub enum Player {
+pub(crate) enum Player {
     /// The engine with its options, searching within `limits` each move.
     Engine {
         /// The engine (its transposition table persists over the match).
@@ -14,15 +16,12 @@ pub enum Player {
         limits: Limits,
     },
     /// Uniformly random legal moves from a reproducible generator.
-    Random {
-        /// Generator state (any non-zero value).
-        state: u64,
-    },
+    Random(Rng),
 }
 
 impl Player {
     /// An engine player with `options` (name, value pairs) and a `hash_mib` table.
-    pub fn engine(options: &[(&str, &str)], limits: Limits, hash_mib: usize) -> Player {
+    pub(crate) fn engine(options: &[(&str, &str)], limits: Limits, hash_mib: usize) -> Player {
         let mut engine = Box::new(Engine::with_hash(hash_mib));
         for (name, value) in options {
             if let Err(e) = engine.set_option(name, value) {
@@ -33,47 +32,33 @@ impl Player {
     }
 
     /// Chooses a move in `position`, which must not be over.
-    pub fn choose(&mut self, position: &Position) -> Move {
+    pub(crate) fn choose(&mut self, position: &Position) -> Move {
         match self {
             Player::Engine { engine, limits } => engine.search(position, limits, &mut |_| {}).best,
-            Player::Random { state } => {
-                let moves = position.legal_moves();
-                *state ^= *state << 13;
-                *state ^= *state >> 7;
-                *state ^= *state << 17;
-                moves[(*state % moves.len() as u64) as usize]
-            }
-        }
-    }
-
-    fn new_game(&mut self) {
-        if let Player::Engine { engine, .. } = self {
-            engine.new_game();
+            Player::Random(rng) => *rng.pick(&position.legal_moves()),
         }
     }
 }
 
 /// A finished game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub(crate) struct SelfPlayGame {
     /// Every position where a side had to choose (passes included), with the move chosen.
-    pub record: Vec<(Position, Move)>,
+    pub(crate) record: Vec<(Position, Move)>,
     /// The final position.
-    pub end: Position,
+    pub(crate) end: Position,
 }
 
-impl Game {
+impl SelfPlayGame {
     /// Final disc difference for `color`, empties to the winner.
-    pub fn score_for(&self, color: Color) -> i32 {
+    pub(crate) fn score_for(&self, color: Color) -> i32 {
         self.end.final_score_for(color)
     }
 }
 
 /// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
 /// game stops and is scored as a wipe-out against the offender.
-pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Game {
-    black.new_game();
-    white.new_game();
+pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> SelfPlayGame {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
@@ -89,14 +74,14 @@ pub fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> Ga
             }
             Err(e) => {
                 log::error!("illegal move {mv} in {position}: {e}");
-                return Game {
+                return SelfPlayGame {
                     record,
                     end: forfeit(&position),
                 };
             }
         }
     }
-    Game {
+    SelfPlayGame {
         record,
         end: position,
     }
@@ -120,20 +105,20 @@ fn forfeit(position: &Position) -> Position {
 
 /// Wins, draws and losses of one player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MatchScore {
+pub(crate) struct MatchScore {
     /// Games won.
-    pub wins: u32,
+    pub(crate) wins: u32,
     /// Games drawn.
-    pub draws: u32,
+    pub(crate) draws: u32,
     /// Games lost.
-    pub losses: u32,
+    pub(crate) losses: u32,
     /// Sum of final disc differences.
-    pub discs: i64,
+    pub(crate) discs: i64,
 }
 
 impl MatchScore {
     /// Adds a game that ended with disc difference `discs` for this player.
-    pub fn add(&mut self, discs: i32) {
+    pub(crate) fn add(&mut self, discs: i32) {
         match discs.signum() {
             1 => self.wins += 1,
             0 => self.draws += 1,
@@ -143,18 +128,18 @@ impl MatchScore {
     }
 
     /// Games played.
-    pub fn games(&self) -> u32 {
+    pub(crate) fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
     /// Points per game: 1 a win, 1/2 a draw.
-    pub fn score(&self) -> f64 {
+    pub(crate) fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 
     /// The 95 % confidence interval of [`MatchScore::score`] (Wilson's interval, which
     /// stays sensible at 0 % and 100 %; draws count as half a win).
-    pub fn interval(&self) -> (f64, f64) {
+    pub(crate) fn interval(&self) -> (f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
             return (0.0, 1.0);
@@ -167,7 +152,7 @@ impl MatchScore {
     }
 
     /// The Elo difference that `score` corresponds to (±inf at 0 and 1).
-    pub fn elo(score: f64) -> f64 {
+    pub(crate) fn elo(score: f64) -> f64 {
         -400.0 * (1.0 / score - 1.0).log10()
     }
 }
@@ -197,11 +182,11 @@ impl std::fmt::Display for MatchScore {
 
 /// Plays each opening twice, `a` taking Black then White; `after_game` sees each game
 /// with the disc difference for `a`. Returns `a`'s score.
-pub fn play_match(
+pub(crate) fn play_match(
     openings: &[Position],
     a: &mut Player,
     b: &mut Player,
-    after_game: &mut dyn FnMut(&Game, i32),
+    after_game: &mut dyn FnMut(&SelfPlayGame, i32),
 ) -> MatchScore {
     let mut score = MatchScore::default();
     for opening in openings {
@@ -219,10 +204,10 @@ pub fn play_match(
 }
 
 /// The XOT openings shipped with Emilia: balanced eight-move starts, one transcript a line.
-pub const XOT_OPENINGS: &str = include_str!("../data/xot-openings.txt");
+pub(crate) const XOT_OPENINGS: &str = include_str!("../data/xot-openings.txt");
 
 /// The first `count` shipped XOT openings as positions.
-pub fn xot_openings(count: usize) -> Vec<Position> {
+pub(crate) fn xot_openings(count: usize) -> Vec<Position> {
     let start = Position::start(8).expect("8x8 start");
     XOT_OPENINGS
         .lines()
@@ -272,8 +257,8 @@ mod tests {
     #[test]
     fn random_games_end_with_a_result() {
         let start = Position::start(6).unwrap();
-        let mut a = Player::Random { state: 1 };
-        let mut b = Player::Random { state: 2 };
+        let mut a = Player::Random(Rng::new(1));
+        let mut b = Player::Random(Rng::new(2));
         let game = play_game(&start, &mut a, &mut b);
         assert!(game.end.is_game_over());
         assert!(game.record.len() >= 28);

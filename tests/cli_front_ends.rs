@@ -149,3 +149,185 @@ fn board_files_carry_a_whole_game() {
     assert!(!ok && err.contains("no number to increment"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn start_board() -> String {
+    board_file(&Position::start(8).unwrap())
+}
+
+/// Runs `emilia args` with at most 1 GiB of address space, so that a runaway read fails
+/// fast instead of eating the machine's memory.
+fn emilia_in_1gib(args: &[&str]) -> (bool, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command.args(args);
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let output = command.output().expect("emilia runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn move_never_overwrites_unasked_nor_through_a_link() {
+    let dir = scratch_dir("move-safe");
+    let first = dir.join("game-01");
+    let next = dir.join("game-02");
+    std::fs::write(&first, start_board()).unwrap();
+    // An existing next file stays as it was without --force, and is replaced with it.
+    std::fs::write(&next, "precious\n").unwrap();
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("exists: give --force"), "{err}");
+    assert_eq!(out, "");
+    assert_eq!(std::fs::read_to_string(&next).unwrap(), "precious\n");
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05", "--force"]);
+    assert!(ok, "{err}");
+    let mv: Move = out.trim().parse().unwrap();
+    let after = Position::start(8).unwrap().play(mv).unwrap();
+    assert_eq!(std::fs::read_to_string(&next).unwrap(), board_file(&after));
+    // A link in the next file's place: neither it nor its target is touched, even with
+    // --force.
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "precious\n").unwrap();
+    std::fs::remove_file(&next).unwrap();
+    std::os::unix::fs::symlink(&target, &next).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["move", first.to_str().unwrap(), "black", "0.05"];
+        if force {
+            args.push("--force");
+        }
+        let (ok, _, err) = emilia(&args);
+        assert!(!ok && err.contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+        assert!(std::fs::symlink_metadata(&next).unwrap().is_symlink());
+    }
+    // A dangling link too: it would have created its target.
+    std::fs::remove_file(&target).unwrap();
+    let (ok, _, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("symbolic link"), "{err}");
+    assert!(!target.exists());
+    // No temporary file is left behind.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("tmp")), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn move_refuses_huge_board_files_and_numbers_that_overflow() {
+    let dir = scratch_dir("move-limits");
+    // A link to an endless file is read no further than a board file can be.
+    let zero = dir.join("zero-1");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let (ok, _, err) = emilia_in_1gib(&["move", zero.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("larger than 64 KiB"), "{err}");
+    let big = dir.join("big-1");
+    std::fs::write(&big, format!("{}{}", start_board(), "#".repeat(70_000))).unwrap();
+    let (ok, _, err) = emilia(&["move", big.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("larger than 64 KiB"), "{err}");
+    // The largest number that counts on, and the first that does not.
+    let below = dir.join(format!("g-{}", u128::MAX - 1));
+    std::fs::write(&below, start_board()).unwrap();
+    let (ok, _, err) = emilia(&["move", below.to_str().unwrap(), "black", "0.05"]);
+    assert!(ok, "{err}");
+    let last = dir.join(format!("g-{}", u128::MAX));
+    assert!(last.exists());
+    let (ok, _, err) = emilia(&["move", last.to_str().unwrap(), "white", "0.05"]);
+    assert!(!ok && err.contains("too large"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first move `emilia --player random --seed S` chooses in the protocol.
+fn random_players_first_move(seed: &str) -> String {
+    let mut session = Emilia::start(&["--player", "random", "--seed", seed]);
+    let reply = session.ok("genmove black");
+    let (status, _) = session.wait(Duration::from_secs(10));
+    assert!(status.success());
+    reply
+}
+
+#[test]
+fn engine_options_before_a_subcommand_are_used_or_refused() {
+    // `move` and `play` play as the player asked for: the same moves as the protocol's.
+    let dir = scratch_dir("global-options");
+    let mut moves = Vec::new();
+    for seed in ["1", "2", "3", "4", "5", "6"] {
+        let expected = random_players_first_move(seed);
+        let first = dir.join(format!("seed{seed}-01"));
+        std::fs::write(&first, start_board()).unwrap();
+        let (ok, out, err) = emilia(&[
+            "--player",
+            "random",
+            "--seed",
+            seed,
+            "move",
+            first.to_str().unwrap(),
+            "black",
+            "0.05",
+        ]);
+        assert!(ok, "{err}");
+        assert_eq!(out.trim(), expected, "seed {seed}");
+        moves.push(expected);
+    }
+    moves.sort();
+    moves.dedup();
+    assert!(
+        moves.len() > 1,
+        "the seeds chose alike: the test proves nothing"
+    );
+    let mut session = Emilia::start(&[
+        "--player", "random", "--seed", "3", "play", "--color", "white",
+    ]);
+    let played = loop {
+        if let Some(mv) = session.line().strip_prefix("Emilia plays ") {
+            break mv.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    assert_eq!(played, random_players_first_move("3"));
+    drop(session);
+    // Subcommands that have no use for them refuse them.
+    for (args, hint) in [
+        (vec!["perft", "3"], ""),
+        (vec!["solve", "--help"], ""),
+        (
+            vec!["bench", "perft", "--depth", "3"],
+            "emilia bench --help",
+        ),
+        (
+            vec!["match", "--help"],
+            "--engine \"emilia --player greedy\"",
+        ),
+        (vec!["tune", "--help"], ""),
+        (vec!["train", "--help"], ""),
+    ] {
+        let mut all = vec!["--player", "random", "--seed", "1"];
+        all.extend(&args);
+        let (ok, out, err) = emilia(&all);
+        assert!(!ok, "{args:?} took --player: {out}");
+        assert!(
+            err.contains("--player sets the engine of the protocol session, `play` and `move`"),
+            "{err}"
+        );
+        assert!(err.contains(hint), "{err}");
+        assert_eq!(out, "");
+    }
+    let (ok, _, err) = emilia(&["--eval", "classic", "perft", "2"]);
+    assert!(!ok && err.contains("--eval sets the engine"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
-use emilia::endgame::{Limits, Outcome, Solver, Solvers};
+use emilia::endgame::{Outcome, SolveLimits, Solver, Solvers};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
-use emilia::players::Rng;
+use emilia::rng::Rng;
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -56,7 +56,7 @@ fn random_positions(count: usize, empties: u32, seed: u64) -> Vec<Board8> {
                 }
                 continue;
             }
-            board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            board = board.play(*rng.pick(&moves));
         }
         if board.empties() == empties {
             found.push(board);
@@ -226,21 +226,21 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
     let mut solver = Solver::new(16);
 
     let stop = AtomicBool::new(true);
-    let limits = Limits {
+    let limits = SolveLimits {
         stop: Some(&stop),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
 
-    let limits = Limits {
+    let limits = SolveLimits {
         max_nodes: Some(100_000),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
 
-    let limits = Limits {
+    let limits = SolveLimits {
         deadline: Some(std::time::Instant::now()),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     let start = std::time::Instant::now();
     assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
@@ -248,9 +248,9 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
 
     // Another thread raises the flag while the solve runs.
     let stop = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SolveLimits {
         stop: Some(&stop),
-        ..Limits::NONE
+        ..SolveLimits::NONE
     };
     let hard = board8(&records[9]); // FFO #49, 26 empties
     let result = std::thread::scope(|scope| {
@@ -337,7 +337,7 @@ fn every_size_solves_to_the_square_by_square_minimax() {
                 None => assert!(!slow.has_moves()),
             }
             // A window: a bound on the right side outside it.
-            let limits = Limits::NONE;
+            let limits = SolveLimits::NONE;
             let above = solvers.solve_within(&board, expected - 5, expected - 1, &limits);
             assert!(above.unwrap().score >= expected - 1);
             checked += 1;

@@ -8,7 +8,7 @@ use emilia::eval::pattern::{
     indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval, EMBEDDED_WEIGHTS,
 };
 use emilia::eval::weights::{Weights, WeightsError};
-use emilia::players::Rng;
+use emilia::rng::Rng;
 use emilia::train::exact;
 
 /// A move played: its square and the discs it flipped; `None` for a pass or the end.
@@ -28,7 +28,7 @@ fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
             board = board.pass();
             continue;
         }
-        let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
+        let pick = rng.below(moves.count_ones() as usize);
         let index = Bits(moves).nth(pick).unwrap();
         let flipped = board.flips(index);
         visit(&board, Some((index, flipped)));
@@ -121,7 +121,7 @@ fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
     let eval = PatternEval::load_embedded().unwrap();
     let (mut error, mut zero) = (0.0, 0.0);
     for p in &positions {
-        error += (eval.evaluate(&p.board) as f64 / 100.0 - p.value as f64).abs();
+        error += (emilia::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
         zero += (p.value as f64).abs();
     }
     let (mae, zero_mae) = (

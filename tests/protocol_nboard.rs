@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use common::{data_dir, Emilia};
 use emilia::board::Move;
+use emilia::formats::ggf;
 use emilia::game::Game;
-use emilia::protocol::ggf;
 
 const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
 
@@ -187,16 +187,19 @@ fn nboard_traffic_replayed_waiting_for_each_answer() {
 #[test]
 fn nboard_traffic_replayed_all_at_once() {
     // The GUI does not wait: every ping arrives while a search may be running, and stops
-    // it. Every go is still answered, in order, with a legal move.
+    // it. Every go is still answered, in order, with a legal move. (The input stays open
+    // until the last answer: its end would mean that the GUI is gone.)
     let lines = traffic();
     let mut emilia = Emilia::start(&[]);
     let mut all = lines.join("\n");
-    all.push('\n');
+    all.push_str("\nping 999999\n");
     emilia.send_raw(all.as_bytes());
-    emilia.close_stdin();
     let mut game = Game::standard(8).unwrap();
     let mut out = Vec::new();
     while let Some(line) = emilia.line_within(Duration::from_secs(60)) {
+        if line == "pong 999999" {
+            break;
+        }
         out.push(line);
     }
     let mut out = out.into_iter();
@@ -233,6 +236,32 @@ fn nboard_traffic_replayed_all_at_once() {
     assert_eq!(out.next(), None);
     let (status, stderr) = emilia.wait(Duration::from_secs(10));
     assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn the_end_of_input_means_the_gui_is_gone() {
+    // Before: `printf 'nboard 2\nset depth 40\ngo\n' | emilia` searched on at 100 % CPU.
+    let (status, took) = common::client_dies(
+        "nboard 2\nset depth 40\ngo\n",
+        Some("status Emilia is thinking"),
+        Duration::from_millis(300),
+        Duration::from_secs(3),
+    );
+    assert!(status.success(), "{status}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    // Its input closed, its output still open: it ends all the same, answering nothing.
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    emilia.send("set depth 40");
+    assert_eq!(emilia.line(), "set myname Emilia40");
+    emilia.send("go");
+    assert_eq!(emilia.line(), "status Emilia is thinking");
+    std::thread::sleep(Duration::from_millis(300));
+    let closed = Instant::now();
+    let (status, stderr) = emilia.wait(Duration::from_secs(3));
+    assert!(closed.elapsed() < Duration::from_secs(3));
+    assert!(status.success(), "{status}");
     assert_eq!(stderr, "");
 }
 

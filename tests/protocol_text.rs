@@ -5,9 +5,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{data_dir, Emilia, Rng};
+use common::{data_dir, Emilia};
 use emilia::board::{Color, Move, Position};
 use emilia::game::{Game, PlayError};
+use emilia::rng::Rng;
 
 /// Fast searches for tests.
 fn quick() -> Emilia {
@@ -58,7 +59,7 @@ fn a_whole_game_with_genmove_for_both_sides() {
     assert_eq!(emilia.ok("history"), game.transcript());
     // The GGF record reads back to the same game.
     let ggf = emilia.ok("history ggf");
-    let again = emilia::protocol::ggf::parse(&ggf).unwrap();
+    let again = emilia::formats::ggf::parse(&ggf).unwrap();
     assert_eq!(again.positions(), game.positions());
 }
 
@@ -273,7 +274,18 @@ fn bad_input_is_refused_and_changes_nothing() {
     emilia.ok("play d6");
     let before = state(&mut emilia);
     let long = format!("play {}", "f".repeat(20_000));
+    let start_squares = Position::start(8).unwrap().squares_string();
+    let extra = format!("setboard {start_squares} X extra");
     let cases: Vec<(&str, &str)> = vec![
+        (&extra, "unexpected 'extra' after the side to move 'X'"),
+        ("genmove black depth 3 depth 4", "depth given twice"),
+        (
+            "genmove black movetime 10 movetime 20",
+            "movetime given twice",
+        ),
+        ("genmove black 100 200", "the clock given twice"),
+        ("hint nodes 5 nodes 6", "nodes given twice"),
+        ("loadgame a123", "'a123' is not a square"),
         (
             "genmov black",
             "unknown command 'genmov': did you mean 'genmove'?",
@@ -354,6 +366,70 @@ fn bad_input_is_refused_and_changes_nothing() {
     let (status, stderr) = emilia.wait(Duration::from_secs(10));
     assert!(status.success());
     assert_eq!(stderr, "");
+}
+
+#[test]
+fn players_with_8x8_tables_refuse_other_sizes_by_every_command() {
+    // Before, setboard and loadgame took a 6x6 board and `squares` played random moves.
+    let six = format!("{}--O*----*O--{}", "-".repeat(12), "-".repeat(12));
+    for player in ["squares", "quadrant"] {
+        let mut emilia = Emilia::start(&["--player", player]);
+        emilia.ok("play f5");
+        let before = state(&mut emilia);
+        for line in [
+            "boardsize 6".to_string(),
+            "newgame 10".to_string(),
+            format!("setboard {} X", six.replace('*', "X")),
+            format!("loadgame (;GM[Othello]PC[x]TY[6]BO[6 {six} *];)"),
+            format!("loadgame (;GM[Othello]PC[x]TY[6]BO[6 {six} *]B[c2];)"),
+        ] {
+            let reply = emilia.ask(&line);
+            assert_eq!(
+                reply,
+                format!("? player {player} plays 8x8 only"),
+                "{player}: {line}"
+            );
+            assert_eq!(state(&mut emilia), before, "{line} changed the state");
+        }
+        let (status, stderr) = emilia.wait(Duration::from_secs(10));
+        assert!(status.success());
+        assert_eq!(stderr, "");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_dropped() {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send_raw(b"\xEF\xBB\xBF1 name\n");
+    assert_eq!(emilia.reply(), "=1 Emilia");
+    // Only there: elsewhere it is part of the command.
+    emilia.send_raw(b"\xEF\xBB\xBFname\n");
+    assert!(emilia.reply().starts_with("? unknown command"));
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn junk_transcripts_are_refused_in_linear_time() {
+    // 16,370 characters of junk took 0.7 s a command, the tokens being re-copied from each
+    // position to the end. Twenty of them now take milliseconds; the bound is generous.
+    let mut rng = Rng::new(5);
+    let alphabet: Vec<char> = "abcdefgh12345678xyz".chars().collect();
+    let mut emilia = quick();
+    let before = state(&mut emilia);
+    let start = Instant::now();
+    for _ in 0..20 {
+        let junk: String = (0..16_370).map(|_| *rng.pick(&alphabet)).collect();
+        let reply = emilia.ask(&format!("loadgame {junk}"));
+        assert!(reply.starts_with("? malformed transcript"), "{reply}");
+    }
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "20 junk loadgames took {took:?}"
+    );
+    assert_eq!(state(&mut emilia), before);
 }
 
 #[test]
@@ -499,6 +575,39 @@ fn end_of_input_and_closed_output_end_cleanly() {
     assert_eq!(emilia.ask("quit"), "=");
     let (status, _) = emilia.wait(Duration::from_secs(10));
     assert!(status.success());
+}
+
+#[test]
+fn a_client_that_dies_stops_the_search_and_the_process() {
+    // The input and the output both close during a long search: the search stops and the
+    // process ends (before: it searched on to its limit).
+    for command in ["genmove movetime 600000", "solve"] {
+        let (status, took) = common::client_dies(
+            &format!("1 name\n{command}\n"),
+            Some("=1 Emilia"),
+            Duration::from_millis(300),
+            Duration::from_secs(3),
+        );
+        assert!(status.success(), "{command}: {status}");
+        assert!(took < Duration::from_secs(3), "{command}: {took:?}");
+    }
+}
+
+#[test]
+fn the_end_of_input_alone_stops_nothing() {
+    // Commands read before the end of the input are answered in full while the output
+    // is read: a search keeps its time.
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("genmove black movetime 400");
+    emilia.send("last_search");
+    emilia.close_stdin();
+    assert!(emilia.reply().starts_with("= "));
+    let last = emilia.reply();
+    let time: f64 = last.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(time >= 0.3, "the search was cut short: {last}");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
 }
 
 #[test]

@@ -193,6 +193,87 @@ fn exiting_mid_game_loses_and_the_match_goes_on() {
 }
 
 #[test]
+fn an_endless_line_loses_at_once_without_filling_memory() {
+    // 4 MiB with no line ending: before, the referee buffered it all and then lost the
+    // engine on time (1 GiB took it to 2.4 GB).
+    assert_forfeits(
+        "--fault flood --at 1",
+        1,
+        FaultKind::Garbage,
+        "a line longer than 256 KiB",
+    );
+}
+
+#[test]
+fn a_reply_without_its_blank_line_is_malformed_not_late() {
+    let config = config(
+        fake("--fault noblank --at 1 --name bad"),
+        fake("--seed 5 --name good"),
+        1,
+    );
+    let outcome = run(&config);
+    assert_eq!(
+        outcome.tally.fault_count(0, FaultKind::Garbage),
+        1,
+        "{}",
+        outcome.report
+    );
+    let Ending::Forfeit { reason, .. } = &outcome.games[0].ending else {
+        panic!("the game was not forfeited")
+    };
+    assert!(reason.contains("no blank line ended the reply"), "{reason}");
+}
+
+/// Whether process `pid` still runs (a zombie waiting to be reaped does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        !state.starts_with('Z')
+    })
+}
+
+#[test]
+fn an_engine_started_by_a_wrapper_script_is_ended_with_it() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    let pidfile = temp_file("wrapped-engine.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let wrapper = temp_file("wrapper.sh");
+    // Not `exec`: the engine is the script's child, as in many wrappers.
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\npython3 '{script}' --fault hang --at 1 --pidfile '{}'\nexit $?\n",
+            pidfile.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = config(
+        EngineSpec::gtp(&format!("'{}'", wrapper.display())),
+        fake("--seed 5"),
+        1,
+    );
+    let outcome = run(&config);
+    assert_eq!(
+        outcome.tally.fault_count(0, FaultKind::Time),
+        1,
+        "{}",
+        outcome.report
+    );
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while alive(pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pid), "the wrapped engine {pid} still runs");
+}
+
+#[test]
 fn the_command_line_runs_a_match_and_prints_the_report() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
     let output = Command::new(env!("CARGO_BIN_EXE_emilia"))

@@ -6,7 +6,10 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use emilia::board::{Color, Move, Position, SIZES};
-use emilia::engine::{Engine, Limits};
+use emilia::engine::Engine;
+use emilia::rng::Rng;
+use emilia::score::Score;
+use emilia::search::Limits;
 
 fn depth(d: u32) -> Limits {
     Limits {
@@ -22,7 +25,7 @@ fn engine() -> Engine {
 
 /// Reproducible random playouts on every size; `keep` picks positions along the way.
 fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
-    let mut state = seed | 1;
+    let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     for game in 0..games {
         let size = SIZES[game % SIZES.len()];
@@ -34,13 +37,7 @@ fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -
             if position.is_game_over() {
                 break;
             }
-            let moves = position.legal_moves();
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            position = position
-                .play(moves[(state % moves.len() as u64) as usize])
-                .unwrap();
+            position = position.play(*rng.pick(&position.legal_moves())).unwrap();
         }
     }
     found
@@ -112,7 +109,7 @@ fn a_finished_game_reports_its_exact_result() {
         assert!(report.exact);
         assert_eq!(
             report.score,
-            100 * position.final_score_for(position.to_move)
+            Score::from_discs(position.final_score_for(position.to_move))
         );
     }
 }
@@ -162,14 +159,14 @@ fn small_endgames_are_solved_exactly_as_brute_force_says() {
         let truth = brute_force(position);
         let report = engine.solve(position, &Limits::default(), &mut |_| {});
         assert!(report.exact, "{position}");
-        assert_eq!(report.score, 100 * truth, "{position}");
+        assert_eq!(report.score, Score::from_discs(truth), "{position}");
         // The chosen move keeps the value.
         let after = position.play(report.best).unwrap();
         assert_eq!(-brute_force(&after), truth, "{position}: {}", report.best);
         // And a midgame search deep enough is exact as well.
         let midgame = engine.search(position, &depth(60), &mut |_| {});
         assert!(midgame.exact);
-        assert_eq!(midgame.score, 100 * truth);
+        assert_eq!(midgame.score, Score::from_discs(truth));
     }
 }
 
@@ -190,7 +187,7 @@ fn published_endgame_values_are_reproduced() {
             -black_score
         };
         assert!(report.exact);
-        assert_eq!(report.score, 100 * expected, "{line}");
+        assert_eq!(report.score, Score::from_discs(expected), "{line}");
     }
 }
 
@@ -210,7 +207,7 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
         let best_score = scored[0].1;
         let report = engine.solve(&position, &Limits::default(), &mut |_| {});
         assert!(report.exact);
-        assert_eq!(report.score, 100 * best_score, "{line}");
+        assert_eq!(report.score, Score::from_discs(best_score), "{line}");
         let chosen = scored.iter().find(|(mv, _)| *mv == report.best);
         assert_eq!(
             chosen.map(|c| c.1),
@@ -225,8 +222,8 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
 fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     use emilia::board::{AnyBoard, Board};
     use emilia::eval::Classic;
-    use emilia::search::{search, tt::TranspositionTable, Control};
-    use emilia::timeman::TimePlan;
+    use emilia::search::time::TimePlan;
+    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
     use std::sync::atomic::AtomicBool;
 
     let positions = random_positions(41, 24, |p| {
@@ -237,10 +234,11 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     let mut engine = engine();
     let mut tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
-    let control = Control {
+    let settings = SearchSettings {
         max_depth: 60,
         node_limit: u64::MAX,
         plan: TimePlan::UNLIMITED,
+        start: Instant::now(),
         stop: &stop,
         score_all_moves: false,
         probcut: 10,
@@ -249,7 +247,13 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         let AnyBoard::Eight(board) = position.board else {
             unreachable!()
         };
-        let searched = search(&board, &Classic::default(), &mut tt, &control, &mut |_| {});
+        let searched = search(
+            &board,
+            &Classic::default(),
+            &mut tt,
+            &settings,
+            &mut |_, _| {},
+        );
         let solved = engine.solve(position, &Limits::default(), &mut |_| {});
         assert!(searched.report.exact && solved.exact);
         assert_eq!(searched.report.score, solved.score, "{position}");
@@ -268,7 +272,7 @@ fn a_timed_8x8_search_hands_a_small_endgame_to_the_solver() {
     };
     let report = engine().search(&position, &limits, &mut |_| {});
     assert!(report.exact, "{line}");
-    assert_eq!(report.score, 1800);
+    assert_eq!(report.score, Score::from_discs(18));
     assert_eq!(report.best, "g8".parse().unwrap());
 }
 
@@ -285,9 +289,6 @@ fn the_table_survives_between_searches() {
         cold.nodes,
         warm.nodes
     );
-    engine.new_game();
-    let after_new_game = engine.search(&position, &depth(11), &mut |_| {});
-    assert!(after_new_game.nodes * 2 < cold.nodes);
     engine.clear_hash();
     let cleared = engine.search(&position, &depth(11), &mut |_| {});
     assert_eq!(cleared.nodes, cold.nodes);
@@ -313,7 +314,11 @@ fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
     });
     for position in endgames.iter().take(3) {
         let report = engine().solve(position, &Limits::default(), &mut |_| {});
-        assert_eq!(report.score, 100 * brute_force(position), "{position}");
+        assert_eq!(
+            report.score,
+            Score::from_discs(brute_force(position)),
+            "{position}"
+        );
     }
 }
 
@@ -365,7 +370,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         empties == 7 && p.size() <= 8 && p.legal_moves().len() >= 2
     });
     let position = positions.first().expect("a position with 7 empties");
-    let hints = engine().hint(position, 10, &depth(20));
+    let hints = engine().hint(position, 10, &depth(20), &mut |_| {});
     assert_eq!(hints.len(), position.legal_moves().len().min(10));
     for pair in hints.windows(2) {
         assert!(pair[0].score >= pair[1].score);
@@ -375,10 +380,58 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         let after = position.play(hint.mv).unwrap();
         assert_eq!(
             hint.score,
-            -100 * brute_force(&after),
+            Score::from_discs(-brute_force(&after)),
             "{position}: {}",
             hint.mv
         );
+    }
+}
+
+#[test]
+fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
+    let start = Position::start(8).unwrap();
+    let mut depths = Vec::new();
+    let hints = engine().hint(&start, 2, &depth(3), &mut |scores| {
+        assert_eq!(scores.len(), 2);
+        depths.push(scores[0].depth);
+    });
+    assert_eq!(depths, [1, 2, 3]);
+    assert_eq!(hints.len(), 2);
+    let passes = random_positions(5, 40, |p| {
+        !p.board.has_moves() && !p.is_game_over() && p.board.counts().2 >= 6
+    });
+    let position = passes.first().expect("a position with a forced pass");
+    let mut reported = 0;
+    let hints = engine().hint(position, 3, &depth(2), &mut |scores| {
+        reported += 1;
+        assert_eq!(scores.len(), 1);
+        assert_eq!(scores[0].mv, Move::Pass);
+    });
+    assert_eq!(reported, 2);
+    assert_eq!(hints[0].mv, Move::Pass);
+    let after = engine().search(&position.play(Move::Pass).unwrap(), &depth(2), &mut |_| {});
+    assert_eq!(hints[0].score, -after.score);
+}
+
+#[test]
+fn a_level_searches_to_the_end_once_few_squares_are_empty() {
+    let level = |n| Limits {
+        level: Some(n),
+        ..Limits::default()
+    };
+    let positions = random_positions(9, 8, |p| {
+        let (_, _, empties) = p.board.counts();
+        p.size() == 8 && p.board.has_moves() && (empties == 10 || empties == 11)
+    });
+    for position in positions.iter().take(4) {
+        let (_, _, empties) = position.board.counts();
+        // Level 4: exact from 10 empties (4 + 6), a depth-4 search above.
+        let report = engine().search(position, &level(4), &mut |_| {});
+        if empties <= 10 {
+            assert!(report.exact, "{position}");
+        } else {
+            assert!(!report.exact && report.depth == 4, "{position}");
+        }
     }
 }
 
@@ -389,27 +442,21 @@ fn a_hint_cut_short_still_scores_every_move() {
         nodes: Some(1),
         ..Limits::default()
     };
-    let hints = engine().hint(&position, 10, &limits);
+    let hints = engine().hint(&position, 10, &limits, &mut |_| {});
     assert_eq!(hints.len(), 4);
 }
 
 #[test]
-fn options_choose_the_evaluation_and_cap_the_depth() {
+fn options_choose_the_evaluation_and_limit_the_depth() {
     let mut engine = engine();
     engine.set_option("eval", "squares").unwrap();
     engine.set_option("depth", "3").unwrap();
     assert!(engine.set_option("eval", "neural").is_err());
     assert!(engine.set_option("probcut", "0").is_ok());
     assert!(engine.set_option("probcut", "500").is_err());
-    let options = engine.options();
-    let value = |name: &str| {
-        options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| o.value.clone())
-    };
-    assert_eq!(value("eval").as_deref(), Some("squares"));
-    assert_eq!(value("hash").as_deref(), Some("4"));
-    let report = engine.search(&Position::start(8).unwrap(), &depth(9), &mut |_| {});
+    assert_eq!(engine.option("eval").as_deref(), Some("squares"));
+    assert_eq!(engine.option("hash").as_deref(), Some("4"));
+    let start = Position::start(8).unwrap();
+    let report = engine.search(&start, &Limits::default(), &mut |_| {});
     assert_eq!(report.depth, 3);
 }

@@ -408,7 +408,7 @@ impl ExactSizeIterator for Bits {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// Plain square-by-square walking on a board `width` wide, the definition the kernels
     /// must match.

@@ -324,7 +324,7 @@ impl BitSet for U192 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// A random set with bits of all three words, sometimes sparse.
     fn random(rng: &mut Rng) -> [u64; 3] {

@@ -2,6 +2,7 @@
 
 use super::geometry::{self, Geometry};
 use super::sized::SizedBoard;
+use super::SizedRef;
 
 /// The 10x10 board: 100 squares in the low bits of a `u128`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -12,6 +13,10 @@ impl Geometry for Ten {
     const SIZE: usize = 10;
     const STRIDE: usize = 10;
     const HASH_SEED: u64 = 0xBB67_AE85_84CA_A73B;
+
+    fn sized_ref(board: &SizedBoard<Ten>) -> SizedRef<'_> {
+        SizedRef::Ten(board)
+    }
 
     #[inline(always)]
     fn legal_moves(player: u128, opponent: u128) -> u128 {
@@ -124,7 +129,7 @@ pub type Board10 = SizedBoard<Ten>;
 mod tests {
     use super::*;
     use crate::board::sized::tests::agrees_with_the_reference;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn agrees_with_the_square_by_square_board_over_random_games() {

@@ -5,6 +5,7 @@
 use super::bitset::U192;
 use super::geometry::Geometry;
 use super::sized::SizedBoard;
+use super::SizedRef;
 
 /// The 12x12 board: square (row, column) on bit `16 * row + column` of a [`U192`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -15,6 +16,10 @@ impl Geometry for Twelve {
     const SIZE: usize = 12;
     const STRIDE: usize = 16;
     const HASH_SEED: u64 = 0x3C6E_F372_FE94_F82B;
+
+    fn sized_ref(board: &SizedBoard<Twelve>) -> SizedRef<'_> {
+        SizedRef::Twelve(board)
+    }
 
     #[inline(always)]
     fn legal_moves(player: U192, opponent: U192) -> U192 {
@@ -140,7 +145,7 @@ mod tests {
     use crate::board::bitset::BitSet;
     use crate::board::geometry;
     use crate::board::sized::tests::agrees_with_the_reference;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn agrees_with_the_square_by_square_board_over_random_games() {

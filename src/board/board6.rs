@@ -3,6 +3,7 @@
 use super::bitboard;
 use super::geometry::Geometry;
 use super::sized::SizedBoard;
+use super::SizedRef;
 
 /// The 6x6 board: 36 squares in the low bits of a `u64`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -13,6 +14,10 @@ impl Geometry for Six {
     const SIZE: usize = 6;
     const STRIDE: usize = 6;
     const HASH_SEED: u64 = 0x6A09_E667_F3BC_C908;
+
+    fn sized_ref(board: &SizedBoard<Six>) -> SizedRef<'_> {
+        SizedRef::Six(board)
+    }
 
     #[inline(always)]
     fn legal_moves(player: u64, opponent: u64) -> u64 {
@@ -33,7 +38,7 @@ mod tests {
     use super::*;
     use crate::board::geometry;
     use crate::board::sized::tests::agrees_with_the_reference;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn agrees_with_the_square_by_square_board_over_random_games() {

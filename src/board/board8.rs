@@ -125,12 +125,17 @@ impl Board for Board8 {
     }
 
     #[inline(always)]
-    fn hash(&self) -> u64 {
+    fn hash_key(&self) -> u64 {
         mix64(self.player ^ mix64(self.opponent ^ 0x2545_F491_4F6C_DD1D))
     }
 
     #[inline(always)]
     fn potential_mobility(&self) -> u32 {
         (neighbours(self.opponent) & self.empty_mask()).count_ones()
+    }
+
+    #[inline(always)]
+    fn as_board8(&self) -> Option<&Board8> {
+        Some(self)
     }
 }

@@ -243,7 +243,7 @@ impl Board for BoardN {
         self.opponent.len()
     }
 
-    fn hash(&self) -> u64 {
+    fn hash_key(&self) -> u64 {
         let mut h = self.size as u64;
         for word in 0..3 {
             h = mix64(h ^ self.player.0[word]);

@@ -15,9 +15,10 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use super::bitset::BitSet;
+use super::{SizedBoard, SizedRef};
 
 /// Most bits a layout uses (12x12 with 16 bits a row).
-pub const MAX_BITS: usize = 192;
+pub(crate) const MAX_BITS: usize = 192;
 
 /// The shape of one board size: its side, the bit set that holds its squares and how they
 /// lie in it. Sizes may replace the generic kernels with faster ones of their own.
@@ -31,6 +32,9 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// Seed of the position hash, distinct per size so that equal bit patterns on
     /// different boards do not share transposition-table entries.
     const HASH_SEED: u64;
+
+    /// `board` as the [`SizedRef`] variant of this size (see [`super::Board::as_sized`]).
+    fn sized_ref(board: &SizedBoard<Self>) -> SizedRef<'_>;
 
     /// The bit of the square with row-major `index`.
     #[inline(always)]
@@ -67,16 +71,16 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
 
 /// How a board's squares lie in its bits, for the tables built at compile time.
 #[derive(Clone, Copy)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Squares per side.
-    pub size: usize,
+    pub(crate) size: usize,
     /// Bits from one row's start to the next's.
-    pub stride: usize,
+    pub(crate) stride: usize,
 }
 
 impl Layout {
     /// The layout of `G`.
-    pub const fn of<G: Geometry>() -> Layout {
+    pub(crate) const fn of<G: Geometry>() -> Layout {
         Layout {
             size: G::SIZE,
             stride: G::STRIDE,
@@ -84,13 +88,13 @@ impl Layout {
     }
 
     /// The bit of (`row`, `col`).
-    pub const fn bit(self, row: usize, col: usize) -> usize {
+    pub(crate) const fn bit(self, row: usize, col: usize) -> usize {
         row * self.stride + col
     }
 
     /// The squares with `first_row <= row <= last_row` and `first_col <= col <= last_col`,
     /// as words.
-    pub const fn rectangle(
+    pub(crate) const fn rectangle(
         self,
         first_row: usize,
         last_row: usize,
@@ -112,18 +116,18 @@ impl Layout {
     }
 
     /// Every square, as words.
-    pub const fn board(self) -> [u64; 3] {
+    pub(crate) const fn board(self) -> [u64; 3] {
         self.rectangle(0, self.size - 1, 0, self.size - 1)
     }
 
     /// The squares of columns `first..=last`, as words.
-    pub const fn columns(self, first: usize, last: usize) -> [u64; 3] {
+    pub(crate) const fn columns(self, first: usize, last: usize) -> [u64; 3] {
         self.rectangle(0, self.size - 1, first, last)
     }
 
     /// The squares a run may pass through when it moves along rows: every square but the
     /// first and last columns in a dense layout, every square with spare bits.
-    pub const fn run_columns(self) -> [u64; 3] {
+    pub(crate) const fn run_columns(self) -> [u64; 3] {
         if self.stride == self.size {
             self.columns(1, self.size - 2)
         } else {
@@ -151,10 +155,10 @@ const UP: [(i32, i32); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// Every bit's eight rays as words: the squares from it (excluded) to the board's edge in
 /// each direction, first the four of [`UP`], then their opposites. Spare bits have none.
-pub type RayTable = [[[u64; 3]; 8]; MAX_BITS];
+pub(crate) type RayTable = [[[u64; 3]; 8]; MAX_BITS];
 
 /// The ray table of `layout`.
-pub const fn ray_table(layout: Layout) -> RayTable {
+pub(crate) const fn ray_table(layout: Layout) -> RayTable {
     let size = layout.size as i32;
     let mut table = [[[0u64; 3]; 8]; MAX_BITS];
     let mut square = 0;
@@ -241,14 +245,14 @@ pub fn flips<G: Geometry>(player: G::Bits, opponent: G::Bits, bit: usize) -> G::
 /// its squares' words, how many of its squares lie in the words before each word, and the
 /// square's rank among them.
 #[derive(Clone, Copy)]
-pub struct LinesThrough {
+pub(crate) struct LinesThrough {
     masks: [[u64; 3]; 4],
     before: [[u8; 3]; 4],
     rank: [u8; 4],
 }
 
 /// Every bit's [`LinesThrough`] in `layout`.
-pub const fn line_table(layout: Layout) -> [LinesThrough; MAX_BITS] {
+pub(crate) const fn line_table(layout: Layout) -> [LinesThrough; MAX_BITS] {
     let empty = LinesThrough {
         masks: [[0; 3]; 4],
         before: [[0; 3]; 4],

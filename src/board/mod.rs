@@ -93,7 +93,20 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
         }
     }
     /// A well-mixed 64-bit hash of the discs and the side to move's perspective.
-    fn hash(&self) -> u64;
+    fn hash_key(&self) -> u64;
+    /// This board as a [`Board8`], when it is one: code generic over boards takes the
+    /// bitboard path through it. The answer is known at compile time for each board type,
+    /// so the test costs nothing in a monomorphised search.
+    #[inline(always)]
+    fn as_board8(&self) -> Option<&Board8> {
+        None
+    }
+    /// This board as a 6x6, 10x10 or 12x12 bitboard, when it is one; known at compile time
+    /// for each board type, as [`Board::as_board8`].
+    #[inline(always)]
+    fn as_sized(&self) -> Option<SizedRef<'_>> {
+        None
+    }
     /// Empty squares next to a disc of the opponent: where the side to move may later find
     /// moves (its potential mobility).
     fn potential_mobility(&self) -> u32 {
@@ -113,6 +126,17 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
             })
             .count() as u32
     }
+}
+
+/// A board on the bitboards of a size other than 8x8 (see [`Board::as_sized`]).
+#[derive(Clone, Copy, Debug)]
+pub enum SizedRef<'a> {
+    /// A 6x6 board.
+    Six(&'a Board6),
+    /// A 10x10 board.
+    Ten(&'a Board10),
+    /// A 12x12 board.
+    Twelve(&'a Board12),
 }
 
 /// Mixes a 64-bit value so that every input bit affects every output bit.

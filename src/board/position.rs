@@ -115,8 +115,8 @@ impl AnyBoard {
     }
 
     /// Position hash.
-    pub fn hash(&self) -> u64 {
-        with_board!(self, b => b.hash())
+    pub fn hash_key(&self) -> u64 {
+        with_board!(self, b => b.hash_key())
     }
 
     fn from_cells(size: usize, cells: &[Cell]) -> AnyBoard {
@@ -390,24 +390,37 @@ impl Position {
     }
 }
 
-/// Splits a transcript into move tokens: squares (a letter then digits) and pass words.
+/// Longest token kept whole in an error message: no square is longer.
+const MAX_TOKEN: usize = 4;
+
+/// Splits a transcript into move tokens: squares (a letter then all the digits that follow)
+/// and pass words. Linear in the text, however much of it is junk.
 fn split_transcript(text: &str) -> Result<Vec<String>, PositionError> {
     let mut tokens = Vec::new();
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let longest_pass = PASS_WORDS.iter().map(|w| w.len()).max().unwrap_or(0);
     let mut i = 0;
     while i < chars.len() {
-        let rest: String = chars[i..].iter().collect::<String>().to_ascii_lowercase();
-        if let Some(word) = PASS_WORDS.into_iter().find(|w| rest.starts_with(w)) {
+        let ahead: String = chars[i..chars.len().min(i + longest_pass)]
+            .iter()
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if let Some(word) = PASS_WORDS.into_iter().find(|w| ahead.starts_with(w)) {
             tokens.push(word.to_string());
             i += word.len();
             continue;
         }
         let start = i;
         i += 1;
-        while i < chars.len() && chars[i].is_ascii_digit() && i - start < 3 {
+        while i < chars.len() && chars[i].is_ascii_digit() {
             i += 1;
         }
-        tokens.push(chars[start..i].iter().collect());
+        // As typed, so that an error names it; a run too long for any square is cut.
+        let mut token: String = chars[start..i.min(start + MAX_TOKEN)].iter().collect();
+        if i - start > MAX_TOKEN {
+            token.push_str("...");
+        }
+        tokens.push(token);
     }
     Ok(tokens)
 }
@@ -507,6 +520,14 @@ mod tests {
             "transcript move 1: illegal move a1: no discs to flip"
         );
         assert!(start.play_transcript("f5x").is_err());
+        // Errors name the token as typed, not a part of it.
+        let err = start.play_transcript("f5a123").unwrap_err().to_string();
+        assert!(err.contains("'a123' is not a square"), "{err}");
+        let err = start
+            .play_transcript("f5a12345678")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'a123...' is not a square"), "{err}");
         let ten = Position::start(10).unwrap();
         let (_, moves) = ten.play_transcript("g6e7").unwrap();
         assert_eq!(moves.len(), 2);

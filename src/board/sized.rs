@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use super::bitset::{BitSet, SetBits};
 use super::geometry::{self, Geometry};
-use super::{mix64, Board, Cell, SquareSet};
+use super::{mix64, Board, Cell, SizedRef, SquareSet};
 
 /// Iterator over the squares of a bit set as row-major indices, in ascending order.
 #[derive(Clone, Copy, Debug)]
@@ -184,7 +184,7 @@ impl<G: Geometry> Board for SizedBoard<G> {
     }
 
     #[inline(always)]
-    fn hash(&self) -> u64 {
+    fn hash_key(&self) -> u64 {
         // Each word pair is mixed on its own (independent chains), then the three combined.
         let (p, o) = (self.player.words(), self.opponent.words());
         let word = |w: usize| mix64(p[w] ^ mix64(o[w] ^ G::HASH_SEED.rotate_left(w as u32 * 21)));
@@ -193,6 +193,11 @@ impl<G: Geometry> Board for SizedBoard<G> {
             128 => mix64(word(0) ^ word(1).rotate_left(32)),
             _ => mix64(word(0) ^ word(1).rotate_left(21) ^ word(2).rotate_left(42)),
         }
+    }
+
+    #[inline(always)]
+    fn as_sized(&self) -> Option<SizedRef<'_>> {
+        Some(G::sized_ref(self))
     }
 
     #[inline(always)]
@@ -207,7 +212,7 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::board::BoardN;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     fn reference<G: Geometry>(board: &SizedBoard<G>) -> BoardN {
         BoardN::from_sets(
@@ -255,13 +260,13 @@ pub(crate) mod tests {
                     );
                     assert_eq!(fast.flip_count(m), slow.flip_count(m));
                 }
-                let hash = fast.hash();
+                let hash = fast.hash_key();
                 let rebuilt = SizedBoard::<G>::from_sets(
                     set_of::<G>(fast.player),
                     set_of::<G>(fast.opponent),
                 );
                 assert_eq!(rebuilt, fast);
-                assert_eq!(rebuilt.hash(), hash);
+                assert_eq!(rebuilt.hash_key(), hash);
                 assert_eq!(*seen.entry(hash).or_insert(fast), fast, "hash collision");
                 if moves.is_empty() {
                     if fast.is_game_over() {

@@ -6,9 +6,9 @@ use std::str::FromStr;
 
 /// Parsed arguments of one subcommand.
 #[derive(Debug, Default)]
-pub struct Args {
+pub(crate) struct Args {
     /// Words that are not options, in order.
-    pub positional: Vec<String>,
+    pub(crate) positional: Vec<String>,
     options: HashMap<String, Vec<String>>,
     flags: Vec<String>,
 }
@@ -16,7 +16,7 @@ pub struct Args {
 impl Args {
     /// Reads `args`; `valued` names the options that take a value (without `--`); an option
     /// may take several values when listed in `valued` with a count, e.g. `("board", 2)`.
-    pub fn parse(args: &[String], valued: &[(&str, usize)]) -> Result<Args> {
+    pub(crate) fn parse(args: &[String], valued: &[(&str, usize)]) -> Result<Args> {
         let mut parsed = Args::default();
         let mut i = 0;
         while i < args.len() {
@@ -57,12 +57,12 @@ impl Args {
     }
 
     /// Whether `--name` was given.
-    pub fn flag(&self, name: &str) -> bool {
+    pub(crate) fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }
 
     /// Fails on a flag not in `known`.
-    pub fn reject_unknown_flags(&self, known: &[&str]) -> Result<()> {
+    pub(crate) fn reject_unknown_flags(&self, known: &[&str]) -> Result<()> {
         for flag in &self.flags {
             if flag != "help" && !known.contains(&flag.as_str()) {
                 bail!("unknown option --{flag}");
@@ -72,17 +72,17 @@ impl Args {
     }
 
     /// The values of `--name`, empty when absent.
-    pub fn values(&self, name: &str) -> &[String] {
+    pub(crate) fn values(&self, name: &str) -> &[String] {
         self.options.get(name).map_or(&[], |v| v.as_slice())
     }
 
     /// The last value of `--name`, if given.
-    pub fn value(&self, name: &str) -> Option<&str> {
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
         self.values(name).last().map(String::as_str)
     }
 
     /// The value of `--name` parsed, or `default` when absent.
-    pub fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T>
+    pub(crate) fn get<T: FromStr>(&self, name: &str, default: T) -> Result<T>
     where
         T::Err: std::fmt::Display,
     {

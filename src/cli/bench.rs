@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 
+use super::output::{out, outln};
 use super::{bench_search, Args};
 
 const HELP: &str = "\
@@ -28,7 +29,7 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
 ";
 
 /// Runs `emilia bench`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -49,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     let which: Vec<&str> = args.positional.iter().map(String::as_str).collect();
@@ -87,14 +88,15 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// FFO #40-#59, the standard endgame speed test, embedded so the benchmark needs no files.
-const FFO_40_59: &str = include_str!("../../tests/data/ffo/fforum-40-59.obf");
+/// FFO #40-#49, the standard endgame speed test (every legal move with its exact score),
+/// shipped in data/ and built in so the benchmark needs no files.
+const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo() -> Result<()> {
-    let records = crate::formats::obf::read_obf(FFO_40_59)?;
+    let records = crate::formats::obf::read_obf(FFO_40_49)?;
     let mut solvers = crate::endgame::Solvers::new(crate::endgame::DEFAULT_TABLE_MIB);
-    println!("ffo: FFO #40-#49, exact, one thread");
+    outln!("ffo: FFO #40-#49, exact, one thread")?;
     let report = super::solve::solve_records(&mut solvers, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);

@@ -10,10 +10,11 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::output::outln;
 use super::Args;
 use crate::board::{Color, Move};
 use crate::game::Game;
-use crate::protocol::timing::own_moves_left;
+use crate::search::time::own_moves_left;
 
 /// Openings the games start from, so that repeated games differ.
 const OPENINGS: &[&str] = &[
@@ -26,7 +27,7 @@ const OPENINGS: &[&str] = &[
 ];
 
 /// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`).
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let clocks: Vec<u64> = args
         .value("clocks")
         .unwrap_or("100,1000,10000")
@@ -42,11 +43,11 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => path.into(),
         None => std::env::current_exe().context("finding the emilia binary")?,
     };
-    println!(
+    outln!(
         "clock benchmark: {games} game(s) per clock, engine {}",
         engine.display()
-    );
-    println!(
+    )?;
+    outln!(
         "{:>8} {:>5} {:>8} {:>10} {:>10} {:>12} {:>13} {:>8}",
         "clock ms",
         "game",
@@ -56,7 +57,7 @@ pub fn run(args: &Args) -> Result<()> {
         "min left ms",
         "overshoot ms",
         "on time"
-    );
+    )?;
     let mut losses = 0;
     let mut worst_overshoot = f64::NEG_INFINITY;
     for &clock in &clocks {
@@ -68,7 +69,7 @@ pub fn run(args: &Args) -> Result<()> {
                 losses += 1;
             }
             worst_overshoot = worst_overshoot.max(record.overshoot_ms);
-            println!(
+            outln!(
                 "{clock:>8} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>8}",
                 game + 1,
                 record.result,
@@ -80,17 +81,17 @@ pub fn run(args: &Args) -> Result<()> {
                     None => "yes".to_string(),
                     Some(c) => format!("{c} lost"),
                 }
-            );
+            )?;
         }
     }
-    println!(
+    outln!(
         "lost on time: {losses} of {} games; largest overshoot over a fair share: {worst_overshoot:.1} ms",
         clocks.len() * games
-    );
-    println!(
+    )?;
+    outln!(
         "(fair share: the mover's remaining time divided by the moves it still has to play; \
          a move may exceed it, a clock may not run out)"
-    );
+    )?;
     if losses > 0 {
         bail!("{losses} game(s) lost on time");
     }
@@ -219,7 +220,7 @@ fn play_game(engine: &std::path::Path, clock: Duration, opening: &str) -> Result
         let color = position.to_move;
         let me = color_index(color);
         let remaining = left[me];
-        let fair_share = remaining / own_moves_left(&position);
+        let fair_share = remaining / own_moves_left(position.board.counts().2);
         let command = format!("genmove {color} {}", remaining.as_millis());
         let start = Instant::now();
         let answer = players[me].ask(&command, remaining + Duration::from_secs(5))?;

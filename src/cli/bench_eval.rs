@@ -3,9 +3,11 @@
 use anyhow::Result;
 use std::time::Instant;
 
+use super::output::outln;
 use crate::board::bitboard::Bits;
 use crate::board::Board8;
 use crate::eval::pattern::{indices, IncrementalIndices, PatternEval};
+use crate::rng::Rng;
 
 /// Seconds of CPU this thread has used, where the system tells (Linux); otherwise wall
 /// time. CPU time keeps the figures meaningful on a machine busy with other work.
@@ -39,7 +41,7 @@ impl Clock {
 /// each to the next (`None` at a game's first position).
 fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
     let mut out = Vec::with_capacity(count);
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     while out.len() < count {
         let mut board = Board8::START;
         let mut previous = None;
@@ -49,10 +51,7 @@ fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
                 break;
             }
             out.push((board, previous));
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let pick = (state % moves.count_ones() as u64) as usize;
+            let pick = rng.below(moves.count_ones() as usize);
             let index = Bits(moves).nth(pick).unwrap_or(0);
             previous = Some((board, index));
             board = board.after(index, board.flips(index));
@@ -63,7 +62,7 @@ fn random_games(count: usize) -> Vec<(Board8, Option<(Board8, usize)>)> {
 
 /// Times the pattern evaluation: indices alone, whole evaluations from scratch, and
 /// evaluations with indices kept up to date move by move.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     let eval = PatternEval::load_embedded()?;
     let games = random_games(100_000);
     let rounds = 10;
@@ -110,11 +109,11 @@ pub fn run() -> Result<()> {
         }
     }
     let incremental = per_position(clock.seconds());
-    println!(
+    outln!(
         "eval: {indices_only:.1} ns for the indices; an evaluation from scratch {from_scratch:.1} \
          ns, with indices kept move by move {incremental:.1} ns (positions in game order, \
          stages changing); from scratch on positions grouped by stage {sorted:.1} ns \
          (CPU time, checksum {checksum})"
-    );
+    )?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
+use super::output::outln;
 use super::solve::thread_cpu_seconds;
 use super::Args;
 use crate::board::{AnyBoard, SIZES};
@@ -32,7 +33,7 @@ const KNOWN: [(usize, u32, u64); 10] = [
 /// Runs the perft benchmark: `--size N` for one size, `--depth D` for its depth,
 /// `--rounds R` turns of every size (default 2). Fails on a count that differs from the
 /// known one.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let sizes: Vec<usize> = match args.value("size") {
         Some(text) => {
             let size: usize = text
@@ -46,11 +47,17 @@ pub fn run(args: &Args) -> Result<()> {
         None => SIZES.to_vec(),
     };
     let rounds = args.get("rounds", 2usize)?.max(1);
-    println!("perft from the start position, ended games drop out, {rounds} round(s)");
-    println!(
+    outln!("perft from the start position, ended games drop out, {rounds} round(s)")?;
+    outln!(
         "{:>5} {:>5} {:>16} {:>9} {:>14} {:>9} {:>14}  check",
-        "size", "depth", "leaves", "seconds", "leaves/s", "cpu s", "leaves/cpu s"
-    );
+        "size",
+        "depth",
+        "leaves",
+        "seconds",
+        "leaves/s",
+        "cpu s",
+        "leaves/cpu s"
+    )?;
     // Per size, the best speed by the clock and by processor time.
     let mut best = vec![(0f64, 0f64); sizes.len()];
     for _ in 0..rounds {
@@ -78,10 +85,10 @@ pub fn run(args: &Args) -> Result<()> {
                 None => String::new(),
             };
             let cpu = cpu.map_or("-".to_string(), |c| format!("{c:.3}"));
-            println!(
+            outln!(
                 "{size:>5} {depth:>5} {leaves:>16} {seconds:>9.3} {speed:>14.0} {cpu:>9} \
                  {cpu_speed:>14.0}  {check}"
-            );
+            )?;
         }
     }
     let eight = sizes.iter().position(|&s| s == 8).map(|i| best[i]);
@@ -94,7 +101,7 @@ pub fn run(args: &Args) -> Result<()> {
                 cpu_speed / e_cpu.max(1e-9)
             )
         });
-        println!("{size}x{size}: best {speed:.0} leaves/s, {cpu_speed:.0} leaves/cpu s{ratio}");
+        outln!("{size}x{size}: best {speed:.0} leaves/s, {cpu_speed:.0} leaves/cpu s{ratio}")?;
     }
     Ok(())
 }

@@ -4,11 +4,14 @@
 use anyhow::{bail, Result};
 use std::time::{Duration, Instant};
 
+use super::output::outln;
 use super::Args;
 use crate::board::{Color, Position};
-use crate::engine::{Clock, Engine, Limits};
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::time::{self, Margins};
+use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-use crate::timeman;
 
 /// Midgame benchmark positions: six XOT openings (52 empties) and four FFO positions
 /// (FFO 41, 43, 47, 51: 22 to 27 empties).
@@ -26,7 +29,7 @@ const MIDGAME_POSITIONS: [&str; 10] = [
 ];
 
 /// The midgame positions as positions (transcripts from the start or board strings).
-pub fn midgame_positions() -> Result<Vec<Position>> {
+pub(crate) fn midgame_positions() -> Result<Vec<Position>> {
     let start = Position::start(8).expect("8x8 start");
     MIDGAME_POSITIONS
         .iter()
@@ -42,7 +45,7 @@ pub fn midgame_positions() -> Result<Vec<Position>> {
 
 /// `bench midgame`: per position, depth reached and nodes per second in `seconds` (or the
 /// nodes of a fixed-depth search with `--depth`), from an empty table each time.
-pub fn midgame(args: &Args) -> Result<()> {
+pub(crate) fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
@@ -65,8 +68,8 @@ pub fn midgame(args: &Args) -> Result<()> {
         let report = engine.search(position, &limits, &mut |_| {});
         let s = report.elapsed.as_secs_f64();
         let (_, _, empties) = position.board.counts();
-        println!(
-            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:+6}, best {}, {:10} nodes, \
+        outln!(
+            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:>7}, best {}, {:10} nodes, \
              {:.3} s, {:.2} Mnps",
             i + 1,
             report.depth,
@@ -76,29 +79,24 @@ pub fn midgame(args: &Args) -> Result<()> {
             report.nodes,
             s,
             report.nodes as f64 / s.max(1e-9) / 1e6
-        );
+        )?;
         nodes += report.nodes;
         time += s;
         depths += report.depth;
     }
-    println!(
+    outln!(
         "midgame total: {nodes} nodes in {time:.3} s, {:.2} Mnps, mean depth {:.1}",
         nodes as f64 / time.max(1e-9) / 1e6,
         depths as f64 / MIDGAME_POSITIONS.len() as f64
-    );
+    )?;
     Ok(())
 }
 
 /// Positions for the time benchmark: random playouts from the start on every size,
 /// mostly 8x8, at every stage of the game.
 fn time_positions(count: usize) -> Vec<Position> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = move || rng.next_u64();
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let size = match next() % 10 {
@@ -135,7 +133,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// `bench time`: genmove-style searches with budgets from 5 to 200 ms, half on a fixed
 /// move time and half on a game clock; reports how far searches overran.
-pub fn time(args: &Args) -> Result<()> {
+pub(crate) fn time(args: &Args) -> Result<()> {
     let count: usize = args.get("count", 1000)?;
     if count == 0 {
         bail!("--count must be at least 1");
@@ -156,17 +154,14 @@ pub fn time(args: &Args) -> Result<()> {
         } else {
             // A clock whose share for this move is about `budget`; every fifth one is
             // nearly out of time, the case where a late move loses.
-            let moves = empties.div_ceil(2) + timeman::RESERVE_MOVES;
+            let moves = time::own_moves_left(empties) + time::RESERVE_MOVES;
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {
                 budget * moves
             };
             Limits {
-                clock: Some(Clock {
-                    remaining,
-                    increment: Duration::ZERO,
-                }),
+                clock: Some(Clock::sudden_death(remaining)),
                 ..Limits::default()
             }
         };
@@ -190,18 +185,18 @@ pub fn time(args: &Args) -> Result<()> {
             }
         }
         if let Some(clock) = limits.clock {
-            let hard = timeman::for_clock(clock, empties, timeman::solve_empties(position.size()))
+            let hard = time::for_clock(&clock, empties, position.size(), &Margins::DEFAULT)
                 .hard
                 .unwrap_or_default();
             clock_over.push((elapsed.as_secs_f64() - hard.as_secs_f64()) * 1e3);
             worst_share = worst_share.max(elapsed.as_secs_f64() / clock.remaining.as_secs_f64());
             if elapsed >= clock.remaining {
                 late += 1;
-                println!(
+                outln!(
                     "LATE: {:.3} ms used of {:.3} ms remaining in {position}",
                     elapsed.as_secs_f64() * 1e3,
                     clock.remaining.as_secs_f64() * 1e3
-                );
+                )?;
             }
         }
     }
@@ -210,24 +205,24 @@ pub fn time(args: &Args) -> Result<()> {
         ("clock (over the hard deadline)", &mut clock_over),
     ] {
         values.sort_by(f64::total_cmp);
-        println!(
+        outln!(
             "time {name}: {} searches, overshoot median {:+.3} ms, p99 {:+.3} ms, max {:+.3} ms",
             values.len(),
             quantile(values, 0.5),
             quantile(values, 0.99),
             values.last().copied().unwrap_or(0.0)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "time clock: {late} late moves, largest share of the remaining clock used {:.1} %",
         100.0 * worst_share
-    );
+    )?;
     Ok(())
 }
 
 /// `bench strength`: the classic evaluation against a random player, then against the
 /// `squares` evaluation from XOT openings.
-pub fn strength(args: &Args) -> Result<()> {
+pub(crate) fn strength(args: &Args) -> Result<()> {
     let games: usize = args.get("games", 200)?;
     let random_depth: u32 = args.get("random-depth", 4)?;
     let ms: u64 = args.get("ms", 100)?;
@@ -249,9 +244,7 @@ pub fn strength(args: &Args) -> Result<()> {
         };
         let mut emilia = Player::engine(&[], limits, 16);
         for game in 0..games {
-            let mut random = Player::Random {
-                state: 0x9E37_79B9 + game as u64,
-            };
+            let mut random = Player::Random(Rng::new(0x9E37_79B9 + game as u64));
             let colour = if game % 2 == 0 {
                 Color::Black
             } else {
@@ -263,7 +256,7 @@ pub fn strength(args: &Args) -> Result<()> {
             };
             score.add(played.score_for(colour));
         }
-        println!("strength vs random ({size}x{size}, depth {random_depth}): {score}");
+        outln!("strength vs random ({size}x{size}, depth {random_depth}): {score}")?;
     }
     if which != "random" {
         let openings = xot_openings(games.div_ceil(2));
@@ -278,10 +271,10 @@ pub fn strength(args: &Args) -> Result<()> {
             done += 1;
             log::info!("game {done}: {discs:+}");
         });
-        println!(
+        outln!(
             "strength classic vs squares ({ms} ms a move, {} XOT openings x 2 colours): {score}",
             openings.len()
-        );
+        )?;
     }
     Ok(())
 }
@@ -311,9 +304,9 @@ fn options_match(args: &Args, games: usize, ms: u64) -> Result<()> {
     let score = play_match(&openings, &mut a, &mut b, &mut |_, discs| {
         log::info!("game: {discs:+}");
     });
-    println!(
+    outln!(
         "strength [{a_text}] vs [{b_text}] ({ms} ms a move, {} XOT openings x 2 colours): {score}",
         openings.len()
-    );
+    )?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::output::{self, out};
 use crate::referee::{self, openings, EngineSpec, MatchConfig, Protocol, TimeControl};
 
 const HELP: &str = "\
@@ -76,7 +77,7 @@ fn engine_option(spec: &mut EngineSpec, word: &str) -> Result<()> {
 }
 
 /// Reads the command line into a match configuration.
-pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
+pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut games = 2usize;
     let mut openings_file: Option<String> = None;
@@ -147,13 +148,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
 }
 
 /// Runs `emilia match`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let Some(config) = parse(args)? else {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     };
-    let outcome = referee::run(&config, &mut |line| eprintln!("{line}"))?;
-    print!("{}", outcome.report);
+    let outcome = referee::run(&config, &mut |line| output::note(line))?;
+    out!("{}", outcome.report)?;
     Ok(())
 }
 

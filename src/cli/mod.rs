@@ -9,13 +9,15 @@ mod bench_perft;
 mod bench_search;
 mod match_cmd;
 mod move_file;
+mod output;
 mod perft;
 mod play;
 mod solve;
 mod train;
 mod tune;
 
-pub use args::Args;
+pub(crate) use args::Args;
+use output::{note, out, outln};
 
 /// One line per subcommand for `emilia --help`.
 const SUBCOMMANDS: &[(&str, &str)] = &[
@@ -52,13 +54,12 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str("\nEngine options, before any subcommand (as setoption NAME VALUE):\n");
+    text.push_str(&crate::engine::command_line_help());
     text.push_str(
-        "  --player NAME  play as a baseline player instead of the real search: emilia \
-         (default),\n                 random, greedy, squares, quadrant, kukreja, phased\n",
+        "  (they set the engine of the protocol session, `play` and `move`; other\n  \
+         subcommands refuse them)\n",
     );
-    text.push_str("  --seed N       seed of the baseline players' random choices\n");
-    text.push_str("  --eval NAME    evaluation: pattern (default), classic or squares\n");
-    text.push_str("  --weights FILE the pattern evaluation's weights file (default: built in)\n");
     text
 }
 
@@ -71,42 +72,65 @@ fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])>
     let mut options = Vec::new();
     let mut rest = args;
     while let [flag, tail @ ..] = rest {
-        let name = match flag.as_str() {
-            "--player" => "player",
-            "--seed" => "seed",
-            "--eval" => "eval",
-            "--weights" => "weights",
-            _ => break,
+        let Some(name) = flag
+            .strip_prefix("--")
+            .filter(|name| crate::engine::find_option(name).is_some())
+        else {
+            break;
         };
         let [value, tail @ ..] = tail else {
             anyhow::bail!("{flag} needs a value");
         };
         // Checked now so that a typo fails before any protocol session starts.
-        crate::engine::Engine::with_hash(1).set_option(name, value)?;
+        crate::engine::check_option(name, value)?;
         options.push((name.to_string(), value.clone()));
         rest = tail;
     }
     Ok((options, rest))
 }
 
-/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
-/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
-fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
-    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+/// An engine with the options given before the subcommand.
+fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
     let mut engine = crate::engine::Engine::new();
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
-    crate::protocol::serve(engine, std::io::stdin(), std::io::stdout().lock());
+    Ok(engine)
+}
+
+/// Fails when engine options were given before a subcommand that has no use for them,
+/// rather than ignoring them.
+fn refuse_engine_options(command: &str, options: &EngineOptions) -> anyhow::Result<()> {
+    let Some((name, _)) = options.first() else {
+        return Ok(());
+    };
+    let instead = match command {
+        "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
+        "bench" => "; see `emilia bench --help` for the benchmarks' own options",
+        "solve" | "perft" => ": it plays no moves of its own choosing",
+        _ => "",
+    };
+    anyhow::bail!(
+        "--{name} sets the engine of the protocol session, `play` and `move`; \
+         `{command}` does not use it{instead}"
+    )
+}
+
+/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
+/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
+fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
+    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    crate::protocol::serve_stdio(new_engine(options)?);
     Ok(())
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// `started` is when the process started: `emilia move` counts its time from then.
+pub fn run(args: &[String], started: std::time::Instant) -> i32 {
     let (engine_options, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {
-            eprintln!("emilia: {e:#}");
+            note(&format!("emilia: {e:#}"));
             return 2;
         }
     };
@@ -115,18 +139,15 @@ pub fn run(args: &[String]) -> i32 {
         None => ("", &[][..]),
     };
     let result = match command {
-        "-h" | "--help" | "help" => {
-            print!("{}", usage());
-            Ok(())
-        }
-        "-V" | "--version" => {
-            println!("emilia {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+        "-h" | "--help" | "help" => out!("{}", usage()),
+        "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
+        "play" => play::run(rest, || new_engine(&engine_options)),
+        "move" => move_file::run(rest, started, || new_engine(&engine_options)),
+        "perft" | "bench" | "solve" | "tune" | "match" | "train" if !engine_options.is_empty() => {
+            refuse_engine_options(command, &engine_options)
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
-        "play" => play::run(rest),
-        "move" => move_file::run(rest),
         "solve" => solve::run(rest),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
@@ -138,8 +159,10 @@ pub fn run(args: &[String]) -> i32 {
     };
     match result {
         Ok(()) => 0,
+        // The reader has gone: nothing more to say to it, and nothing went wrong.
+        Err(e) if output::is_closed(&e) => 0,
         Err(e) => {
-            eprintln!("emilia: {e:#}");
+            note(&format!("emilia: {e:#}"));
             2
         }
     }

@@ -3,37 +3,54 @@
 //! incremented (`game-07` → `game-08`); the move goes to stdout.
 
 use anyhow::{anyhow, bail, Context, Result};
+use std::fs::{self, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, Limits};
-use crate::protocol::timing::search_within;
+use crate::engine::Engine;
+use crate::search::{time, Limits};
 
 const HELP: &str = "\
-Usage: emilia move <board-file> <black|white> <seconds>
+Usage: emilia move <board-file> <black|white> <seconds> [--force]
 
 Reads the position in <board-file>, plays the best move Emilia finds for the given colour
-within <seconds>, prints the move (or 'pass') on stdout, and writes the position after it
-to the same file name with its last number incremented: game-07 -> game-08,
-board9.txt -> board10.txt.
+within <seconds> (counted from the start of the process), prints the move (or 'pass') on
+stdout, and writes the position after it to the same file name with its last number
+incremented: game-07 -> game-08, board9.txt -> board10.txt.
+
+The next file must not exist: an existing one is replaced only with --force, and a
+symbolic link never (neither the link nor what it points to). The file is written under a
+temporary name in the same directory, then renamed, so that it appears whole or not at
+all.
 
 Board files: one row per line, top row (row 1) first, one character per square:
 X (Black), O (White), - (empty); '*' and '.' are read as X and empty too. Spaces are
 ignored, and so are empty lines and anything after '#'. Any size Emilia plays (6, 8, 10,
 12) is accepted; the file written has the same size and format, without comments.
-A game that is already over is an error (exit code 2) and writes nothing.
+A game that is already over is an error (exit code 2) and writes nothing. So is a board
+file larger than 64 KiB.
 ";
 
-/// Runs `emilia move`.
-pub fn run(args: &[String]) -> Result<()> {
+/// Largest board file read: a 12x12 board with generous comments fits many times over.
+pub(crate) const MAX_BOARD_FILE: u64 = 64 * 1024;
+
+/// Runs `emilia move`; `started` is when the process started, from which the time is
+/// counted, and `engine` makes the engine that plays.
+pub(crate) fn run(
+    args: &[String],
+    started: Instant,
+    engine: impl FnOnce() -> Result<Engine>,
+) -> Result<()> {
     let args = Args::parse(args, &[])?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
-    args.reject_unknown_flags(&[])?;
+    args.reject_unknown_flags(&["force"])?;
     let [file, color, seconds] = args.positional.as_slice() else {
         bail!("expected a board file, a colour and seconds\n\n{HELP}");
     };
@@ -43,38 +60,109 @@ pub fn run(args: &[String]) -> Result<()> {
         .ok()
         .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6)
         .ok_or_else(|| anyhow!("'{seconds}' is not a positive number of seconds"))?;
+    let force = args.flag("force");
     let path = Path::new(file);
     let next = next_name(path)?;
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {file}"))?;
+    // Before the search: a file that may not be written must not cost the move's time.
+    check_writable(&next, force)?;
+    let text = read_limited(path).with_context(|| format!("reading {file}"))?;
     let position = read_board(&text, color).with_context(|| format!("reading {file}"))?;
-    let (mv, after) = choose(&position, Duration::from_secs_f64(seconds))?;
-    std::fs::write(&next, write_board(&after))
-        .with_context(|| format!("writing {}", next.display()))?;
-    println!("{mv}");
+    let deadline = started + Duration::from_secs_f64(seconds);
+    let (mv, after) = choose(&position, deadline, engine)?;
+    write_new(&next, &write_board(&after), force)?;
+    outln!("{mv}")?;
     Ok(())
 }
 
-/// Picks the move within `time` (less a reserve for starting and writing) and returns it
+/// Reads a board file of at most [`MAX_BOARD_FILE`] bytes.
+fn read_limited(path: &Path) -> Result<String> {
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(MAX_BOARD_FILE + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_BOARD_FILE {
+        bail!(
+            "larger than {} KiB: not a board file",
+            MAX_BOARD_FILE / 1024
+        );
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow!("not text (invalid UTF-8)"))
+}
+
+/// Fails if `next` may not be written: it exists (without `force`) or is a symbolic link.
+fn check_writable(next: &Path, force: bool) -> Result<()> {
+    match fs::symlink_metadata(next) {
+        Ok(meta) if meta.file_type().is_symlink() => bail!(
+            "{} is a symbolic link: it is never replaced, nor what it points to",
+            next.display()
+        ),
+        Ok(meta) if meta.is_dir() => bail!("{} is a directory", next.display()),
+        Ok(_) if !force => bail!("{} exists: give --force to replace it", next.display()),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `text` to `next` through a new temporary file in the same directory, renamed
+/// into place: no link is followed, and a reader never sees half a board. An existing
+/// file is replaced only with `force`; a symbolic link never.
+fn write_new(next: &Path, text: &str, force: bool) -> Result<()> {
+    check_writable(next, force)?;
+    let name = next.file_name().and_then(|n| n.to_str()).unwrap_or("board");
+    let temporary = next.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| -> Result<()> {
+        // create_new: O_CREAT | O_EXCL, which never follows a link.
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .with_context(|| format!("creating {}", temporary.display()))?;
+        file.write_all(text.as_bytes())?;
+        if force {
+            // The check above refused a link; rename replaces a name, never follows it.
+            fs::rename(&temporary, next)?;
+        } else {
+            // A hard link fails if the name exists, even one made since the check.
+            match fs::hard_link(&temporary, next) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    bail!("{} exists: give --force to replace it", next.display())
+                }
+                // A file system without hard links: the check above has to do.
+                Err(_) => fs::rename(&temporary, next)?,
+            }
+        }
+        Ok(())
+    })();
+    let _ = fs::remove_file(&temporary);
+    written.with_context(|| format!("writing {}", next.display()))
+}
+
+/// Picks the move by `deadline` (less a reserve for writing and ending) and returns it
 /// with the position after it.
-fn choose(position: &Position, time: Duration) -> Result<(Move, Position)> {
+fn choose(
+    position: &Position,
+    deadline: Instant,
+    engine: impl FnOnce() -> Result<Engine>,
+) -> Result<(Move, Position)> {
     if position.is_game_over() {
         bail!("the game is over: neither side can move");
     }
     if position.legal_moves() == [Move::Pass] {
         return Ok((Move::Pass, position.play(Move::Pass)?));
     }
-    let reserve = (time / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
+    let mut engine = engine()?;
+    // What is left once the engine is ready, less a reserve for writing and exiting.
+    let left = deadline.saturating_duration_since(Instant::now());
     let limits = Limits {
-        move_time: Some(time.saturating_sub(reserve).max(Duration::from_millis(1))),
+        move_time: Some(time::process_move_time(left)),
         ..Limits::default()
     };
-    let mut engine = Engine::new();
-    let report = search_within(&mut engine, position, &limits, &mut |_| {});
+    let report = engine.search(position, &limits, &mut |_| {});
     Ok((report.best, position.play(report.best)?))
 }
 
 /// Reads a board file (see the help) with `to_move` to play.
-pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
+pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
     let squares: String = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
@@ -92,7 +180,7 @@ pub fn read_board(text: &str, to_move: Color) -> Result<Position> {
 }
 
 /// Writes a board file: one row per line.
-pub fn write_board(position: &Position) -> String {
+pub(crate) fn write_board(position: &Position) -> String {
     let size = position.size();
     let squares: Vec<char> = position.squares_string().chars().collect();
     squares
@@ -103,7 +191,7 @@ pub fn write_board(position: &Position) -> String {
 
 /// The file name with its last number incremented, keeping its width: `game-07` →
 /// `game-08`, `game-99` → `game-100`.
-pub fn next_name(path: &Path) -> Result<PathBuf> {
+pub(crate) fn next_name(path: &Path) -> Result<PathBuf> {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -118,10 +206,10 @@ pub fn next_name(path: &Path) -> Result<PathBuf> {
         .rfind(|c: char| !c.is_ascii_digit())
         .map_or(0, |i| i + 1);
     let digits = &name[start..end];
-    let number: u128 = digits
-        .parse()
-        .map_err(|_| anyhow!("the number in '{name}' is too large"))?;
-    let next = format!("{:0width$}", number + 1, width = digits.len());
+    let too_large = || anyhow!("the number in '{name}' is too large to count on from");
+    let number: u128 = digits.parse().map_err(|_| too_large())?;
+    let next = number.checked_add(1).ok_or_else(too_large)?;
+    let next = format!("{next:0width$}", width = digits.len());
     Ok(path.with_file_name(format!("{}{next}{}", &name[..start], &name[end..])))
 }
 
@@ -138,6 +226,14 @@ mod tests {
         assert_eq!(next("dir/board9.txt"), "dir/board10.txt");
         assert_eq!(next("7"), "8");
         assert!(next_name(Path::new("game")).is_err());
+        // The largest number that counts, and the first that does not (it wrapped to 0).
+        let max = u128::MAX.to_string();
+        let below = (u128::MAX - 1).to_string();
+        assert_eq!(next(&format!("g-{below}")), format!("g-{max}"));
+        for name in [format!("g-{max}"), format!("g-{max}9")] {
+            let error = next_name(Path::new(&name)).unwrap_err().to_string();
+            assert!(error.contains("too large"), "{error}");
+        }
     }
 
     #[test]
@@ -161,11 +257,13 @@ mod tests {
         squares[1] = 'O';
         let board: String = squares.iter().collect();
         let white = Position::from_parts(&board, "O").unwrap();
-        let (mv, after) = choose(&white, Duration::from_millis(50)).unwrap();
+        let soon = || Instant::now() + Duration::from_millis(50);
+        let engine = || Ok(Engine::new());
+        let (mv, after) = choose(&white, soon(), engine).unwrap();
         assert_eq!(mv, Move::Pass);
         assert_eq!(after.to_move, Color::Black);
-        let (mv, after) = choose(&after, Duration::from_millis(50)).unwrap();
+        let (mv, after) = choose(&after, soon(), engine).unwrap();
         assert_eq!(mv.to_string(), "c1");
-        assert!(choose(&after, Duration::from_millis(50)).is_err());
+        assert!(choose(&after, soon(), engine).is_err());
     }
 }

@@ -3,6 +3,7 @@
 use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::Position;
 use crate::perft::{perft_any, Convention};
@@ -21,10 +22,10 @@ By default a game that ends before the depth adds nothing further (Edax's conven
 ";
 
 /// Runs `emilia perft`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(args, &[("size", 1), ("board", 2)])?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&["stay-counted"])?;
@@ -47,7 +48,7 @@ pub fn run(args: &[String]) -> Result<()> {
     } else {
         Convention::EndedDropOut
     };
-    println!(
+    outln!(
         "perft from {} ({}x{}), {}",
         position,
         position.size(),
@@ -56,19 +57,22 @@ pub fn run(args: &[String]) -> Result<()> {
             Convention::EndedDropOut => "ended games drop out",
             Convention::EndedStayCounted => "ended games stay counted",
         }
-    );
-    println!(
+    )?;
+    outln!(
         "{:>5} {:>16} {:>10} {:>14}",
-        "depth", "leaves", "seconds", "leaves/s"
-    );
+        "depth",
+        "leaves",
+        "seconds",
+        "leaves/s"
+    )?;
     for d in 1..=depth {
         let start = Instant::now();
         let leaves = perft_any(&position.board, d, convention);
         let seconds = start.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "{d:>5} {leaves:>16} {seconds:>10.3} {:>14.0}",
             leaves as f64 / seconds.max(1e-9)
-        );
+        )?;
     }
     Ok(())
 }

@@ -4,12 +4,13 @@ use anyhow::{anyhow, bail, Result};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::output::{out, Stdout};
 use super::Args;
 use crate::board::{Color, Move};
-use crate::engine::{Engine, Limits};
+use crate::engine::Engine;
 use crate::game::Game;
 use crate::protocol::diagram::diagram;
-use crate::protocol::timing::{discs, search_within};
+use crate::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia play [--size N] [--color black|white] [--time S]
@@ -28,23 +29,23 @@ A side with no legal move passes by itself.
 
 /// What a game at the terminal is played with.
 #[derive(Clone, Copy, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Board side.
-    pub size: usize,
+    pub(crate) size: usize,
     /// The person's colour.
-    pub human: Color,
+    pub(crate) human: Color,
     /// The engine's time per move.
-    pub move_time: Duration,
+    pub(crate) move_time: Duration,
 }
 
-/// Runs `emilia play`.
-pub fn run(args: &[String]) -> Result<()> {
+/// Runs `emilia play` against the engine `engine` makes.
+pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> Result<()> {
     let args = Args::parse(
         args,
         &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -67,15 +68,14 @@ pub fn run(args: &[String]) -> Result<()> {
         human,
         move_time: Duration::from_secs_f64(seconds),
     };
-    let mut engine = Engine::new();
+    let mut engine = engine()?;
     let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    play_game(&mut engine, settings, stdin.lock(), stdout.lock())
+    play_game(&mut engine, settings, stdin.lock(), Stdout)
 }
 
 /// Plays one game, reading the person's commands from `input` and drawing on `out`. Ends at
 /// the end of the game, at `quit`, or at the end of the input.
-pub fn play_game<R: BufRead, W: Write>(
+pub(crate) fn play_game<R: BufRead, W: Write>(
     engine: &mut Engine,
     settings: Settings,
     mut input: R,
@@ -87,7 +87,6 @@ pub fn play_game<R: BufRead, W: Write>(
             settings.size
         )
     })?;
-    engine.new_game();
     let human = settings.human;
     writeln!(
         out,
@@ -119,13 +118,12 @@ pub fn play_game<R: BufRead, W: Write>(
                 move_time: Some(settings.move_time),
                 ..Limits::default()
             };
-            let report = search_within(engine, &position, &limits, &mut |_| {});
+            let report = engine.search(&position, &limits, &mut |_| {});
             game.play(report.best)?;
             writeln!(
                 out,
                 "Emilia plays {} ({} for Emilia).",
-                report.best,
-                discs(report.score)
+                report.best, report.score
             )?;
             continue;
         }
@@ -159,11 +157,11 @@ pub fn play_game<R: BufRead, W: Write>(
                     move_time: Some(per_move.max(Duration::from_millis(10))),
                     ..Limits::default()
                 };
-                for score in engine.hint(&position, 3, &limits) {
+                for score in engine.hint(&position, 3, &limits, &mut |_| {}) {
                     let value = if score.exact {
-                        format!("{:+} exact", score.score / 100)
+                        format!("{:+} exact", score.score.whole_discs())
                     } else {
-                        discs(score.score)
+                        score.score.to_string()
                     };
                     writeln!(out, "  {} {value}", score.mv)?;
                 }

@@ -4,6 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Instant;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{Move, Position, Square, SIZES};
 use crate::endgame::{Solvers, DEFAULT_TABLE_MIB};
@@ -31,7 +32,7 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
 ";
 
 /// Runs `emilia solve`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     // Board squares may start with "--": take them out before option parsing.
     let is_squares = |a: &String| {
         SIZES.iter().any(|s| a.len() == s * s) && a.chars().all(|c| "XOxo*-._".contains(c))
@@ -50,7 +51,7 @@ pub fn run(args: &[String]) -> Result<()> {
     )?;
     args.positional.splice(0..0, squares);
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&["keep-table"])?;
@@ -107,18 +108,18 @@ fn read_file(
 }
 
 /// Totals over a run of [`solve_records`].
-pub struct Report {
+pub(crate) struct Report {
     /// Nodes over all positions.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Seconds over all positions.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Processor seconds over all positions, where the system reports them.
-    pub cpu_seconds: Option<f64>,
+    pub(crate) cpu_seconds: Option<f64>,
     /// Positions whose score or move disagrees with the file.
-    pub wrong: usize,
+    pub(crate) wrong: usize,
     /// Positions whose score differs from the file's only as a plain disc difference
     /// (empty squares not given to the winner) would.
-    pub plain: usize,
+    pub(crate) plain: usize,
 }
 
 /// Whether `file`'s score could be the plain disc difference (empties left unawarded) of a
@@ -147,16 +148,23 @@ fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
 
 /// Solves every record, printing a line each (numbered from `first_number`) and a total line;
 /// clears the table before each position when `clear` is set.
-pub fn solve_records(
+pub(crate) fn solve_records(
     solvers: &mut Solvers,
     records: &[Record],
     first_number: usize,
     clear: bool,
 ) -> Result<Report> {
-    println!(
+    outln!(
         "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9} {:>9} {:>12}  check",
-        "#", "empties", "move", "score", "nodes", "seconds", "cpu s", "nodes/s"
-    );
+        "#",
+        "empties",
+        "move",
+        "score",
+        "nodes",
+        "seconds",
+        "cpu s",
+        "nodes/s"
+    )?;
     let mut report = Report {
         nodes: 0,
         seconds: 0.0,
@@ -203,7 +211,7 @@ pub fn solve_records(
                 }
             }
         };
-        println!(
+        outln!(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
@@ -213,9 +221,9 @@ pub fn solve_records(
             seconds,
             cpu_seconds.map_or("-".to_string(), |s| format!("{s:.3}")),
             solution.nodes as f64 / seconds.max(1e-9),
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total: {} positions, {} nodes, {:.3} s{}, {:.0} nodes/s{}",
         records.len(),
         report.nodes,
@@ -233,6 +241,6 @@ pub fn solve_records(
         } else {
             String::new()
         }
-    );
+    )?;
     Ok(report)
 }

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
+use super::output::{self, out, outln};
 use super::Args;
 use crate::train::{self, fit::Penalties, Config};
 
@@ -33,7 +34,7 @@ Options:
 ";
 
 /// Runs `emilia train`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -52,7 +53,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -84,9 +85,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let start = Instant::now();
     let summary = train::train(&config, &mut |line| {
-        eprintln!("[{:7.1}s] {line}", start.elapsed().as_secs_f64())
+        output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
     })?;
-    println!(
+    outln!(
         "{} {} ({} bytes) in {:.0} s: {} games, {} held out, {} trained on ({} positions)",
         if config.measure_only.is_some() {
             "measured"
@@ -104,26 +105,30 @@ pub fn run(args: &[String]) -> Result<()> {
         summary.games.1,
         summary.games.2,
         summary.samples
-    );
+    )?;
     let e = &summary.exact24;
-    println!(
+    outln!(
         "held-out positions at 24 empties (exact labels, {}): mean absolute error in discs",
         e.count
-    );
-    println!("  pattern {:6.2}", e.pattern);
-    println!("  classic {:6.2}   (the classic evaluation)", e.classic);
-    println!("  zero    {:6.2}   (always predicts a draw)", e.zero);
-    println!("  discs   {:6.2}   (current disc difference)", e.discs);
-    println!("held-out positions by empties (labels backed up from exact values):");
-    println!("  empties  positions  pattern  classic     zero    discs");
+    )?;
+    outln!("  pattern {:6.2}", e.pattern)?;
+    outln!("  classic {:6.2}   (the classic evaluation)", e.classic)?;
+    outln!("  zero    {:6.2}   (always predicts a draw)", e.zero)?;
+    outln!("  discs   {:6.2}   (current disc difference)", e.discs)?;
+    outln!("held-out positions by empties (labels backed up from exact values):")?;
+    outln!("  empties  positions  pattern  classic     zero    discs")?;
     for (lo, hi, e) in &summary.by_empties {
-        println!(
+        outln!(
             "  {lo:2}-{hi:2}  {:10} {:8.2} {:8.2} {:8.2} {:8.2}",
-            e.count, e.pattern, e.classic, e.zero, e.discs
-        );
+            e.count,
+            e.pattern,
+            e.classic,
+            e.zero,
+            e.discs
+        )?;
     }
     for (file, e) in &summary.exact_files {
-        println!(
+        outln!(
             "{} ({} positions, exact): pattern {:.2}, classic {:.2}, zero {:.2}, discs {:.2}",
             file.display(),
             e.count,
@@ -131,7 +136,7 @@ pub fn run(args: &[String]) -> Result<()> {
             e.classic,
             e.zero,
             e.discs
-        );
+        )?;
     }
     Ok(())
 }

@@ -4,13 +4,16 @@
 use anyhow::{bail, Result};
 use std::time::Duration;
 
+use super::output::{out, outln};
 use super::Args;
 use crate::board::{Move, Position};
-use crate::engine::Limits;
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
-use crate::eval::{Weights, CLASSIC_WEIGHTS};
-use crate::selfplay::{play_match, xot_openings, Game, Player};
+use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
+use crate::rng::Rng;
+use crate::score;
+use crate::search::Limits;
+use crate::selfplay::{play_match, xot_openings, Player, SelfPlayGame};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -25,7 +28,7 @@ against the current ones, at T ms a move (default 0: at depth D).
 ";
 
 /// Runs `emilia tune`.
-pub fn run(args: &[String]) -> Result<()> {
+pub(crate) fn run(args: &[String]) -> Result<()> {
     let args = Args::parse(
         args,
         &[
@@ -38,7 +41,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ],
     )?;
     if args.flag("help") {
-        print!("{HELP}");
+        out!("{HELP}")?;
         return Ok(());
     }
     args.reject_unknown_flags(&[])?;
@@ -60,17 +63,17 @@ pub fn run(args: &[String]) -> Result<()> {
     let Some(weights) = fit(&train, ridge) else {
         bail!("the fit failed: too few or too similar positions");
     };
-    println!(
+    outln!(
         "tune: {} training and {} held-out positions from {games} games at depth {depth}",
         train.len(),
         test.len()
-    );
-    println!(
+    )?;
+    outln!(
         "tune: rms error, held out: current weights {:.2} discs, fitted {:.2} discs",
         rms_error(&CLASSIC_WEIGHTS, &test),
         rms_error(&weights, &test)
-    );
-    println!("{}", weights_table(&weights));
+    )?;
+    outln!("{}", weights_table(&weights))?;
 
     if verify > 0 {
         let limits = if ms > 0 {
@@ -88,12 +91,12 @@ pub fn run(args: &[String]) -> Result<()> {
         let mut current = weighted_player(&CLASSIC_WEIGHTS, limits);
         let openings = xot_openings(verify.div_ceil(2));
         let score = play_match(&openings, &mut fitted, &mut current, &mut |_, _| {});
-        println!("tune: fitted vs current weights: {score}");
+        outln!("tune: fitted vs current weights: {score}")?;
     }
     Ok(())
 }
 
-fn weighted_player(weights: &Weights, limits: Limits) -> Player {
+fn weighted_player(weights: &ClassicWeights, limits: Limits) -> Player {
     let mut player = Player::engine(&[], limits, 16);
     if let Player::Engine { engine, .. } = &mut player {
         engine.set_classic_weights(weights);
@@ -113,11 +116,9 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
     for game in 0..games {
         let mut player = NoisyPlayer {
             inner: &mut engine,
-            random: Player::Random {
-                state: 0x5EED_0000 + game as u64,
-            },
+            random: Player::Random(Rng::new(0x5EED_0000 + game as u64)),
             noise,
-            state: 0xDEC0_DE00 + game as u64 * 7919,
+            rng: Rng::new(0xDEC0_DE00 + game as u64 * 7919),
         };
         let opening = &openings[game % openings.len()];
         let played = play_game_with(opening, &mut player);
@@ -130,7 +131,7 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
                 Sample {
                     features: with_board!(&position.board, b => features(b)),
                     stage,
-                    target: 100.0 * played.score_for(position.to_move) as f64,
+                    target: f64::from(score::from_discs(played.score_for(position.to_move))),
                 },
             ));
         }
@@ -146,13 +147,12 @@ struct NoisyPlayer<'a> {
     inner: &'a mut Player,
     random: Player,
     noise: f64,
-    state: u64,
+    rng: Rng,
 }
 
 impl NoisyPlayer<'_> {
     fn choose(&mut self, position: &Position) -> Move {
-        self.state = crate::board::mix64(self.state);
-        if (self.state >> 11) as f64 / (1u64 << 53) as f64 <= self.noise {
+        if self.rng.unit() < self.noise {
             self.random.choose(position)
         } else {
             self.inner.choose(position)
@@ -161,7 +161,7 @@ impl NoisyPlayer<'_> {
 }
 
 /// One self-play game: the same noisy player moves for both sides.
-fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
+fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> SelfPlayGame {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
@@ -170,7 +170,7 @@ fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
         record.push((position, mv));
         position = next;
     }
-    Game {
+    SelfPlayGame {
         record,
         end: position,
     }

@@ -4,18 +4,18 @@
 pub(super) use crate::board::bitboard::{gather, scatter};
 
 /// Column a (a1, a2, …, a8).
-pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
 /// Column h.
-pub const FILE_H: u64 = 0x8080_8080_8080_8080;
+pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
 /// Row 1 (a1 … h1).
-pub const RANK_1: u64 = 0xFF;
+pub(crate) const RANK_1: u64 = 0xFF;
 /// Row 8.
-pub const RANK_8: u64 = 0xFF << 56;
+pub(crate) const RANK_8: u64 = 0xFF << 56;
 /// The four corners.
-pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares next to each square, in all eight directions.
-pub static NEIGHBOURS: [u64; 64] = neighbour_masks();
+pub(crate) static NEIGHBOURS: [u64; 64] = neighbour_masks();
 
 const fn neighbour_masks() -> [u64; 64] {
     let mut masks = [0u64; 64];
@@ -41,7 +41,7 @@ const fn neighbour_masks() -> [u64; 64] {
 
 /// The full line through `square` with steps of (`dcol`, `drow`), both senses, the square
 /// included.
-pub const fn line_through(square: usize, dcol: i32, drow: i32) -> u64 {
+pub(crate) const fn line_through(square: usize, dcol: i32, drow: i32) -> u64 {
     let mut mask = 1u64 << square;
     let mut sense = -1;
     while sense <= 1 {

@@ -227,7 +227,7 @@ mod tests {
     use crate::board::bitboard::Bits;
     use crate::board::{Board, Board8};
     use crate::endgame::table::Tables;
-    use crate::endgame::Limits;
+    use crate::endgame::SolveLimits;
 
     /// The exact score by playing the game out move by move.
     fn minimax(board: &Board8) -> i32 {
@@ -259,12 +259,10 @@ mod tests {
     /// Random boards with `empties` empty squares, half of them built so that moves, passes
     /// and games ending early all occur.
     fn boards(empties: usize, count: usize) -> Vec<Board8> {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ empties as u64;
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15 ^ empties as u64);
         let mut boards = Vec::new();
         while boards.len() < count {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let mut empty = 0u64;
             let mut s = state;
             while (empty.count_ones() as usize) < empties {
@@ -306,7 +304,7 @@ mod tests {
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
         let mut table = Tables::new(0);
-        let limits = Limits::NONE;
+        let limits = SolveLimits::NONE;
         let mut search = Search::new(&mut table, &limits, 0);
         for empties in 1..=4 {
             for board in boards(empties, 3000) {

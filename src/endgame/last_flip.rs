@@ -77,7 +77,7 @@ const fn lines() -> [Lines; 64] {
 /// Discs flipped when the side owning `mover` plays on `square`, the only empty square
 /// (every square but `square` holds a disc; `mover` is one side's discs).
 #[inline(always)]
-pub fn count_last_flips(mover: u64, square: usize) -> u32 {
+pub(crate) fn count_last_flips(mover: u64, square: usize) -> u32 {
     let row = (mover >> (square & !7)) & 0xFF;
     let lines = &LINES[square];
     let column = gather(mover, lines.masks[0]);
@@ -96,11 +96,9 @@ mod tests {
 
     #[test]
     fn matches_the_general_flip_kernel_on_full_boards() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..50_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let square = (state >> 58) as usize;
             let mover = state & !(1 << square);
             let other = !mover & !(1 << square);

@@ -47,8 +47,10 @@ const FAIL_LOW_DROP: i32 = 2;
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
-/// The exact solvers for every board size: the 8x8 one and the one for the other sizes,
-/// each made on first use with a table of the same size.
+/// The exact solvers for every board size: the 8x8 one and the one for the other sizes.
+/// Each is made on first use with a table of `table_mib`, and making one drops the other,
+/// so that the tables never take more than one solver's share of memory (a game is played
+/// on one size).
 pub struct Solvers {
     table_mib: usize,
     eight: Option<Solver>,
@@ -56,7 +58,7 @@ pub struct Solvers {
 }
 
 impl Solvers {
-    /// Solvers whose tables take about `table_mib` MiB each (see [`Solver::new`]).
+    /// Solvers whose tables take about `table_mib` MiB (see [`Solver::new`]).
     pub fn new(table_mib: usize) -> Solvers {
         Solvers {
             table_mib,
@@ -78,20 +80,31 @@ impl Solvers {
     /// Makes the solver for `board` if it does not exist yet (so that timings can leave
     /// out the making of its table).
     pub fn prepare(&mut self, board: &AnyBoard) {
-        let mib = self.table_mib;
         match board {
             AnyBoard::Eight(_) => {
-                self.eight.get_or_insert_with(|| Solver::new(mib));
+                self.eight_solver();
             }
             _ => {
-                self.other.get_or_insert_with(|| SizedSolver::new(mib));
+                self.other_solver();
             }
         }
     }
 
+    fn eight_solver(&mut self) -> &mut Solver {
+        let mib = self.table_mib;
+        self.other = None;
+        self.eight.get_or_insert_with(|| Solver::new(mib))
+    }
+
+    fn other_solver(&mut self) -> &mut SizedSolver {
+        let mib = self.table_mib;
+        self.eight = None;
+        self.other.get_or_insert_with(|| SizedSolver::new(mib))
+    }
+
     /// The exact score of `board` and a best move (a row-major square index).
     pub fn solve_exact(&mut self, board: &AnyBoard) -> Solution {
-        self.solve_within(board, i32::MIN + 1, i32::MAX, &Limits::NONE)
+        self.solve_within(board, i32::MIN + 1, i32::MAX, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
     }
 
@@ -107,27 +120,13 @@ impl Solvers {
         board: &AnyBoard,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
     ) -> Option<Solution> {
-        let mib = self.table_mib;
-        let other = || SizedSolver::new(mib);
         match board {
-            AnyBoard::Eight(b) => self
-                .eight
-                .get_or_insert_with(|| Solver::new(mib))
-                .solve_within(b, alpha, beta, limits),
-            AnyBoard::Six(b) => self
-                .other
-                .get_or_insert_with(other)
-                .solve_within(b, alpha, beta, limits),
-            AnyBoard::Ten(b) => self
-                .other
-                .get_or_insert_with(other)
-                .solve_within(b, alpha, beta, limits),
-            AnyBoard::Twelve(b) => self
-                .other
-                .get_or_insert_with(other)
-                .solve_within(b, alpha, beta, limits),
+            AnyBoard::Eight(b) => self.eight_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Six(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Ten(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Twelve(b) => self.other_solver().solve_within(b, alpha, beta, limits),
         }
     }
 }
@@ -150,7 +149,7 @@ pub struct Solution {
 
 /// Limits that stop a solve early. The search looks at them every few thousand nodes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits<'a> {
+pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this moment.
@@ -159,9 +158,9 @@ pub struct Limits<'a> {
     pub max_nodes: Option<u64>,
 }
 
-impl Limits<'_> {
+impl SolveLimits<'_> {
     /// No limit: the solve runs to the end.
-    pub const NONE: Limits<'static> = Limits {
+    pub const NONE: SolveLimits<'static> = SolveLimits {
         stop: None,
         deadline: None,
         max_nodes: None,
@@ -200,17 +199,17 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
-    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB for the positions
-    /// closest to the end.
+    /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB (and at most half
+    /// of `mib`) for the positions closest to the end.
     pub fn new(mib: usize) -> Solver {
         Solver {
             table: Tables::new(mib),
         }
     }
 
-    /// The transposition table's size in bytes.
-    pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+    /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
+    pub fn table_bytes_for(mib: usize) -> usize {
+        Tables::bytes_for(mib)
     }
 
     /// Forgets everything the table learnt, so that the next solve is as from scratch.
@@ -225,7 +224,7 @@ impl Solver {
     ///
     /// If `alpha >= beta`.
     pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
-        self.solve_within(board, alpha, beta, &Limits::NONE)
+        self.solve_within(board, alpha, beta, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
     }
 
@@ -253,13 +252,13 @@ impl Solver {
     /// each learnt to the next. Guesses start at an estimate from a shallow search on the
     /// evaluation and move to the bound just found, except that after a fail-low the next
     /// guess drops 2 further: proving "at least" is much cheaper than proving "at most", so
-    /// the search closes in from below. Limits apply to the whole series.
+    /// the search closes in from below. The limits apply to the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
     ) -> Option<Solution> {
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
         assert!(alpha < beta, "empty window {alpha}..{beta}");
@@ -287,7 +286,7 @@ impl Solver {
         board: &Board8,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
         nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);

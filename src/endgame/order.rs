@@ -13,7 +13,7 @@ use super::stability::stable_edges;
 use crate::board::bitboard::{legal_moves, neighbours};
 
 /// Ordering score of a move that wipes the opponent out: before everything else.
-pub const WIPEOUT: i32 = 1 << 28;
+pub(crate) const WIPEOUT: i32 = 1 << 28;
 
 /// A small static preference per square: corners good, squares next to corners bad.
 #[rustfmt::skip]
@@ -40,7 +40,7 @@ const PARITY_BONUS: i32 = 64;
 /// `replies` (higher: try earlier). `parity` is the region parity before the move; with
 /// `POTENTIAL` the opponent's potential mobility counts.
 #[inline(always)]
-pub fn fastest_first<const POTENTIAL: bool>(
+pub(crate) fn fastest_first<const POTENTIAL: bool>(
     next_player: u64,
     next_opponent: u64,
     replies: u64,
@@ -100,15 +100,15 @@ fn c_squares_of_open_corners(empty: u64) -> u64 {
 /// of some 20,000 positions with 12 to 17 empty squares, then rounded (the fit counted all
 /// stable discs; the heuristic counts those on the edges, which orders as well and costs less).
 mod weight {
-    pub const MOBILITY: i32 = 10;
-    pub const OPPONENT_MOBILITY: i32 = -9;
-    pub const POTENTIAL_MOBILITY: i32 = -4;
-    pub const OPPONENT_POTENTIAL_MOBILITY: i32 = 6;
-    pub const CORNER: i32 = 11;
-    pub const STABLE_EDGE: i32 = 4;
-    pub const X_SQUARE: i32 = -18;
-    pub const C_SQUARE: i32 = -9;
-    pub const FRONTIER: i32 = -5;
+    pub(crate) const MOBILITY: i32 = 10;
+    pub(crate) const OPPONENT_MOBILITY: i32 = -9;
+    pub(crate) const POTENTIAL_MOBILITY: i32 = -4;
+    pub(crate) const OPPONENT_POTENTIAL_MOBILITY: i32 = 6;
+    pub(crate) const CORNER: i32 = 11;
+    pub(crate) const STABLE_EDGE: i32 = 4;
+    pub(crate) const X_SQUARE: i32 = -18;
+    pub(crate) const C_SQUARE: i32 = -9;
+    pub(crate) const FRONTIER: i32 = -5;
 }
 
 /// A rough evaluation for ordering only, from the side to move's point of view, in quarter
@@ -117,7 +117,7 @@ mod weight {
 /// frontier discs (next to an empty square); each as the side to move's count less the
 /// other side's, mobility and potential mobility each side on its own.
 #[inline(always)]
-pub fn heuristic(player: u64, opponent: u64) -> i32 {
+pub(crate) fn heuristic(player: u64, opponent: u64) -> i32 {
     let count = |x: u64| x.count_ones() as i32;
     let difference = |set: u64| count(player & set) - count(opponent & set);
     let empty = !(player | opponent);

@@ -4,11 +4,11 @@
 
 /// The bit of each square's quadrant (a1-d4 = 1, e1-h4 = 2, a5-d8 = 4, e5-h8 = 8). Playing
 /// on a square flips the parity of its quadrant: `parity ^= QUADRANT_BIT[square]`.
-pub const QUADRANT_BIT: [u8; 64] = quadrant_bits();
+pub(crate) const QUADRANT_BIT: [u8; 64] = quadrant_bits();
 
 /// The squares of the quadrants named by a 4-bit parity value: `QUADRANT_MASK[parity]` are
 /// the squares in quadrants holding an odd number of empties.
-pub const QUADRANT_MASK: [u64; 16] = quadrant_masks();
+pub(crate) const QUADRANT_MASK: [u64; 16] = quadrant_masks();
 
 const fn quadrant_bits() -> [u8; 64] {
     let mut bits = [0u8; 64];
@@ -41,7 +41,7 @@ const fn quadrant_masks() -> [u64; 16] {
 /// The parity value of a set of empty squares: bit `q` set when quadrant `q` holds an odd
 /// number of them.
 #[inline]
-pub fn parity_of(empties: u64) -> u8 {
+pub(crate) fn parity_of(empties: u64) -> u8 {
     let mut parity = 0;
     for quadrant in 0..4 {
         let mask = QUADRANT_MASK[1 << quadrant];

@@ -15,7 +15,7 @@
 //! [`super::Solver::solve_within`] does.
 
 use super::table::{Tables, NO_MOVE};
-use super::{narrow_window, Limits, Solution};
+use super::{narrow_window, Solution, SolveLimits};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout, MAX_BITS};
 use crate::board::{Board, SizedBoard};
@@ -284,7 +284,7 @@ impl SizedSolver {
     /// The exact score and a best move (a row-major square index).
     pub fn solve_exact<G: Geometry>(&mut self, board: &SizedBoard<G>) -> Solution {
         let squares = (G::SIZE * G::SIZE) as i32;
-        self.solve_within(board, -squares - 1, squares + 1, &Limits::NONE)
+        self.solve_within(board, -squares - 1, squares + 1, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
     }
 
@@ -300,7 +300,7 @@ impl SizedSolver {
         board: &SizedBoard<G>,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
     ) -> Option<Solution> {
         let squares = (G::SIZE * G::SIZE) as i32;
         let (alpha, beta) = (
@@ -337,7 +337,7 @@ impl SizedSolver {
         board: &SizedBoard<G>,
         alpha: i32,
         beta: i32,
-        limits: &Limits,
+        limits: &SolveLimits,
         nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
         let mut search = Search::<G>::new(&mut self.table, &self.eval, limits, nodes);
@@ -363,7 +363,7 @@ struct Search<'a, G: Geometry> {
     nodes: u64,
     table: &'a mut Tables,
     eval: &'a Classic,
-    limits: &'a Limits<'a>,
+    limits: &'a SolveLimits<'a>,
     next_poll: u64,
     /// Set when a limit stopped the search; every score computed since is meaningless.
     aborted: bool,
@@ -375,7 +375,7 @@ impl<'a, G: Geometry> Search<'a, G> {
     fn new(
         table: &'a mut Tables,
         eval: &'a Classic,
-        limits: &'a Limits<'a>,
+        limits: &'a SolveLimits<'a>,
         nodes: u64,
     ) -> Search<'a, G> {
         Search {
@@ -401,10 +401,10 @@ impl<'a, G: Geometry> Search<'a, G> {
         self.aborted
     }
 
-    /// The hash of a position, as [`Board::hash`] gives it.
+    /// The hash of a position, as [`Board::hash_key`] gives it.
     #[inline(always)]
     fn key(player: G::Bits, opponent: G::Bits) -> u64 {
-        SizedBoard::<G>::new(player, opponent).hash()
+        SizedBoard::<G>::new(player, opponent).hash_key()
     }
 
     /// The stability cut-off: an upper bound on the score from the opponent's stable discs,
@@ -949,7 +949,7 @@ impl<'a, G: Geometry> Search<'a, G> {
 mod tests {
     use super::*;
     use crate::board::{Board10, Six, Ten};
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// Plain negamax to the end of the game: the definition of the exact score.
     fn minimax<B: Board>(board: &B) -> i32 {
@@ -1004,9 +1004,9 @@ mod tests {
                 None => assert!(!board.has_moves()),
             }
             // Windows: a bound on the right side outside, the score inside.
-            let below = solver.solve_within(&board, expected + 1, expected + 3, &Limits::NONE);
+            let below = solver.solve_within(&board, expected + 1, expected + 3, &SolveLimits::NONE);
             assert!(below.unwrap().score <= expected + 1);
-            let above = solver.solve_within(&board, expected - 3, expected - 1, &Limits::NONE);
+            let above = solver.solve_within(&board, expected - 3, expected - 1, &SolveLimits::NONE);
             assert!(above.unwrap().score >= expected - 1);
             checked += 1;
         }

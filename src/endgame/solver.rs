@@ -22,7 +22,7 @@ use super::order::{fastest_first, heuristic};
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
 use super::stability::stable_discs;
 use super::table::{Tables, NO_MOVE};
-use super::Limits;
+use super::SolveLimits;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
 use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
@@ -206,7 +206,7 @@ pub(super) struct Search<'a> {
     /// Positions visited so far.
     pub(super) nodes: u64,
     table: &'a mut Tables,
-    limits: &'a Limits<'a>,
+    limits: &'a SolveLimits<'a>,
     next_poll: u64,
     /// Set when a limit stopped the search; every score computed since is meaningless.
     pub(super) aborted: bool,
@@ -217,7 +217,11 @@ pub(super) struct Search<'a> {
 
 impl<'a> Search<'a> {
     /// A search counting on from `nodes` nodes (limits apply to the count).
-    pub(super) fn new(table: &'a mut Tables, limits: &'a Limits<'a>, nodes: u64) -> Search<'a> {
+    pub(super) fn new(
+        table: &'a mut Tables,
+        limits: &'a SolveLimits<'a>,
+        nodes: u64,
+    ) -> Search<'a> {
         Search {
             nodes,
             table,
@@ -579,7 +583,7 @@ impl<'a> Search<'a> {
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
-        let key = Board8 { player, opponent }.hash();
+        let key = Board8 { player, opponent }.hash_key();
         let mut table_move = NO_MOVE;
         if let Some(hit) = self.table.get(empties).probe(key) {
             if hit.lower > alpha {
@@ -609,7 +613,7 @@ impl<'a> Search<'a> {
                     player: p,
                     opponent: o,
                 }
-                .hash();
+                .hash_key();
                 self.table.get(empties - 1).prefetch(m.key);
             }
             if empties >= ETC_MIN_EMPTIES {
@@ -697,7 +701,7 @@ impl<'a> Search<'a> {
             let (score, _) = self.pvs(opponent, player, -beta, -alpha, empties, parity);
             return (-score, NO_MOVE);
         }
-        let key = Board8 { player, opponent }.hash();
+        let key = Board8 { player, opponent }.hash_key();
         let table_move = self
             .table
             .get(empties)

@@ -169,7 +169,7 @@ pub fn stable_discs(player: u64, opponent: u64) -> u32 {
 
 /// The discs of either colour on the four edges that edge play can never flip.
 #[inline]
-pub fn stable_edges(player: u64, opponent: u64) -> u64 {
+pub(super) fn stable_edges(player: u64, opponent: u64) -> u64 {
     let table = edge_table();
     let edge = |mask: u64| {
         let mine = gather(player, mask) as usize;
@@ -193,7 +193,7 @@ fn in_register(mut x: u64) -> u64 {
 }
 
 /// A set of discs of `player` that can never be flipped.
-pub fn stable_set(player: u64, opponent: u64) -> u64 {
+pub(super) fn stable_set(player: u64, opponent: u64) -> u64 {
     let mut stable = stable_edges(player, opponent) & player;
 
     let [rows, columns, diagonals, antis] = full_lines(player | opponent);
@@ -216,7 +216,7 @@ pub fn stable_set(player: u64, opponent: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::bitboard::{flips, legal_moves};
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn edge_table_knows_corners_and_filled_edges() {

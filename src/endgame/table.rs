@@ -14,7 +14,7 @@
 //! lower (ties: the first such entry in the bucket).
 
 /// Marks "no move" in an entry: no square of any board.
-pub const NO_MOVE: u8 = u8::MAX;
+pub(crate) const NO_MOVE: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
@@ -42,17 +42,17 @@ struct Bucket([Entry; ENTRIES_PER_BUCKET]);
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub(crate) struct Hit {
     /// The score is at least this.
-    pub lower: i32,
+    pub(crate) lower: i32,
     /// The score is at most this.
-    pub upper: i32,
+    pub(crate) upper: i32,
     /// The best move found, or [`NO_MOVE`].
-    pub best: u8,
+    pub(crate) best: u8,
 }
 
 /// A transposition table of fixed size.
-pub struct Table {
+pub(crate) struct Table {
     /// The buckets, with room to start the used ones on a huge-page boundary.
     storage: Vec<Bucket>,
     /// Where the used buckets start in `storage`.
@@ -63,15 +63,20 @@ pub struct Table {
     generation: u8,
 }
 
+/// Buckets of a table of about `mib` mebibytes: a power of two, at least one.
+fn bucket_count(mib: usize) -> usize {
+    let wanted = (mib << 20) / std::mem::size_of::<Bucket>();
+    if wanted <= 1 {
+        1
+    } else {
+        1usize << (usize::BITS - 1 - wanted.leading_zeros())
+    }
+}
+
 impl Table {
     /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least one).
-    pub fn new(mib: usize) -> Table {
-        let wanted = (mib << 20) / std::mem::size_of::<Bucket>();
-        let count = if wanted <= 1 {
-            1
-        } else {
-            1usize << (usize::BITS - 1 - wanted.leading_zeros())
-        };
+    pub(crate) fn new(mib: usize) -> Table {
+        let count = bucket_count(mib);
         // Large tables start on a 2 MiB boundary and ask for huge pages: random probes then
         // mostly hit the address translation cache instead of walking page tables.
         let slack = if count >= HUGE_PAGE_BUCKETS {
@@ -121,18 +126,19 @@ impl Table {
     }
 
     /// The table's size in bytes.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.count * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets every entry.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.buckets_mut().fill(Bucket::default());
         self.generation = 1;
     }
 
     /// Starts a new solve: entries of earlier solves become the first to be replaced.
-    pub fn next_generation(&mut self) {
+    pub(crate) fn next_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1).max(1);
     }
 
@@ -143,7 +149,7 @@ impl Table {
 
     /// Asks the memory system to fetch the bucket of `key` ahead of a probe.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let bucket = &self.buckets()[self.bucket(key)] as *const Bucket as *const i8;
@@ -156,7 +162,7 @@ impl Table {
 
     /// The entry for the position with hash `key`, if stored.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Hit> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.buckets()[self.bucket(key)];
         bucket
             .0
@@ -171,7 +177,15 @@ impl Table {
 
     /// Records that the position with hash `key` and `empties` empty squares scores within
     /// `lower..=upper`, with best move `best` (or [`NO_MOVE`]), after a search of `nodes` nodes.
-    pub fn store(&mut self, key: u64, empties: u32, lower: i32, upper: i32, best: u8, nodes: u64) {
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        empties: u32,
+        lower: i32,
+        upper: i32,
+        best: u8,
+        nodes: u64,
+    ) {
         let generation = self.generation;
         let cost = (64 - nodes.leading_zeros()) as u8;
         let index = self.bucket(key);
@@ -220,33 +234,39 @@ impl Table {
 }
 
 /// Positions with fewer empty squares than this go to the near table of [`Tables`].
-pub const NEAR_MAX_EMPTIES: u32 = 13;
+pub(crate) const NEAR_MAX_EMPTIES: u32 = 13;
 
 /// Size of the near table of [`Tables`], in mebibytes: about a core's level-2 cache.
-pub const NEAR_TABLE_MIB: usize = 1;
+pub(crate) const NEAR_TABLE_MIB: usize = 1;
 
 /// The solver's tables: positions close to the end of the game (most of the table's traffic,
 /// each cheap to search again) in a small table that stays in the processor's caches, the
 /// others in a large one. With one large table for all, most probes near the leaves missed
 /// the caches and waited on memory: FFO #40-#49 took about 5% longer, for 4% fewer nodes.
-pub struct Tables {
+pub(crate) struct Tables {
     deep: Table,
     near: Table,
 }
 
 impl Tables {
     /// A deep table of about `mib` mebibytes and a near table of [`NEAR_TABLE_MIB`] (or
-    /// `mib`, if less).
-    pub fn new(mib: usize) -> Tables {
+    /// half of `mib`, if less).
+    pub(crate) fn new(mib: usize) -> Tables {
         Tables {
             deep: Table::new(mib),
-            near: Table::new(NEAR_TABLE_MIB.min(mib)),
+            near: Table::new(NEAR_TABLE_MIB.min(mib / 2)),
         }
+    }
+
+    /// The bytes [`Tables::new`] takes for `mib`, without taking them.
+    pub(crate) fn bytes_for(mib: usize) -> usize {
+        (bucket_count(mib) + bucket_count(NEAR_TABLE_MIB.min(mib / 2)))
+            * std::mem::size_of::<Bucket>()
     }
 
     /// The table for positions with `empties` empty squares.
     #[inline(always)]
-    pub fn get(&self, empties: u32) -> &Table {
+    pub(crate) fn get(&self, empties: u32) -> &Table {
         if empties < NEAR_MAX_EMPTIES {
             &self.near
         } else {
@@ -256,7 +276,7 @@ impl Tables {
 
     /// The table for positions with `empties` empty squares, to store into.
     #[inline(always)]
-    pub fn get_mut(&mut self, empties: u32) -> &mut Table {
+    pub(crate) fn get_mut(&mut self, empties: u32) -> &mut Table {
         if empties < NEAR_MAX_EMPTIES {
             &mut self.near
         } else {
@@ -265,18 +285,19 @@ impl Tables {
     }
 
     /// Both tables' size in bytes.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.deep.bytes() + self.near.bytes()
     }
 
     /// Forgets every entry of both.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.deep.clear();
         self.near.clear();
     }
 
     /// Starts a new solve in both (see [`Table::next_generation`]).
-    pub fn next_generation(&mut self) {
+    pub(crate) fn next_generation(&mut self) {
         self.deep.next_generation();
         self.near.next_generation();
     }
@@ -293,6 +314,15 @@ mod tests {
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(Table::new(1).bytes(), 1 << 20);
         assert_eq!(Table::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn sizes_are_known_before_the_tables_are_made() {
+        for mib in [0, 1, 2, 3, 5, 32, 50] {
+            assert_eq!(Tables::new(mib).bytes(), Tables::bytes_for(mib), "{mib}");
+        }
+        assert_eq!(Tables::bytes_for(32), 33 << 20);
+        assert_eq!(Tables::bytes_for(50), 33 << 20);
     }
 
     #[test]

@@ -11,12 +11,12 @@ pub const STAGES: usize = 4;
 
 /// Evaluation weights: hundredths of a disc per unit of each feature, one row per stage
 /// anchor. Feature order is [`super::features::FEATURE_NAMES`].
-pub type Weights = [[i32; NUM_FEATURES]; STAGES];
+pub type ClassicWeights = [[i32; NUM_FEATURES]; STAGES];
 
 /// The classic weights: fitted by least squares to self-play game results
 /// (`emilia tune`), one row per stage anchor, columns in feature order.
 #[rustfmt::skip]
-pub const CLASSIC_WEIGHTS: Weights = [
+pub const CLASSIC_WEIGHTS: ClassicWeights = [
     // discs mob  pmob front corn  xdng  cdng stab  par rpar  sq_c sq_x sq_a sq_b  s12  s13  s22  s23  s33
     [  -35,  13,  -33,  -10,   27,  -85,  -87,  47,   2,  37,  -77, -65, -41, -117, 117,   76, -77,  95,  26],
     [   73,  27,   40, -136,  514, -801, -236, 314, 101, -117, -22, -256, 93,  52, -117, -126,  17, -39, -43],
@@ -39,7 +39,7 @@ impl Default for Classic {
 
 impl Classic {
     /// An evaluation with the given weights.
-    pub fn new(weights: &Weights) -> Classic {
+    pub fn new(weights: &ClassicWeights) -> Classic {
         let by_empties = SIZES
             .iter()
             .map(|&size| {
@@ -70,7 +70,7 @@ pub(crate) fn stage_shares(t: f64) -> [f64; STAGES] {
     shares
 }
 
-fn interpolate(weights: &Weights, t: f64) -> [i32; NUM_FEATURES] {
+fn interpolate(weights: &ClassicWeights, t: f64) -> [i32; NUM_FEATURES] {
     let shares = stage_shares(t);
     let mut out = [0; NUM_FEATURES];
     for (k, w) in out.iter_mut().enumerate() {

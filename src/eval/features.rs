@@ -3,73 +3,49 @@
 //! otherwise). Written once square by square for every board size, and again on bitboards:
 //! for 8x8, and once for the other sizes' bitboards; tests check that all agree.
 
-use std::any::Any;
 use std::sync::OnceLock;
 
 use crate::board::bitboard::{gather, legal_moves, neighbours};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout};
-use crate::board::{Board, Board8, Cell, Six, SizedBoard, Ten, Twelve, MAX_SIZE};
+use crate::board::{Board, Board8, Cell, SizedBoard, SizedRef, MAX_SIZE};
 
 /// Number of features.
-pub const NUM_FEATURES: usize = 19;
-
-/// What each feature measures, in the order of a feature vector.
-pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
-    "discs",
-    "mobility",
-    "potential_mobility",
-    "frontier",
-    "corners",
-    "x_danger",
-    "c_danger",
-    "stable",
-    "parity",
-    "region_parity",
-    "sq_c",
-    "sq_x",
-    "sq_a",
-    "sq_b",
-    "sq_12",
-    "sq_13",
-    "sq_22",
-    "sq_23",
-    "sq_33",
-];
+pub(crate) const NUM_FEATURES: usize = 19;
 
 /// Index of each feature in a feature vector.
-pub mod f {
+pub(crate) mod f {
     /// Disc difference.
-    pub const DISCS: usize = 0;
+    pub(crate) const DISCS: usize = 0;
     /// Legal moves of the mover minus the opponent's.
-    pub const MOBILITY: usize = 1;
+    pub(crate) const MOBILITY: usize = 1;
     /// Empty squares next to an opponent disc (where the mover may later move) minus the
     /// same for the opponent.
-    pub const POTENTIAL_MOBILITY: usize = 2;
+    pub(crate) const POTENTIAL_MOBILITY: usize = 2;
     /// Own discs next to an empty square, minus the opponent's.
-    pub const FRONTIER: usize = 3;
+    pub(crate) const FRONTIER: usize = 3;
     /// Corners held.
-    pub const CORNERS: usize = 4;
+    pub(crate) const CORNERS: usize = 4;
     /// Discs on an X-square (diagonally next to a corner) whose corner is empty.
-    pub const X_DANGER: usize = 5;
+    pub(crate) const X_DANGER: usize = 5;
     /// Discs on a C-square (next to a corner along an edge) whose corner is empty.
-    pub const C_DANGER: usize = 6;
+    pub(crate) const C_DANGER: usize = 6;
     /// Edge-anchored stable discs: on an edge, in a run of one colour from a corner, or on
     /// a full edge. Such discs can never be flipped.
-    pub const STABLE: usize = 7;
+    pub(crate) const STABLE: usize = 7;
     /// +1 when the mover is due the last move (odd number of empties), -1 otherwise.
-    pub const PARITY: usize = 8;
+    pub(crate) const PARITY: usize = 8;
     /// Quadrants with an odd number of empties (not a difference: a property of the board
     /// that favours the side to move, who can play into them first).
-    pub const REGION_PARITY: usize = 9;
+    pub(crate) const REGION_PARITY: usize = 9;
     /// First square-class feature; classes follow [`super::SQUARE_CLASSES`].
-    pub const SQUARE_CLASS_BASE: usize = 10;
+    pub(crate) const SQUARE_CLASS_BASE: usize = 10;
 }
 
 /// The square classes of the square-weight table, by (distance to the nearer edge, distance
 /// to the farther edge), both capped at 3: `(0, 1)` is a C-square, `(1, 1)` an X-square,
 /// `(0, 2)` an A-square, `(0, 3)` a B-square. Corners `(0, 0)` are the `corners` feature.
-pub const SQUARE_CLASSES: [(u8, u8); 9] = [
+pub(crate) const SQUARE_CLASSES: [(u8, u8); 9] = [
     (0, 1),
     (1, 1),
     (0, 2),
@@ -82,11 +58,11 @@ pub const SQUARE_CLASSES: [(u8, u8); 9] = [
 ];
 
 /// A feature vector.
-pub type Features = [i32; NUM_FEATURES];
+pub(crate) type Features = [i32; NUM_FEATURES];
 
 /// The edge distances of square `index` on a board of side `size`: (nearer, farther),
 /// each the distance to the closest edge row or column, capped at 3.
-pub fn edge_distances(index: usize, size: usize) -> (u8, u8) {
+pub(crate) fn edge_distances(index: usize, size: usize) -> (u8, u8) {
     let (row, col) = (index / size, index % size);
     let dr = row.min(size - 1 - row).min(3) as u8;
     let dc = col.min(size - 1 - col).min(3) as u8;
@@ -104,22 +80,16 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
 
 /// Computes the features of `board`, on its bitboards.
 #[inline]
-pub fn features<B: Board>(board: &B) -> Features {
-    // The type tests are resolved at compile time after monomorphisation.
-    let any = board as &dyn Any;
-    if let Some(board8) = any.downcast_ref::<Board8>() {
+pub(crate) fn features<B: Board>(board: &B) -> Features {
+    if let Some(board8) = board.as_board8() {
         return features8(board8);
     }
-    if let Some(board) = any.downcast_ref::<SizedBoard<Six>>() {
-        return features_sized(board);
+    match board.as_sized() {
+        Some(SizedRef::Six(board)) => features_sized(board),
+        Some(SizedRef::Ten(board)) => features_sized(board),
+        Some(SizedRef::Twelve(board)) => features_sized(board),
+        None => features_generic(board),
     }
-    if let Some(board) = any.downcast_ref::<SizedBoard<Ten>>() {
-        return features_sized(board);
-    }
-    if let Some(board) = any.downcast_ref::<SizedBoard<Twelve>>() {
-        return features_sized(board);
-    }
-    features_generic(board)
 }
 
 /// The corners of a board of side `size` with, for each, its X-square and two C-squares.
@@ -182,7 +152,7 @@ fn edge_line_stable(cells: &[Cell]) -> (u32, u32) {
 }
 
 /// Features square by square through [`Board::cell`]: every board size.
-pub fn features_generic<B: Board>(board: &B) -> Features {
+pub(crate) fn features_generic<B: Board>(board: &B) -> Features {
     let size = board.size();
     let squares = size * size;
     let mut cells = [Cell::Empty; MAX_SIZE * MAX_SIZE];
@@ -259,18 +229,18 @@ pub fn features_generic<B: Board>(board: &B) -> Features {
 /// Bitboard masks for the 8x8 fast path.
 mod masks8 {
     /// The four corners.
-    pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+    pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
     /// Column a.
-    pub const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+    pub(crate) const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     /// The quadrants: rows 1-4 / 5-8 times columns a-d / e-h.
-    pub const QUADRANTS: [u64; 4] = [
+    pub(crate) const QUADRANTS: [u64; 4] = [
         0x0000_0000_0F0F_0F0F,
         0x0000_0000_F0F0_F0F0,
         0x0F0F_0F0F_0000_0000,
         0xF0F0_F0F0_0000_0000,
     ];
     /// Per corner: the corner, its X-square, its two C-squares.
-    pub const CORNER_GROUPS: [(u64, u64, u64); 4] = [
+    pub(crate) const CORNER_GROUPS: [(u64, u64, u64); 4] = [
         (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
         (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
         (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
@@ -328,7 +298,7 @@ fn column_a_byte(bits: u64) -> usize {
 }
 
 /// Features of an 8x8 board on bitboards; equal to [`features_generic`].
-pub fn features8(board: &Board8) -> Features {
+pub(crate) fn features8(board: &Board8) -> Features {
     use masks8::*;
     let (p, o) = (board.player, board.opponent);
     let empty = !(p | o);
@@ -474,7 +444,7 @@ fn edge_stable_difference(player: u32, opponent: u32, length: u32) -> i32 {
 }
 
 /// Features of a 6x6, 10x10 or 12x12 board on its bitboards; equal to [`features_generic`].
-pub fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
+pub(crate) fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
     let masks: &SizedMasks = const { &sized_masks(Layout::of::<G>()) };
     let bits = |words: &[u64; 3]| G::Bits::from_words(*words);
     let (p, o) = (board.player, board.opponent);
@@ -518,7 +488,7 @@ pub fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{BoardN, SquareSet};
+    use crate::board::{BoardN, Six, SquareSet, Ten, Twelve};
 
     fn to_n(board: &Board8) -> BoardN {
         let (mut p, mut o) = (SquareSet::default(), SquareSet::default());
@@ -555,7 +525,7 @@ mod tests {
     /// Random games on `G`'s board, comparing the bitboard features with the square by
     /// square ones at every position.
     fn sized_features_agree<G: Geometry>(games: usize) {
-        let mut rng = crate::players::Rng::new(G::SIZE as u64);
+        let mut rng = crate::rng::Rng::new(G::SIZE as u64);
         for _ in 0..games {
             let mut board = SizedBoard::<G>::start(G::SIZE);
             loop {

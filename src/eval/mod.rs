@@ -1,13 +1,13 @@
 //! Static evaluation: how good a position is for the side to move, in hundredths of a disc.
 //! [`Pattern`] sums learned pattern weights (8x8; the default); [`Classic`] weighs measured
-//! features by game stage; [`Squares`] only sums a table of square values and serves as
+//! features by game stage; [`SquareTable`] only sums a table of square values and serves as
 //! the comparison opponent.
 
 mod classic;
-pub mod features;
+pub(crate) mod features;
 pub mod pattern;
-mod squares;
-pub mod tune;
+mod square_table;
+pub(crate) mod tune;
 pub mod weights;
 
 use std::fmt;
@@ -15,9 +15,9 @@ use std::str::FromStr;
 
 use crate::board::Board;
 
-pub use classic::{Classic, Weights, CLASSIC_WEIGHTS, STAGES};
+pub use classic::{Classic, ClassicWeights, CLASSIC_WEIGHTS, STAGES};
 pub use pattern::Pattern;
-pub use squares::Squares;
+pub use square_table::SquareTable;
 
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
@@ -44,7 +44,7 @@ pub enum EvalKind {
     Pattern,
     /// Stage-weighted features ([`Classic`]).
     Classic,
-    /// The square table alone ([`Squares`]).
+    /// The square table alone ([`SquareTable`]).
     Squares,
 }
 
@@ -77,6 +77,6 @@ impl FromStr for EvalKind {
 /// estimate looks like a proven result.
 #[inline(always)]
 pub(crate) fn clamp_heuristic<B: Board>(board: &B, score: i32) -> i32 {
-    let bound = (board.size() * board.size()) as i32 * 100 - 1;
+    let bound = crate::score::from_discs((board.size() * board.size()) as i32) - 1;
     score.clamp(-bound, bound)
 }

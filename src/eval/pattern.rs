@@ -7,17 +7,16 @@
 
 mod indices;
 mod layout;
-pub mod shapes;
+pub(crate) mod shapes;
 pub mod symmetry;
 
 use std::sync::OnceLock;
 
 use anyhow::Result;
 
-pub use indices::{after_move, indices, indices_by_squares, IncrementalIndices, Indices};
-pub use layout::{
-    full_features, mobilities, parity, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES, STAGE_WIDTH,
-};
+pub(crate) use indices::after_move;
+pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+pub(crate) use layout::{mobilities, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
 
 use super::weights::{Weights, WeightsError};
@@ -170,8 +169,7 @@ impl Pattern {
 impl Evaluator for Pattern {
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        // The type test is resolved at compile time: each board type gets its own search.
-        match (board as &dyn std::any::Any).downcast_ref::<Board8>() {
+        match board.as_board8() {
             Some(board) => self.patterns().evaluate(board),
             None => self.other_sizes.evaluate(board),
         }
@@ -180,13 +178,8 @@ impl Evaluator for Pattern {
     /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
     /// follow from them by the squares its move changed.
     fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
-        let parent = (parent as &dyn std::any::Any)
-            .downcast_ref::<Board8>()
-            .map(|p| (*p, indices(&p.pass())));
-        move |index, child: &B| match (
-            &parent,
-            (child as &dyn std::any::Any).downcast_ref::<Board8>(),
-        ) {
+        let parent = parent.as_board8().map(|p| (*p, indices(&p.pass())));
+        move |index, child: &B| match (&parent, child.as_board8()) {
             (Some((parent, waiter)), Some(child)) => {
                 let flipped = parent.opponent ^ child.player;
                 let child_indices = after_move(waiter, index, flipped);
@@ -202,7 +195,7 @@ mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::Board;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     /// The position after a random legal move, or after a pass when the mover has none;
     /// `None` when the game is over.

@@ -5,17 +5,17 @@
 
 use super::classic::{stage_shares, STAGES};
 use super::features::{Features, NUM_FEATURES};
-use super::Weights;
+use super::ClassicWeights;
 
 /// One labelled position.
 #[derive(Clone, Debug)]
-pub struct Sample {
+pub(crate) struct Sample {
     /// Its features.
-    pub features: Features,
+    pub(crate) features: Features,
     /// Game stage, 0 at the start to 1 on a full board.
-    pub stage: f64,
+    pub(crate) stage: f64,
     /// Final disc difference for the side to move, hundredths of a disc.
-    pub target: f64,
+    pub(crate) target: f64,
 }
 
 const COLUMNS: usize = STAGES * NUM_FEATURES;
@@ -32,7 +32,7 @@ fn design_row(sample: &Sample) -> [f64; COLUMNS] {
 }
 
 /// The prediction of `weights` for `sample`, hundredths of a disc.
-pub fn predict(weights: &Weights, sample: &Sample) -> f64 {
+pub(crate) fn predict(weights: &ClassicWeights, sample: &Sample) -> f64 {
     let row = design_row(sample);
     (0..COLUMNS)
         .map(|c| row[c] * weights[c / NUM_FEATURES][c % NUM_FEATURES] as f64)
@@ -40,7 +40,7 @@ pub fn predict(weights: &Weights, sample: &Sample) -> f64 {
 }
 
 /// Root mean squared error of `weights` over `samples`, in discs.
-pub fn rms_error(weights: &Weights, samples: &[Sample]) -> f64 {
+pub(crate) fn rms_error(weights: &ClassicWeights, samples: &[Sample]) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -48,12 +48,12 @@ pub fn rms_error(weights: &Weights, samples: &[Sample]) -> f64 {
         .iter()
         .map(|s| (predict(weights, s) - s.target).powi(2))
         .sum();
-    (total / samples.len() as f64).sqrt() / 100.0
+    crate::score::to_discs((total / samples.len() as f64).sqrt())
 }
 
 /// Weights minimising squared error plus `ridge` × (sum of squared weights) × samples.
 /// Returns `None` when the system cannot be solved.
-pub fn fit(samples: &[Sample], ridge: f64) -> Option<Weights> {
+pub(crate) fn fit(samples: &[Sample], ridge: f64) -> Option<ClassicWeights> {
     let mut normal = vec![[0.0f64; COLUMNS]; COLUMNS];
     let mut rhs = [0.0f64; COLUMNS];
     for sample in samples {
@@ -111,7 +111,7 @@ fn solve(mut a: Vec<[f64; COLUMNS]>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 }
 
 /// Prints `weights` as the Rust table of [`super::CLASSIC_WEIGHTS`].
-pub fn weights_table(weights: &Weights) -> String {
+pub(crate) fn weights_table(weights: &ClassicWeights) -> String {
     let mut text = String::from("[\n");
     for row in weights {
         let cells: Vec<String> = row.iter().map(|w| format!("{w:5}")).collect();

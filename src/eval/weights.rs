@@ -23,9 +23,9 @@ use std::fmt;
 use std::path::Path;
 
 /// First bytes of every weights file.
-pub const MAGIC: &[u8; 8] = b"EMILIAPW";
+pub(crate) const MAGIC: &[u8; 8] = b"EMILIAPW";
 /// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 const HEADER_LEN: usize = 36;
 
 /// Weights for every stage, as stored in a weights file.
@@ -122,7 +122,7 @@ const fn crc_table() -> [u32; 256] {
 static CRC_TABLE: [u32; 256] = crc_table();
 
 /// CRC-32 (IEEE 802.3, as in zip and PNG) of `bytes`.
-pub fn crc32(bytes: &[u8]) -> u32 {
+pub(crate) fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &b in bytes {
         crc = CRC_TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);

@@ -1,17 +1,18 @@
 //! `greedy`: the move that flips the most discs, ties broken at random.
 
-use super::{BaselinePlayer, Choice, Rng};
+use super::{BaselinePlayer, Choice};
 use crate::board::{Move, Position, Square};
-use crate::engine::Limits;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// Plays the move flipping the most discs; among equals, a seeded random one.
-pub struct Greedy {
+pub(crate) struct Greedy {
     rng: Rng,
 }
 
 impl Greedy {
     /// A greedy player whose tie-breaks depend only on `seed`.
-    pub fn new(seed: u64) -> Greedy {
+    pub(crate) fn new(seed: u64) -> Greedy {
         Greedy {
             rng: Rng::new(seed),
         }

@@ -8,17 +8,17 @@ use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
 use super::{deadline, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Deepest search.
-pub const MAX_DEPTH: u32 = 6;
+pub(crate) const MAX_DEPTH: u32 = 6;
 
 /// 2·mobility + 60·corners + 4·stability + w·parity, w = squares taken / squares · 10.
-pub struct Kukreja;
+pub(crate) struct Kukreja;
 
 impl Kukreja {
     /// The player (it makes no random choices).
-    pub fn new(_seed: u64) -> Kukreja {
+    pub(crate) fn new(_seed: u64) -> Kukreja {
         Kukreja
     }
 }

@@ -28,36 +28,38 @@ mod squares;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::Limits;
+use crate::rng::Rng;
+use crate::search::time::{self, Margins};
+use crate::search::Limits;
 
-pub use greedy::Greedy;
-pub use kukreja::Kukreja;
-pub use phased::Phased;
-pub use quadrant::Quadrant;
-pub use random::RandomPlayer;
-pub use squares::Squares;
+pub(crate) use greedy::Greedy;
+pub(crate) use kukreja::Kukreja;
+pub(crate) use phased::Phased;
+pub(crate) use quadrant::Quadrant;
+pub(crate) use random::RandomPlayer;
+pub(crate) use squares::Squares;
 
 /// Names of the baseline players, as `setoption player NAME` and `--player NAME` take them.
-pub const NAMES: [&str; 6] = [
+pub(crate) const NAMES: [&str; 6] = [
     "random", "greedy", "squares", "quadrant", "kukreja", "phased",
 ];
 
 /// The move a baseline player chose, with what its search saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub(crate) struct Choice {
     /// The move; `Move::Pass` when the mover has no legal move.
-    pub mv: Move,
+    pub(crate) mv: Move,
     /// The player's own evaluation for the mover, in its own units.
-    pub score: i32,
+    pub(crate) score: i32,
     /// Depth of the last finished search iteration, in plies (0 for players that do not
     /// search).
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Positions visited.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// A baseline player: picks a move for the side to move within the limits.
-pub trait BaselinePlayer: Send {
+pub(crate) trait BaselinePlayer: Send {
     /// The player's name, one of [`NAMES`].
     fn name(&self) -> &'static str;
     /// Whether the player knows how to play on a board of side `size`.
@@ -67,7 +69,7 @@ pub trait BaselinePlayer: Send {
 }
 
 /// Creates the baseline player `name`; `seed` makes random choices repeatable.
-pub fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> {
+pub(crate) fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "random" => Box::new(RandomPlayer::new(seed)),
         "greedy" => Box::new(Greedy::new(seed)),
@@ -84,45 +86,14 @@ pub fn create(name: &str, seed: u64) -> Result<Box<dyn BaselinePlayer>, String> 
     })
 }
 
-/// A small, fast, seedable random generator (SplitMix64): baseline players need
-/// repeatability, not cryptographic quality.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose sequence depends only on `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5DEE_CE66_D1CE_5EED)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        crate::board::mix64(self.0)
-    }
-
-    /// A uniform index below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        // Multiply-shift: unbiased enough for n far below 2^64.
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
-/// When a search must stop: the deadline from the limits, or `default` from now when no
-/// limit bounds the move.
+/// When a player's search must stop: the target of the time manager's plan for `limits`
+/// (players do not decide when to start an iteration, so they stop at the target and play
+/// the last finished one), the hard deadline of a fixed move time, or `default` from now
+/// when no limit bounds the time.
 pub(crate) fn deadline(position: &Position, limits: &Limits, default: Duration) -> Instant {
-    let mut budget = Duration::MAX;
-    if let Some(t) = limits.move_time {
-        budget = budget.min(t);
-    }
-    if let Some(clock) = limits.clock {
-        let (_, _, empties) = position.board.counts();
-        let moves_left = (empties / 2).max(1) + 2;
-        budget = budget.min(clock.remaining / moves_left + clock.increment / 2);
-    }
-    if budget == Duration::MAX {
-        budget = default;
-    }
+    let (_, _, empties) = position.board.counts();
+    let plan = time::plan(limits, empties, position.size(), &Margins::DEFAULT);
+    let budget = plan.soft.or(plan.hard).unwrap_or(default);
     let now = Instant::now();
     now.checked_add(budget)
         .unwrap_or(now + Duration::from_secs(86_400))
@@ -214,22 +185,5 @@ mod tests {
             "{error}"
         );
         assert_eq!(create("GREEDY", 0).unwrap().name(), "greedy");
-    }
-
-    #[test]
-    fn rng_is_repeatable_and_spreads() {
-        let mut a = Rng::new(7);
-        let mut b = Rng::new(7);
-        let mut counts = [0u32; 4];
-        for _ in 0..4000 {
-            let x = a.below(4);
-            assert_eq!(x, b.below(4));
-            counts[x] += 1;
-        }
-        assert!(
-            counts.iter().all(|&c| (800..1200).contains(&c)),
-            "{counts:?}"
-        );
-        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
     }
 }

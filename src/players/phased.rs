@@ -8,10 +8,10 @@ use super::features::{ratio, Grid, Side};
 use super::search::{search, Heuristic, Setup, Table};
 use super::{deadline, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::search::Limits;
 
 /// Time per move when the limits give none ("about 2 s a move").
-pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(2);
 
 /// Feature weights: disc count, mobility, corners, stability, potential mobility, X-square
 /// penalty, frontier.
@@ -77,13 +77,13 @@ fn phase<B: Board>(board: &B) -> Phase {
 }
 
 /// Seven weighted features; alpha-beta with deepening, a transposition table and ordering.
-pub struct Phased {
+pub(crate) struct Phased {
     table: Table,
 }
 
 impl Phased {
     /// The player (it makes no random choices).
-    pub fn new(_seed: u64) -> Phased {
+    pub(crate) fn new(_seed: u64) -> Phased {
         Phased {
             table: Table::new(18),
         }

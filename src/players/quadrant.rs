@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
-use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
+use super::{deadline, random_move, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// Values of the top-left quadrant, mirrored to the other three.
 const QUADRANT: [[i32; 4]; 4] = [
@@ -19,16 +20,16 @@ const QUADRANT: [[i32; 4]; 4] = [
 ];
 
 /// Time per move when the limits give none.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
 /// Mirrored quadrant values + disc count, minimax without pruning.
-pub struct Quadrant {
+pub(crate) struct Quadrant {
     rng: Rng,
 }
 
 impl Quadrant {
     /// The player; `seed` only matters on boards it does not support.
-    pub fn new(seed: u64) -> Quadrant {
+    pub(crate) fn new(seed: u64) -> Quadrant {
         Quadrant {
             rng: Rng::new(seed),
         }

@@ -1,17 +1,18 @@
 //! `random`: a uniformly random legal move. The floor every engine must beat.
 
-use super::{random_move, BaselinePlayer, Choice, Rng};
+use super::{random_move, BaselinePlayer, Choice};
 use crate::board::Position;
-use crate::engine::Limits;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// Plays a uniformly random legal move; repeatable for a given seed.
-pub struct RandomPlayer {
+pub(crate) struct RandomPlayer {
     rng: Rng,
 }
 
 impl RandomPlayer {
     /// A random player whose choices depend only on `seed` and the positions it is shown.
-    pub fn new(seed: u64) -> RandomPlayer {
+    pub(crate) fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
             rng: Rng::new(seed),
         }

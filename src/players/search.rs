@@ -24,15 +24,15 @@ pub(crate) trait Heuristic<B: Board> {
 /// How a classic player searches.
 pub(crate) struct Setup {
     /// Deepest iteration, in plies.
-    pub max_depth: u32,
+    pub(crate) max_depth: u32,
     /// When to stop; the last finished iteration's move is played.
-    pub deadline: Instant,
+    pub(crate) deadline: Instant,
     /// Node budget.
-    pub node_limit: u64,
+    pub(crate) node_limit: u64,
     /// Alpha-beta pruning (off: plain minimax).
-    pub pruning: bool,
+    pub(crate) pruning: bool,
     /// Order moves with [`Heuristic::order`].
-    pub ordering: bool,
+    pub(crate) ordering: bool,
 }
 
 /// A transposition table entry: which bound the score is.
@@ -179,7 +179,7 @@ impl<H> Searcher<'_, H> {
         if depth == 0 {
             return self.heuristic.evaluate(board);
         }
-        let key = Board::hash(board);
+        let key = board.hash_key();
         let mut first = None;
         if let Some(entry) = self.table.as_ref().and_then(|t| t.get(key)) {
             first = Some(entry.best as usize);

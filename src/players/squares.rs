@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use super::features::Grid;
 use super::search::{search, Heuristic, Setup};
-use super::{deadline, random_move, BaselinePlayer, Choice, Rng};
+use super::{deadline, random_move, BaselinePlayer, Choice};
 use crate::board::{Board, Cell, Position};
-use crate::engine::Limits;
+use crate::rng::Rng;
+use crate::search::Limits;
 
 /// Utility of each 8x8 square, row 1 first.
 const TABLE: [[i32; 8]; 8] = [
@@ -26,16 +27,16 @@ const TABLE: [[i32; 8]; 8] = [
 const SCALE: i32 = 1000;
 
 /// Depth searched when the limits give none.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub(crate) const DEFAULT_DEPTH: u32 = 5;
 
 /// Square table + parity + mobility, fixed-depth alpha-beta.
-pub struct Squares {
+pub(crate) struct Squares {
     rng: Rng,
 }
 
 impl Squares {
     /// The player; `seed` only matters on boards it does not support.
-    pub fn new(seed: u64) -> Squares {
+    pub(crate) fn new(seed: u64) -> Squares {
         Squares {
             rng: Rng::new(seed),
         }

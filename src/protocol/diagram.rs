@@ -5,7 +5,7 @@ use crate::board::{Color, Move, Position};
 
 /// The board as lines of text (no blank line inside), legal moves marked when `mark_legal`,
 /// followed by a line with the disc counts and the side to move.
-pub fn diagram(position: &Position, mark_legal: bool) -> String {
+pub(crate) fn diagram(position: &Position, mark_legal: bool) -> String {
     let size = position.size();
     let legal: Vec<usize> = if mark_legal {
         position

@@ -1,19 +1,22 @@
 //! Reading command lines: bounded in length, checked for UTF-8, on a thread of their own so
-//! that a `ping` can stop a search while the main thread is busy with it.
+//! that a `ping` can stop a search while the main thread is busy with it, and so that a
+//! client that dies (its end of the pipes closed) stops the search at once.
 
 use std::io::{BufRead, BufReader, Read};
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).
-pub const MAX_LINE: usize = 16 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024;
 
 /// One line of input, or why it cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A complete line, without its line ending.
     Text(String),
     /// A line longer than [`MAX_LINE`]; its length in bytes.
@@ -24,19 +27,24 @@ pub enum Line {
     Unterminated(String),
 }
 
-/// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones.
-pub struct LineReader<R> {
+/// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones. A UTF-8
+/// byte-order mark at the start of the input (some editors write one) is dropped.
+pub(crate) struct LineReader<R> {
     input: R,
+    first: bool,
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: BufRead> LineReader<R> {
     /// A reader over `input`.
-    pub fn new(input: R) -> LineReader<R> {
-        LineReader { input }
+    pub(crate) fn new(input: R) -> LineReader<R> {
+        LineReader { input, first: true }
     }
 
     /// The next line, or `None` at the end of the input (or on a read error).
-    pub fn next_line(&mut self) -> Option<Line> {
+    pub(crate) fn next_line(&mut self) -> Option<Line> {
         let mut bytes = Vec::new();
         let mut length = 0usize;
         let terminated = loop {
@@ -66,6 +74,10 @@ impl<R: BufRead> LineReader<R> {
         if !terminated && length == 0 {
             return None;
         }
+        if std::mem::take(&mut self.first) && bytes.starts_with(BOM) {
+            bytes.drain(..BOM.len());
+            length -= BOM.len();
+        }
         if bytes.last() == Some(&b'\r') {
             bytes.pop();
             length -= 1;
@@ -90,54 +102,107 @@ impl<R: BufRead> LineReader<R> {
 }
 
 /// Counts interruptions (NBoard `ping` and `quit`) read but not yet handled, and raises
-/// the engine's stop flag when one arrives.
+/// the engine's stop flag when one arrives; knows when the client is gone.
 #[derive(Clone)]
-pub struct Interrupts {
+pub(crate) struct Interrupts {
     pending: Arc<AtomicUsize>,
+    gone: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
 }
 
 impl Interrupts {
     /// Interruptions that raise `stop`.
-    pub fn new(stop: Arc<AtomicBool>) -> Interrupts {
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> Interrupts {
         Interrupts {
             pending: Arc::new(AtomicUsize::new(0)),
+            gone: Arc::new(AtomicBool::new(false)),
             stop,
         }
     }
 
+    /// Records that the client is gone: the search in progress stops and the session ends
+    /// without answering anything more.
+    pub(crate) fn client_gone(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the client is gone.
+    pub(crate) fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
+    }
+
     /// Records an interruption read from the input.
-    pub fn raise(&self) {
+    pub(crate) fn raise(&self) {
         self.pending.fetch_add(1, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
     }
 
     /// Marks one interruption as handled.
-    pub fn handled(&self) {
+    pub(crate) fn handled(&self) {
         let _ = self
             .pending
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
-    /// Whether an interruption is waiting: a search started now should return at once.
-    pub fn pending(&self) -> bool {
-        self.pending.load(Ordering::SeqCst) > 0
+    /// Whether an interruption is waiting (or the client is gone): a search started now
+    /// should return at once.
+    pub(crate) fn pending(&self) -> bool {
+        self.pending.load(Ordering::SeqCst) > 0 || self.is_gone()
     }
 }
 
 /// Whether an NBoard line asks the engine to stop thinking.
-pub fn is_nboard_interrupt(line: &str) -> bool {
+pub(crate) fn is_nboard_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))
 }
 
 /// Whether a first line opens an NBoard session.
-pub fn is_nboard_hello(line: &str) -> bool {
+pub(crate) fn is_nboard_hello(line: &str) -> bool {
     line.split_whitespace().next() == Some("nboard")
 }
 
+/// How often the output is checked for a hang-up once the input has ended, and the stop
+/// flag raised again once the client is gone (a search that began meanwhile clears it).
+const HANGUP_POLL: Duration = Duration::from_millis(15);
+
+/// How long a session may take to notice that its client is gone before the process is
+/// ended: work that no stop flag reaches (a deep `perft`) must not run on for nobody.
+const GONE_GRACE: Duration = Duration::from_secs(1);
+
+/// What the reader does once its input has ended.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AtEnd {
+    /// The output's file descriptor: in the text protocol the client is gone when it is
+    /// hung up (closed by its reader) after the end of the input.
+    pub(crate) output: Option<RawFd>,
+    /// Whether to end the process when the session has not returned [`GONE_GRACE`] after
+    /// the client left.
+    pub(crate) exit: bool,
+}
+
+/// Whether `fd` reports a hang-up or error within `wait`: for a pipe, its reader is gone.
+fn hung_up(fd: RawFd, wait: Duration) -> bool {
+    let mut poll = libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    };
+    let millis = wait.as_millis().min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: one valid pollfd for the duration of the call.
+    let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+    ready > 0 && poll.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0
+}
+
 /// Reads `input` on a new thread. Once the first line shows an NBoard session, `ping` and
-/// `quit` lines raise `interrupts` as soon as they are read.
-pub fn spawn_reader<R: Read + Send + 'static>(input: R, interrupts: Interrupts) -> Receiver<Line> {
+/// `quit` lines raise `interrupts` as soon as they are read. At the end of the input the
+/// client is gone in an NBoard session, and in a text session once `at_end.output` is
+/// hung up as well (lines already read are answered meanwhile).
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(
+    input: R,
+    interrupts: Interrupts,
+    at_end: AtEnd,
+) -> Receiver<Line> {
     let (sender, receiver) = mpsc::channel();
     thread::Builder::new()
         .name("stdin".into())
@@ -154,8 +219,25 @@ pub fn spawn_reader<R: Read + Send + 'static>(input: R, interrupts: Interrupts) 
                     nboard = Some(false);
                 }
                 if sender.send(line).is_err() {
-                    break;
+                    return;
                 }
+            }
+            drop(sender);
+            if nboard != Some(true) {
+                let Some(fd) = at_end.output else {
+                    return;
+                };
+                while !hung_up(fd, HANGUP_POLL) {}
+            }
+            interrupts.client_gone();
+            let since = Instant::now();
+            while since.elapsed() < GONE_GRACE {
+                thread::sleep(HANGUP_POLL);
+                interrupts.stop.store(true, Ordering::SeqCst);
+            }
+            if at_end.exit {
+                log::warn!("the client is gone and the session does not end: exiting");
+                std::process::exit(0);
             }
         })
         .expect("the input thread starts");
@@ -165,6 +247,7 @@ pub fn spawn_reader<R: Read + Send + 'static>(input: R, interrupts: Interrupts) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::fd::AsRawFd;
 
     fn lines(input: &[u8]) -> Vec<Line> {
         let mut reader = LineReader::new(input);
@@ -196,20 +279,78 @@ mod tests {
             ]
         );
         assert_eq!(lines(b""), vec![]);
+        // A byte-order mark before the first line only.
+        assert_eq!(
+            lines(b"\xEF\xBB\xBFname\n\xEF\xBB\xBFname\n"),
+            vec![Line::Text("name".into()), Line::Text("\u{feff}name".into())]
+        );
     }
 
     #[test]
     fn interrupts_count_and_stop() {
         let stop = Arc::new(AtomicBool::new(false));
         let interrupts = Interrupts::new(Arc::clone(&stop));
-        let receiver = spawn_reader(&b"nboard 2\nping 1\ngo\nquit\n"[..], interrupts.clone());
-        let all: Vec<Line> = receiver.iter().collect();
-        assert_eq!(all.len(), 4);
+        interrupts.raise();
+        interrupts.raise();
         assert!(stop.load(Ordering::SeqCst));
         assert!(interrupts.pending());
         interrupts.handled();
         interrupts.handled();
         interrupts.handled();
         assert!(!interrupts.pending());
+        assert!(!interrupts.is_gone());
+    }
+
+    #[test]
+    fn nboard_lines_interrupt_and_the_end_of_input_means_the_gui_is_gone() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let interrupts = Interrupts::new(Arc::clone(&stop));
+        let receiver = spawn_reader(
+            &b"nboard 2\nping 1\ngo\nquit\n"[..],
+            interrupts.clone(),
+            AtEnd::default(),
+        );
+        let all: Vec<Line> = receiver.iter().collect();
+        assert_eq!(all.len(), 4);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !interrupts.is_gone() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+        assert!(interrupts.is_gone());
+        assert!(stop.load(Ordering::SeqCst));
+        // A search started after the end clears the flag: it is raised again (waited for
+        // with a generous deadline: on a busy machine the reader may not run for a while).
+        stop.store(false, Ordering::SeqCst);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+        assert!(stop.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_text_session_goes_on_after_the_end_of_input_while_its_output_is_open() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let interrupts = Interrupts::new(Arc::clone(&stop));
+        let (output_reader, output) = std::io::pipe().unwrap();
+        let receiver = spawn_reader(
+            &b"genmove black\nshowboard\n"[..],
+            interrupts.clone(),
+            AtEnd {
+                output: Some(output.as_raw_fd()),
+                exit: false,
+            },
+        );
+        assert_eq!(receiver.iter().count(), 2);
+        thread::sleep(HANGUP_POLL * 3);
+        assert!(!interrupts.is_gone(), "the output is still read");
+        drop(output_reader);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !interrupts.is_gone() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+        assert!(interrupts.is_gone(), "the output's reader went away");
+        assert!(stop.load(Ordering::SeqCst));
+        drop(output);
     }
 }

@@ -3,33 +3,31 @@
 //! session, anything else is the text protocol (GTP framing, Othello commands). Both drive
 //! the engine only through its public interface.
 
-pub mod diagram;
-pub mod ggf;
-pub mod input;
-pub mod nboard;
-pub mod text;
-pub mod timing;
+pub(crate) mod diagram;
+pub(crate) mod input;
+pub(crate) mod nboard;
+pub(crate) mod text;
 
 use std::io::{Read, Write};
 
 use crate::engine::Engine;
-use input::{is_nboard_hello, spawn_reader, Interrupts, Line};
+use input::{is_nboard_hello, spawn_reader, AtEnd, Interrupts, Line};
 
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
-pub struct Output<W: Write> {
+pub(crate) struct Output<W: Write> {
     sink: W,
     open: bool,
 }
 
 impl<W: Write> Output<W> {
     /// Output to `sink`.
-    pub fn new(sink: W) -> Output<W> {
+    pub(crate) fn new(sink: W) -> Output<W> {
         Output { sink, open: true }
     }
 
     /// Writes `text` and flushes; `false` once the output is closed.
-    pub fn send(&mut self, text: &str) -> bool {
+    pub(crate) fn send(&mut self, text: &str) -> bool {
         if self.open {
             let written = self
                 .sink
@@ -41,26 +39,44 @@ impl<W: Write> Output<W> {
     }
 
     /// Writes one line.
-    pub fn line(&mut self, text: &str) -> bool {
+    pub(crate) fn line(&mut self, text: &str) -> bool {
         self.send(&format!("{text}\n"))
     }
 
     /// Whether writes still succeed.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.open
     }
 
     /// The sink, for tests that write to memory.
-    pub fn into_inner(self) -> W {
+    #[cfg(test)]
+    pub(crate) fn into_inner(self) -> W {
         self.sink
     }
 }
 
-/// Serves one session on `input` and `output` until `quit`, the end of the input, or a
-/// closed output.
-pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, output: W) {
+/// Serves one session on the process's standard input and output. At the end of the input
+/// an NBoard session ends at once; a text session answers what it has read, unless its
+/// output is closed too: then the client is gone, the search in progress stops and the
+/// session ends (the process too, should it not notice within a second).
+pub(crate) fn serve_stdio(engine: Engine) {
+    let at_end = AtEnd {
+        output: Some(std::os::fd::AsRawFd::as_raw_fd(&std::io::stdout())),
+        exit: true,
+    };
+    serve_until(engine, std::io::stdin(), std::io::stdout().lock(), at_end);
+}
+
+/// Serves one session on `input` and `output` until `quit`, the end of the input (as
+/// `at_end` says), or a closed output.
+fn serve_until<R: Read + Send + 'static, W: Write>(
+    engine: Engine,
+    input: R,
+    output: W,
+    at_end: AtEnd,
+) {
     let interrupts = Interrupts::new(engine.stop_flag());
-    let lines = spawn_reader(input, interrupts.clone());
+    let lines = spawn_reader(input, interrupts.clone(), at_end);
     let mut out = Output::new(output);
     let Ok(first) = lines.recv() else {
         return;
@@ -69,6 +85,6 @@ pub fn serve<R: Read + Send + 'static, W: Write>(engine: Engine, input: R, outpu
         Line::Text(ref hello) if is_nboard_hello(hello) => {
             nboard::serve(engine, &lines, &mut out, interrupts)
         }
-        first => text::serve(engine, first, &lines, &mut out),
+        first => text::serve(engine, first, &lines, &mut out, &interrupts),
     }
 }

@@ -8,36 +8,31 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::engine::{Engine, Limits, SearchReport};
+use crate::engine::{self, Engine};
+use crate::formats::ggf;
 use crate::game::Game;
+use crate::score::Score;
+use crate::search::{Clock, Limits, SearchReport};
 
-use super::ggf;
 use super::input::{Interrupts, Line};
-use super::timing::{engine_clock, search_within};
 use super::Output;
 
-/// Midgame depth used before the GUI sends `set depth`.
-pub const DEFAULT_DEPTH: u32 = 10;
-
-/// How many more empty squares than the midgame depth are searched to the end: NBoard
-/// leaves endgame depths to the engine, and exact results show as `100%`.
-pub const ENDGAME_EXTRA: u32 = 6;
+/// Level used before the GUI sends `set depth`.
+pub(crate) const DEFAULT_DEPTH: u32 = 10;
 
 /// One NBoard session.
-pub struct NboardSession<'a, W: Write> {
+pub(crate) struct NboardSession<'a, W: Write> {
     engine: Engine,
     game: Game,
     depth: u32,
-    /// Value of a draw for Black, in discs (`set contempt`); kept for the engine to come.
-    contempt: i32,
     out: &'a mut Output<W>,
     interrupts: Interrupts,
     quit: bool,
 }
 
 /// An evaluation as NBoard reads it: discs for the side to move, two decimals.
-fn eval_text(score: i32) -> String {
-    format!("{:.2}", score as f64 / 100.0)
+fn eval_text(score: Score) -> String {
+    format!("{:.2}", score.discs())
 }
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
@@ -50,30 +45,25 @@ fn move_text(mv: Move) -> String {
 
 impl<'a, W: Write> NboardSession<'a, W> {
     /// A session writing to `out`; `interrupts` counts `ping`s read but not yet answered.
-    pub fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
+    pub(crate) fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
         NboardSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
             depth: DEFAULT_DEPTH,
-            contempt: 0,
             out,
             interrupts,
             quit: false,
         }
     }
 
-    /// Whether the session is over: `quit` received or the output closed.
-    pub fn finished(&self) -> bool {
-        self.quit || !self.out.is_open()
-    }
-
-    /// The game as the GUI last described it.
-    pub fn game(&self) -> &Game {
-        &self.game
+    /// Whether the session is over: `quit` received, the output closed, or the GUI gone
+    /// (the end of the input).
+    pub(crate) fn finished(&self) -> bool {
+        self.quit || !self.out.is_open() || self.interrupts.is_gone()
     }
 
     /// Handles one line from the GUI.
-    pub fn handle(&mut self, line: &str) {
+    pub(crate) fn handle(&mut self, line: &str) {
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("");
         let rest = line.trim_start()[command.len()..].trim();
@@ -114,17 +104,18 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 }
                 _ => self.status(&format!("depth '{value}' ignored: expected 1 to 60")),
             },
-            "contempt" => match value.parse::<f64>() {
-                Ok(c) if c.is_finite() => self.contempt = (c * 100.0).round() as i32,
-                _ => self.status(&format!("contempt '{value}' ignored: not a number")),
-            },
+            // The search has no notion of contempt (the value of a draw).
+            "contempt" => log::debug!("ignored: set {rest}"),
             "game" => match ggf::parse(value) {
-                Ok(game) => {
-                    self.game = game;
-                    self.engine.new_game();
-                }
+                Ok(game) => self.game = game,
                 Err(e) => self.status(&format!("game ignored: {e}")),
             },
+            // The engine's own options (`set hash 128`), as the text protocol's setoption.
+            name if engine::find_option(name).is_some() => {
+                if let Err(e) = self.engine.set_option(name, value) {
+                    self.status(&format!("{e}"));
+                }
+            }
             _ => log::debug!("ignored: set {rest}"),
         }
     }
@@ -152,19 +143,9 @@ impl<'a, W: Write> NboardSession<'a, W> {
         self.out.line(&format!("status Emilia: {text}"));
     }
 
-    /// The depth to search `position` to: the midgame depth, or the end of the game when
-    /// few enough squares are empty.
-    fn depth_for(&self, position: &Position) -> u32 {
-        let (_, _, empties) = position.board.counts();
-        if empties <= self.depth + ENDGAME_EXTRA {
-            empties.max(1)
-        } else {
-            self.depth
-        }
-    }
-
-    /// Limits for the side to move: the depth, and the GGF clock when the game has one.
-    /// A pending `ping` makes the search as short as possible: its answer is stale.
+    /// Limits for the side to move: the level (`set depth`), and the GGF clock when the
+    /// game has one. A pending `ping` makes the search as short as possible: its answer is
+    /// stale.
     fn limits(&self, position: &Position) -> Limits {
         if self.interrupts.pending() {
             return Limits {
@@ -173,15 +154,16 @@ impl<'a, W: Write> NboardSession<'a, W> {
             };
         }
         let mover = position.to_move;
-        let clock = self.game.time_left(mover).map(|left| {
-            let increment = self
+        let clock = self.game.time_left(mover).map(|remaining| Clock {
+            remaining,
+            increment: self
                 .game
                 .clock(mover)
-                .map_or(Duration::ZERO, |c| c.increment);
-            engine_clock(left, increment, position)
+                .map_or(Duration::ZERO, |c| c.increment),
+            moves_to_go: None,
         });
         Limits {
-            depth: Some(self.depth_for(position)),
+            level: Some(self.depth),
             clock,
             ..Limits::default()
         }
@@ -195,6 +177,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         if self.game.must_pass() {
+            // Nothing to choose: answered at once, without thinking.
             self.out.line("=== PA");
             return;
         }
@@ -202,7 +185,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let limits = self.limits(&position);
         let start = Instant::now();
         let out = &mut *self.out;
-        let report = search_within(&mut self.engine, &position, &limits, &mut |r| {
+        let report = self.engine.search(&position, &limits, &mut |r| {
             out.line(&search_line(r));
         });
         let seconds = start.elapsed().as_secs_f64();
@@ -215,6 +198,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         ));
     }
 
+    /// The best `count` moves at every depth of the level, as the engine finds them.
     fn hint(&mut self, count: usize) {
         let position = *self.game.position();
         if self.game.is_over() {
@@ -222,48 +206,38 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         self.out.line("status Emilia is analysing");
-        if self.game.must_pass() {
-            let after = position.play(Move::Pass).expect("a forced pass is legal");
-            let limits = self.limits(&after);
-            let report = search_within(&mut self.engine, &after, &limits, &mut |_| {});
-            let depth = if report.exact {
-                "100%".to_string()
-            } else {
-                report.depth.to_string()
-            };
-            self.out
-                .line(&format!("search PA {} 0 {depth}", eval_text(-report.score)));
-        } else {
-            let count = count.clamp(1, 64);
-            for depth in 1..=self.depth_for(&position) {
-                if self.interrupts.pending() {
-                    break;
+        // A pending `ping` makes the analysis stale before it starts.
+        if self.interrupts.pending() {
+            self.out.line("status");
+            return;
+        }
+        let limits = Limits {
+            level: Some(self.depth),
+            ..Limits::default()
+        };
+        let out = &mut *self.out;
+        let (interrupts, stop) = (&self.interrupts, self.engine.stop_flag());
+        self.engine
+            .hint(&position, count.clamp(1, 64), &limits, &mut |scores| {
+                if interrupts.pending() {
+                    // A ping came while this depth was searched: its numbers are stale,
+                    // and the search stops (should the ping have come before it started).
+                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                    return;
                 }
-                let limits = Limits {
-                    depth: Some(depth),
-                    ..Limits::default()
-                };
-                let scores = self.engine.hint(&position, count, &limits);
-                if self.interrupts.pending() {
-                    break; // this iteration was cut short: its numbers mean nothing
-                }
-                for s in &scores {
-                    let shown = if s.exact {
+                for s in scores {
+                    let depth = if s.exact {
                         "100%".to_string()
                     } else {
                         s.depth.to_string()
                     };
-                    self.out.line(&format!(
-                        "search {} {} 0 {shown}",
+                    out.line(&format!(
+                        "search {} {} 0 {depth}",
                         move_text(s.mv),
                         eval_text(s.score)
                     ));
                 }
-                if scores.iter().all(|s| s.exact) {
-                    break;
-                }
-            }
-        }
+            });
         self.out.line("status");
     }
 
@@ -277,14 +251,10 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 break;
             }
             let score = if position.is_game_over() {
-                position.board.final_score() * 100
-            } else if position.legal_moves() == [Move::Pass] {
-                let after = position.play(Move::Pass).expect("a forced pass is legal");
-                let limits = self.limits(&after);
-                -search_within(&mut self.engine, &after, &limits, &mut |_| {}).score
+                Score::from_discs(position.board.final_score())
             } else {
                 let limits = self.limits(position);
-                search_within(&mut self.engine, position, &limits, &mut |_| {}).score
+                self.engine.search(position, &limits, &mut |_| {}).score
             };
             self.out
                 .line(&format!("analysis {moves_made} {}", eval_text(score)));
@@ -310,7 +280,7 @@ fn search_line(report: &SearchReport) -> String {
 
 /// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the
 /// end of the input, or when the output is closed.
-pub fn serve<W: Write>(
+pub(crate) fn serve<W: Write>(
     engine: Engine,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
@@ -400,17 +370,11 @@ mod tests {
             "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
             "B[F5]", "W[PA]", "TI[0:01]", START,
         ];
-        let mut seed = 7u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::rng::Rng::new(7);
         let mut lines = vec!["set depth 1".to_string()];
         for _ in 0..2000 {
-            let count = 1 + next(4);
-            let line: Vec<&str> = (0..count).map(|_| words[next(words.len())]).collect();
+            let count = 1 + rng.below(4);
+            let line: Vec<&str> = (0..count).map(|_| *rng.pick(&words)).collect();
             lines.push(line.join(" "));
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();

@@ -6,18 +6,19 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, Limits, SearchReport};
+use crate::engine::{Engine, OPTIONS};
+use crate::formats::ggf;
 use crate::game::Game;
 use crate::perft::{perft_any, Convention};
+use crate::score::Score;
+use crate::search::{Clock, Limits, SearchReport};
 
 use super::diagram::diagram;
-use super::ggf;
-use super::input::Line;
-use super::timing::{discs, engine_clock, search_within, solve_within};
+use super::input::{Interrupts, Line};
 use super::Output;
 
 /// Every command, in the order `list_commands` gives them.
-pub const COMMANDS: &[&str] = &[
+pub(crate) const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
     "version",
@@ -48,15 +49,7 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// Deepest `perft` accepted: deeper counts take hours.
-pub const MAX_PERFT_DEPTH: u32 = 16;
-
-/// Search limits set with `setoption depth|movetime|nodes`, applied to every search.
-#[derive(Clone, Copy, Debug, Default)]
-struct FixedLimits {
-    depth: Option<u32>,
-    move_time: Option<Duration>,
-    nodes: Option<u64>,
-}
+pub(crate) const MAX_PERFT_DEPTH: u32 = 16;
 
 /// GTP time control: `time_settings` and the last `time_left` of each colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -137,22 +130,12 @@ impl GtpClocks {
     }
 }
 
-/// The search arguments a command was given.
-#[derive(Clone, Copy, Debug, Default)]
-struct SearchArgs {
-    clock: Option<Duration>,
-    depth: Option<u32>,
-    move_time: Option<Duration>,
-    nodes: Option<u64>,
-}
-
 type Answer = Result<String, String>;
 
 /// One text-protocol session: the engine, the game and the settings.
-pub struct TextSession {
+pub(crate) struct TextSession {
     engine: Engine,
     game: Game,
-    fixed: FixedLimits,
     clocks: GtpClocks,
     /// What the last `genmove` search found, for `last_search` (referees average depths).
     last_search: Option<SearchReport>,
@@ -161,11 +144,10 @@ pub struct TextSession {
 
 impl TextSession {
     /// A session on the 8x8 start position.
-    pub fn new(engine: Engine) -> TextSession {
+    pub(crate) fn new(engine: Engine) -> TextSession {
         TextSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
-            fixed: FixedLimits::default(),
             clocks: GtpClocks::default(),
             last_search: None,
             quit: false,
@@ -173,18 +155,13 @@ impl TextSession {
     }
 
     /// Whether `quit` was received.
-    pub fn wants_quit(&self) -> bool {
+    pub(crate) fn wants_quit(&self) -> bool {
         self.quit
-    }
-
-    /// The game so far.
-    pub fn game(&self) -> &Game {
-        &self.game
     }
 
     /// Answers one input line: the full reply (ending with its blank line), or `None` for
     /// lines that get none (empty lines and comments).
-    pub fn handle_input(&mut self, line: Line) -> Option<String> {
+    pub(crate) fn handle_input(&mut self, line: Line) -> Option<String> {
         match line {
             Line::Text(text) => self.handle_line(&text),
             Line::TooLong(bytes) => Some(reply(
@@ -218,7 +195,7 @@ impl TextSession {
     }
 
     /// Answers one command line (see [`TextSession::handle_input`]).
-    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+    pub(crate) fn handle_line(&mut self, line: &str) -> Option<String> {
         let cleaned = clean(line);
         if cleaned.is_empty() {
             return None;
@@ -327,7 +304,9 @@ impl TextSession {
             "setoption" => self.setoption(&args),
             "history" => match args.as_slice() {
                 [] => Ok(self.game.transcript()),
-                [format] if format.eq_ignore_ascii_case("ggf") => Ok(self.game.to_ggf()),
+                [format] if format.eq_ignore_ascii_case("ggf") => {
+                    Ok(ggf::write_game(&self.game, "Emilia"))
+                }
                 _ => Err("usage: history [ggf]".to_string()),
             },
             "loadgame" => self.loadgame(arguments),
@@ -338,7 +317,6 @@ impl TextSession {
 
     fn new_game(&mut self, size: usize) {
         self.game = Game::standard(size).expect("size was checked");
-        self.engine.new_game();
     }
 
     fn play(&mut self, args: &[&str]) -> Answer {
@@ -379,10 +357,10 @@ impl TextSession {
             self.last_search = None;
             (Move::Pass, None)
         } else {
-            let limits = self.limits(&search, color, &position);
+            let limits = self.limits(search, color);
             log::info!("genmove {color} with {limits:?}");
-            let report = search_within(&mut self.engine, &position, &limits, &mut log_progress);
-            let chosen = (report.best, Some(report.score as f64 / 100.0));
+            let report = self.engine.search(&position, &limits, &mut log_progress);
+            let chosen = (report.best, Some(report.score.discs()));
             self.last_search = Some(report);
             chosen
         };
@@ -401,7 +379,7 @@ impl TextSession {
             format!(
                 "depth {} score {} exact {} nodes {} time {:.3}",
                 r.depth,
-                discs(r.score),
+                r.score,
                 r.exact,
                 r.nodes,
                 r.elapsed.as_secs_f64()
@@ -409,26 +387,16 @@ impl TextSession {
         })
     }
 
-    /// Limits for a search by `color`: the command's own, then the GTP clock, then the
-    /// fixed ones from `setoption`.
-    fn limits(&self, args: &SearchArgs, color: Color, position: &Position) -> Limits {
-        let mut limits = Limits {
-            depth: args.depth.or(self.fixed.depth),
-            move_time: args.move_time.or(self.fixed.move_time),
-            nodes: args.nodes.or(self.fixed.nodes),
-            clock: None,
-        };
-        if let Some(remaining) = args.clock {
-            limits.clock = Some(engine_clock(remaining, Duration::ZERO, position));
-        } else if let Some(left) = self.clocks.current(color) {
-            if left.stones == 0 {
-                limits.clock = Some(engine_clock(left.time, Duration::ZERO, position));
-            } else {
-                // Byo-yomi: `time` for `stones` moves, with the same reserve.
-                let per_move = left.time / left.stones;
-                let per_move = per_move.saturating_sub(per_move / 10 + Duration::from_millis(2));
-                limits.move_time = Some(limits.move_time.map_or(per_move, |t| t.min(per_move)));
-            }
+    /// Limits for a search by `color`: the command's own, with the GTP clock when the
+    /// command gives none (the engine adds the options' limits).
+    fn limits(&self, mut limits: Limits, color: Color) -> Limits {
+        if limits.clock.is_none() {
+            limits.clock = self.clocks.current(color).map(|left| Clock {
+                remaining: left.time,
+                increment: Duration::ZERO,
+                // In byo-yomi, `time` is for the next `stones` moves.
+                moves_to_go: (left.stones > 0).then_some(left.stones),
+            });
         }
         limits
     }
@@ -466,9 +434,11 @@ impl TextSession {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
         let position = Position::from_parts(&squares.concat(), side)
-            .map_err(|e| format!("malformed board: {e}"))?;
+            .map_err(|e| extra_after_side(args).unwrap_or(format!("malformed board: {e}")))?;
+        self.engine
+            .check_size(position.size())
+            .map_err(|e| e.to_string())?;
         self.game = Game::new(position);
-        self.engine.new_game();
         Ok(String::new())
     }
 
@@ -486,15 +456,15 @@ impl TextSession {
             return Ok("pass".to_string());
         }
         let position = *self.game.position();
-        let limits = self.limits(&search, position.to_move, &position);
-        let scores = self.engine.hint(&position, count, &limits);
+        let limits = self.limits(search, position.to_move);
+        let scores = self.engine.hint(&position, count, &limits, &mut |_| {});
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
                 if s.exact {
                     format!("{} {} exact", s.mv, exact_discs(s.score))
                 } else {
-                    format!("{} {} depth {}", s.mv, discs(s.score), s.depth)
+                    format!("{} {} depth {}", s.mv, s.score, s.depth)
                 }
             })
             .collect();
@@ -510,34 +480,14 @@ impl TextSession {
             return Err(self.game.over_error().to_string());
         }
         let position = *self.game.position();
-        let (searched, pass) = if self.game.must_pass() {
-            (
-                position.play(Move::Pass).expect("a forced pass is legal"),
-                true,
-            )
-        } else {
-            (position, false)
-        };
-        let limits = Limits {
-            depth: None,
-            move_time: search.move_time.or(self.fixed.move_time),
-            nodes: search.nodes.or(self.fixed.nodes),
-            clock: None,
-        };
-        let report = solve_within(&mut self.engine, &searched, &limits, &mut log_progress);
+        let report = self.engine.solve(&position, &search, &mut log_progress);
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
-                report.best,
-                discs(report.score),
-                report.depth
+                report.best, report.score, report.depth
             ));
         }
-        if pass {
-            Ok(format!("pass {}", exact_discs(-report.score)))
-        } else {
-            Ok(format!("{} {}", report.best, exact_discs(report.score)))
-        }
+        Ok(format!("{} {}", report.best, exact_discs(report.score)))
     }
 
     fn perft(&mut self, args: &[&str]) -> Answer {
@@ -558,84 +508,22 @@ impl TextSession {
 
     fn setoption(&mut self, args: &[&str]) -> Answer {
         let Some((name, value)) = args.split_first() else {
-            let mut lines = vec![
-                format!(
-                    "depth {} (search depth cap for every search, 0 for none)",
-                    show(self.fixed.depth)
-                ),
-                format!(
-                    "movetime {} (milliseconds per move, 0 for none)",
-                    show(self.fixed.move_time.map(|t| t.as_millis()))
-                ),
-                format!(
-                    "nodes {} (node budget per search, 0 for none)",
-                    show(self.fixed.nodes)
-                ),
-            ];
-            for option in self.engine.options() {
-                if !["depth", "movetime", "nodes"].contains(&option.name) {
-                    lines.push(format!(
-                        "{} {} ({})",
-                        option.name, option.value, option.help
-                    ));
-                }
-            }
+            let lines: Vec<String> = OPTIONS
+                .iter()
+                .map(|o| {
+                    let value = self.engine.option(o.name).unwrap_or_default();
+                    format!("{} {value} ({}; {})", o.name, o.help, o.kind)
+                })
+                .collect();
             return Ok(lines.join("\n"));
         };
-        let name = name.to_ascii_lowercase();
-        let value = value.join(" ");
         if value.is_empty() {
             return Err(format!("usage: setoption {name} <value>"));
         }
-        let off = matches!(value.as_str(), "0" | "none" | "off");
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("option {what}: '{value}' is not a whole number"))
-        };
-        match name.as_str() {
-            "depth" => {
-                self.fixed.depth = if off {
-                    None
-                } else {
-                    let depth = number("depth")?;
-                    if depth > 200 {
-                        return Err(format!("option depth: {depth} is out of range 0 to 200"));
-                    }
-                    Some(depth as u32)
-                };
-            }
-            "movetime" => {
-                self.fixed.move_time = if off {
-                    None
-                } else {
-                    Some(Duration::from_millis(number("movetime")?))
-                };
-            }
-            "nodes" => {
-                self.fixed.nodes = if off { None } else { Some(number("nodes")?) };
-            }
-            _ => {
-                let known: Vec<&str> = self.engine.options().iter().map(|o| o.name).collect();
-                if !known.contains(&name.as_str()) {
-                    let mut all = vec!["depth", "movetime", "nodes"];
-                    all.extend(
-                        known
-                            .iter()
-                            .filter(|k| !all.contains(k))
-                            .collect::<Vec<_>>(),
-                    );
-                    return Err(format!(
-                        "unknown option '{name}': known options are {}",
-                        all.join(", ")
-                    ));
-                }
-                self.engine
-                    .set_option(&name, &value)
-                    .map_err(|e| format!("{e:#}"))?;
-            }
-        }
-        Ok(String::new())
+        self.engine
+            .set_option(name, &value.join(" "))
+            .map(|_| String::new())
+            .map_err(|e| e.to_string())
     }
 
     fn loadgame(&mut self, text: &str) -> Answer {
@@ -657,21 +545,37 @@ impl TextSession {
             }
             game
         };
+        self.engine
+            .check_size(game.position().size())
+            .map_err(|e| e.to_string())?;
         self.game = game;
-        self.engine.new_game();
         Ok(String::new())
     }
 }
 
-fn show<T: ToString>(value: Option<T>) -> String {
-    value.map_or("0".to_string(), |v| v.to_string())
+/// The error for `setboard` words that hold a whole board and its side to move followed
+/// by more words (the last such reading), rather than "65 squares".
+fn extra_after_side(args: &[&str]) -> Option<String> {
+    let mut squares = 0;
+    let mut found = None;
+    for (i, word) in args.iter().enumerate() {
+        let whole_board = SIZES.iter().any(|s| s * s == squares);
+        if whole_board && word.parse::<Color>().is_ok() && i + 1 < args.len() {
+            found = Some(format!(
+                "setboard: unexpected '{}' after the side to move '{word}'",
+                args[i + 1]
+            ));
+        }
+        squares += word.chars().count();
+    }
+    found
 }
 
 fn log_progress(report: &SearchReport) {
     log::info!(
         "depth {} score {} nodes {} time {:.3}s pv {}",
         report.depth,
-        discs(report.score),
+        report.score,
         report.nodes,
         report.elapsed.as_secs_f64(),
         report
@@ -684,8 +588,8 @@ fn log_progress(report: &SearchReport) {
 }
 
 /// An exact score (whole discs): `+12`, `-4`, `0`.
-fn exact_discs(score: i32) -> String {
-    let discs = score / 100;
+fn exact_discs(score: Score) -> String {
+    let discs = score.whole_discs();
     if discs == 0 {
         "0".to_string()
     } else {
@@ -725,12 +629,8 @@ fn is_search_word(word: &str) -> bool {
 
 /// Reads `[<ms>] [depth N] [movetime MS] [nodes N]`; a bare number is the mover's clock
 /// when `clock_allowed`.
-fn parse_search_args(
-    args: &[&str],
-    clock_allowed: bool,
-    command: &str,
-) -> Result<SearchArgs, String> {
-    let mut out = SearchArgs::default();
+fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Result<Limits, String> {
+    let mut out = Limits::default();
     let mut i = 0;
     let expected = if clock_allowed {
         "a clock in milliseconds, depth N, movetime MS or nodes N"
@@ -746,6 +646,17 @@ fn parse_search_args(
             text.parse::<u64>()
                 .map_err(|_| format!("{command}: {what} '{text}' is not a whole number"))
         };
+        let is_clock = word.bytes().all(|b| b.is_ascii_digit());
+        let given_twice = match word.as_str() {
+            "depth" => out.depth.is_some(),
+            "movetime" => out.move_time.is_some(),
+            "nodes" => out.nodes.is_some(),
+            _ => clock_allowed && is_clock && out.clock.is_some(),
+        };
+        if given_twice {
+            let what = if is_clock { "the clock" } else { word.as_str() };
+            return Err(format!("{command}: {what} given twice"));
+        }
         match word.as_str() {
             "depth" => {
                 let depth = value("depth")?;
@@ -767,7 +678,7 @@ fn parse_search_args(
                 let ms: u64 = word
                     .parse()
                     .map_err(|_| format!("{command}: clock '{word}' is too large"))?;
-                out.clock = Some(Duration::from_millis(ms));
+                out.clock = Some(Clock::sudden_death(Duration::from_millis(ms)));
                 i += 1;
             }
             _ => {
@@ -813,7 +724,7 @@ fn split_id(line: &str) -> (Result<Option<u64>, String>, &str) {
 
 /// A reply in GTP framing: `=id answer` or `?id message`, then a blank line. Blank lines
 /// inside the answer are dropped so that they cannot end it early.
-pub fn reply(id: Option<u64>, answer: Answer) -> String {
+pub(crate) fn reply(id: Option<u64>, answer: Answer) -> String {
     let (sign, text) = match answer {
         Ok(text) => ('=', text),
         Err(text) => ('?', text),
@@ -866,16 +777,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
-/// `lines`. Returns at `quit`, at the end of the input, or when the output is closed.
-pub fn serve<W: std::io::Write>(
+/// `lines`. Returns at `quit`, at the end of the input, when the output is closed, or when
+/// `interrupts` tell that the client is gone.
+pub(crate) fn serve<W: std::io::Write>(
     engine: Engine,
     first: Line,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
+    interrupts: &Interrupts,
 ) {
     let mut session = TextSession::new(engine);
     let mut next = Some(first);
-    loop {
+    while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
             None => match lines.recv() {

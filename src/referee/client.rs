@@ -8,7 +8,7 @@ use crate::board::{Color, Move, Position};
 
 /// How an engine failed; the game in progress is lost by that engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// No answer in time. `clock` is set when a game clock or move time ran out, as opposed
     /// to an engine that stopped answering an ordinary command.
     Timeout {
@@ -25,6 +25,14 @@ pub enum Fault {
         waiting_for: String,
         /// How it ended, when known.
         status: Option<String>,
+    },
+    /// An answer broken in its form: a line too long to read, a reply not ended as the
+    /// protocol asks.
+    Malformed {
+        /// What the engine was asked.
+        waiting_for: String,
+        /// What is wrong.
+        problem: String,
     },
     /// An answer the protocol does not allow.
     Garbage {
@@ -50,12 +58,12 @@ pub enum Fault {
 
 impl Fault {
     /// The reason category counted in the report.
-    pub fn kind(&self) -> FaultKind {
+    pub(crate) fn kind(&self) -> FaultKind {
         match self {
             Fault::Timeout { clock: true, .. } => FaultKind::Time,
             Fault::Timeout { clock: false, .. } => FaultKind::Hung,
             Fault::Exited { .. } | Fault::Start(_) => FaultKind::Crash,
-            Fault::Garbage { .. } => FaultKind::Garbage,
+            Fault::Garbage { .. } | Fault::Malformed { .. } => FaultKind::Garbage,
             Fault::Refused { .. } => FaultKind::Refused,
             Fault::Illegal(_) => FaultKind::Illegal,
             Fault::Resigned => FaultKind::Resigned,
@@ -63,7 +71,7 @@ impl Fault {
     }
 
     /// Whether the engine's state is unknown afterwards, so that it must be restarted.
-    pub fn needs_restart(&self) -> bool {
+    pub(crate) fn needs_restart(&self) -> bool {
         !matches!(
             self,
             Fault::Refused { .. } | Fault::Illegal(_) | Fault::Resigned
@@ -97,6 +105,10 @@ impl fmt::Display for Fault {
                 Some(status) => write!(f, "exited ({status}) while answering '{waiting_for}'"),
                 None => write!(f, "closed its output while answering '{waiting_for}'"),
             },
+            Fault::Malformed {
+                waiting_for,
+                problem,
+            } => write!(f, "malformed answer to '{waiting_for}': {problem}"),
             Fault::Garbage { waiting_for, line } => {
                 write!(f, "garbage in answer to '{waiting_for}': '{line}'")
             }
@@ -157,58 +169,58 @@ impl FaultKind {
 
 /// How long an engine may think about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveBudget {
+pub(crate) struct MoveBudget {
     /// Time left on its game clock, when playing with one.
-    pub clock: Option<Duration>,
+    pub(crate) clock: Option<Duration>,
     /// Increment added after each move, with a clock.
-    pub increment: Duration,
+    pub(crate) increment: Duration,
     /// Fixed time for this move, when playing so.
-    pub move_time: Option<Duration>,
+    pub(crate) move_time: Option<Duration>,
     /// Depth limit, when playing so.
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
     /// The time it may use (its clock or move time, or the hang timeout).
-    pub allowed: Duration,
+    pub(crate) allowed: Duration,
     /// The moment the answer is overdue: the time it may use plus the margin.
-    pub deadline: Instant,
+    pub(crate) deadline: Instant,
     /// Whether missing the deadline is a time forfeit (otherwise a hang).
-    pub timed: bool,
+    pub(crate) timed: bool,
 }
 
 /// An engine's move with what it said about its search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The move.
-    pub mv: Move,
+    pub(crate) mv: Move,
     /// Search depth, when the engine reports it.
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
 }
 
 /// A game to set up: the start position and the moves already played (an opening).
 #[derive(Clone, Debug)]
-pub struct GameSetup {
+pub(crate) struct GameSetup {
     /// Board side.
-    pub size: usize,
+    pub(crate) size: usize,
     /// The moves from the start position, passes included.
-    pub moves: Vec<Move>,
+    pub(crate) moves: Vec<Move>,
     /// The names of the two players, Black first (for protocols that carry them).
-    pub names: [String; 2],
+    pub(crate) names: [String; 2],
     /// Each side's game clock at the start, when playing with one.
-    pub clock: Option<Duration>,
+    pub(crate) clock: Option<Duration>,
     /// Time per move, when playing so.
-    pub move_time: Option<Duration>,
+    pub(crate) move_time: Option<Duration>,
     /// Depth per move, when playing so.
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
 }
 
 impl GameSetup {
     /// The start position of the board.
-    pub fn start(&self) -> Position {
+    pub(crate) fn start(&self) -> Position {
         Position::start(self.size).expect("board size was checked")
     }
 }
 
 /// An engine the referee drives through one protocol.
-pub trait Client: Send {
+pub(crate) trait Client: Send {
     /// The engine's name as it reports it (or its command).
     fn reported_name(&self) -> &str;
     /// Whether the engine can be told a search depth.

@@ -1,8 +1,10 @@
 //! An engine as a child process: lines to its stdin, lines from its stdout with deadlines.
 //! Its stdout is read on a thread feeding a channel, so that a hung engine can be timed out
-//! and killed instead of blocking the referee.
+//! and killed instead of blocking the referee. Each engine runs in a process group of its
+//! own, which is killed as a whole: an engine started by a wrapper script goes with it.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -10,28 +12,72 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::client::Fault;
+
+/// Longest line read from an engine, in bytes: far more than any answer needs, and a
+/// bound on what an engine that never ends its line can make the referee hold.
+pub(crate) const MAX_LINE: usize = 256 * 1024;
+
 /// Why no line came.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The deadline passed first.
     Timeout,
     /// The engine closed its output: it exited or crashed.
     Closed,
+    /// The engine wrote a line longer than [`MAX_LINE`]; nothing more is read from it.
+    TooLong,
+}
+
+/// The fault of an engine that wrote a line longer than [`MAX_LINE`] while answering
+/// `waiting_for`.
+pub(crate) fn too_long(waiting_for: &str) -> Fault {
+    Fault::Malformed {
+        waiting_for: waiting_for.to_string(),
+        problem: format!("a line longer than {} KiB", MAX_LINE / 1024),
+    }
+}
+
+/// What the reader thread passes on: a line, or the end of what it reads.
+enum Output {
+    Line(String),
+    TooLong,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes (without its line ending); `Ok(None)` at
+/// the end of the output.
+fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Output>> {
+    let mut bytes = Vec::new();
+    let found = (&mut *reader)
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if found == 0 {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() > MAX_LINE {
+        return Ok(Some(Output::TooLong));
+    }
+    let line = String::from_utf8_lossy(&bytes);
+    Ok(Some(Output::Line(line.trim_end_matches('\r').to_string())))
 }
 
 /// A running engine.
-pub struct EngineProcess {
+pub(crate) struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
     label: String,
+    /// How it ended, once reaped.
+    reaped: Option<String>,
 }
 
 impl EngineProcess {
     /// Starts the command line `command` (words split as a shell would, see
     /// [`split_command_line`]) in directory `dir`, with its stderr shown or discarded.
     /// `label` names the engine in logs.
-    pub fn spawn(
+    pub(crate) fn spawn(
         command: &str,
         dir: Option<&Path>,
         show_stderr: bool,
@@ -54,6 +100,8 @@ impl EngineProcess {
         if let Some(dir) = dir {
             process.current_dir(dir);
         }
+        // A group of its own, led by the engine: see `kill`.
+        process.process_group(0);
         let mut child = process
             .spawn()
             .with_context(|| format!("cannot start engine '{command}'"))?;
@@ -65,19 +113,16 @@ impl EngineProcess {
             .name(format!("read {label}"))
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut bytes = Vec::new();
-                loop {
-                    bytes.clear();
-                    match reader.read_until(b'\n', &mut bytes) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&bytes);
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            log::debug!("{thread_label} > {line}");
-                            if sender.send(line).is_err() {
-                                break;
-                            }
+                while let Ok(Some(output)) = read_bounded_line(&mut reader) {
+                    let too_long = matches!(output, Output::TooLong);
+                    match &output {
+                        Output::Line(line) => log::debug!("{thread_label} > {line}"),
+                        Output::TooLong => {
+                            log::debug!("{thread_label} > a line of more than {MAX_LINE} bytes")
                         }
+                    }
+                    if sender.send(output).is_err() || too_long {
+                        break;
                     }
                 }
             })
@@ -88,11 +133,12 @@ impl EngineProcess {
             stdin,
             lines,
             label: label.to_string(),
+            reaped: None,
         })
     }
 
     /// Sends one line. Fails when the engine no longer reads its input.
-    pub fn send(&mut self, line: &str) -> Result<(), ReadError> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), ReadError> {
         log::debug!("{} < {line}", self.label);
         let stdin = self.stdin.as_mut().ok_or(ReadError::Closed)?;
         let sent = stdin
@@ -103,49 +149,83 @@ impl EngineProcess {
     }
 
     /// The next line of output, waiting until `deadline` at most.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
+    pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::TooLong) => Err(ReadError::TooLong),
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
         }
     }
 
     /// How the process ended, waiting up to `grace` for it; `None` if it still runs.
-    pub fn exit_status(&mut self, grace: Duration) -> Option<String> {
+    pub(crate) fn exit_status(&mut self, grace: Duration) -> Option<String> {
         let until = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(describe_exit(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                Ok(None) => return None,
-                Err(e) => return Some(format!("unknown exit ({e})")),
+            match self.ended() {
+                Some(status) => return Some(status),
+                None if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                None => return None,
             }
         }
     }
 
-    /// Closes its input, gives it `grace` to exit on its own, then kills it.
-    pub fn shut_down(&mut self, grace: Duration) {
-        self.stdin = None;
-        if self.exit_status(grace).is_none() {
-            self.kill();
+    /// How the process ended, if it has. It is not reaped: while it is a zombie its number
+    /// cannot be reused, so that killing its group cannot hit anyone else.
+    fn ended(&mut self) -> Option<String> {
+        if let Some(status) = &self.reaped {
+            return Some(status.clone());
+        }
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: zeroed siginfo_t is a valid value; waitid writes into it.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: a plain system call on our own child, with a valid siginfo_t.
+        if unsafe { libc::waitid(libc::P_PID, pid, &mut info, flags) } != 0 {
+            return Some(format!(
+                "unknown exit ({})",
+                std::io::Error::last_os_error()
+            ));
+        }
+        // SAFETY: waitid filled in a SIGCHLD siginfo (or left it zeroed: still running).
+        let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
+        match info.si_code {
+            _ if who == 0 => None,
+            libc::CLD_EXITED => Some(format!("exit code {status}")),
+            _ => Some(format!("killed by signal {status}")),
         }
     }
 
-    /// Kills the process and reaps it.
-    pub fn kill(&mut self) {
+    /// Closes its input, gives it `grace` to exit on its own, then kills it and whatever
+    /// it started.
+    pub(crate) fn shut_down(&mut self, grace: Duration) {
+        self.stdin = None;
+        let _ = self.exit_status(grace);
+        self.kill();
+    }
+
+    /// Kills the process and its group (whatever it started, say a wrapper script's
+    /// engine), and reaps it.
+    pub(crate) fn kill(&mut self) {
+        if self.reaped.is_some() {
+            return;
+        }
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a plain system call. The engine leads the group and is not reaped
+            // yet, so the group is still its own.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.child.wait();
+        self.reaped = Some(status.map_or_else(|e| format!("unknown exit ({e})"), describe_exit));
         log::debug!("{} killed", self.label);
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            self.kill();
-        }
+        self.kill();
     }
 }
 
@@ -178,7 +258,7 @@ fn resolve_program(program: &str) -> PathBuf {
 /// Splits a command line into words as a POSIX shell would for plain commands: spaces
 /// separate words; single quotes keep everything literally; double quotes keep spaces and
 /// honour `\"` and `\\`; a backslash outside quotes escapes the next character.
-pub fn split_command_line(line: &str) -> Result<Vec<String>> {
+pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

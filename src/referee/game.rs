@@ -4,9 +4,29 @@
 use std::time::{Duration, Instant};
 
 use super::client::{Client, Fault, FaultKind, GameSetup, MoveBudget};
-use super::ggf::RecordedMove;
 use super::{start_client, EngineSpec, MatchConfig, TimeControl};
 use crate::board::{Color, Move, Position};
+use crate::formats::ggf::GgfMove;
+
+/// One move of a refereed game, with the time it took when known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordedMove {
+    /// The move.
+    pub mv: Move,
+    /// Thinking time.
+    pub elapsed: Option<Duration>,
+}
+
+impl RecordedMove {
+    /// The move as a GGF record keeps it.
+    pub(crate) fn to_ggf(self) -> GgfMove {
+        GgfMove {
+            mv: self.mv,
+            eval: None,
+            seconds: self.elapsed.map(|t| t.as_secs_f64()),
+        }
+    }
+}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +107,7 @@ impl GameRecord {
 
 /// What one game is: its number, its opening and who plays Black.
 #[derive(Clone, Debug)]
-pub struct GameSpec {
+pub(crate) struct GameSpec {
     /// Game number, from 1.
     pub number: usize,
     /// Opening text and moves (empty: the start position).
@@ -97,7 +117,7 @@ pub struct GameSpec {
 }
 
 /// A pair of engines kept between games; `None` where one must be (re)started.
-pub type Pair = [Option<Box<dyn Client>>; 2];
+pub(crate) type Pair = [Option<Box<dyn Client>>; 2];
 
 struct Referee<'a> {
     config: &'a MatchConfig,
@@ -107,7 +127,7 @@ struct Referee<'a> {
 /// Plays one game between the engines of `pair` (starting any that is not running).
 /// Engines that fail in a way that leaves their state unknown are dropped (killed) so that
 /// the next game restarts them.
-pub fn play(
+pub(crate) fn play(
     pair: &mut Pair,
     config: &MatchConfig,
     names: &[String; 2],
@@ -135,7 +155,10 @@ pub fn play(
         let index = referee.record.engine(color);
         if fault.needs_restart() {
             if let Some(mut client) = pair[index].take() {
-                if matches!(fault, Fault::Timeout { .. } | Fault::Garbage { .. }) {
+                if matches!(
+                    fault,
+                    Fault::Timeout { .. } | Fault::Garbage { .. } | Fault::Malformed { .. }
+                ) {
                     drop(client); // killed: it may still be thinking or out of step
                 } else {
                     client.quit();

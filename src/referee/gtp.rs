@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
-use super::engine_process::{EngineProcess, ReadError};
+use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
 use crate::board::{Color, Move};
 
 /// An engine spoken to in GTP.
-pub struct GtpClient {
+pub(crate) struct GtpClient {
     process: EngineProcess,
     name: String,
     known: HashSet<String>,
@@ -28,6 +28,10 @@ pub struct GtpClient {
 /// Lines outside replies tolerated while waiting for one reply.
 const MAX_STRAY_LINES: usize = 100;
 
+/// How long the lines of a reply after its first, and the blank line that ends it, may
+/// take to come.
+const REPLY_END_GRACE: Duration = Duration::from_secs(2);
+
 /// Seconds as GTP time commands take them: whole when whole, else to the millisecond.
 fn seconds(duration: Duration) -> String {
     let millis = duration.as_millis();
@@ -41,7 +45,11 @@ fn seconds(duration: Duration) -> String {
 impl GtpClient {
     /// Starts the engine and asks its name and commands. `timeout` bounds every answer that
     /// is not a move.
-    pub fn start(spec: &EngineSpec, label: &str, timeout: Duration) -> Result<GtpClient, Fault> {
+    pub(crate) fn start(
+        spec: &EngineSpec,
+        label: &str,
+        timeout: Duration,
+    ) -> Result<GtpClient, Fault> {
         let process = EngineProcess::spawn(&spec.command, spec.dir.as_deref(), spec.stderr, label)
             .map_err(|e| Fault::Start(format!("{e:#}")))?;
         let mut client = GtpClient {
@@ -92,6 +100,7 @@ impl GtpClient {
                 waiting_for: command.to_string(),
                 status: process.exit_status(Duration::from_millis(500)),
             },
+            ReadError::TooLong => too_long(command),
         };
         if let Err(e) = self.process.send(command) {
             return Err(fail(&mut self.process, e));
@@ -125,11 +134,23 @@ impl GtpClient {
         text = text.trim();
         let mut reply = text.to_string();
         loop {
-            match self.process.read_line(deadline) {
+            // The rest of a reply comes with its first line: one that does not end is
+            // malformed, however much time the engine had left for its move.
+            match self.process.read_line(Instant::now() + REPLY_END_GRACE) {
                 Ok(line) if line.trim().is_empty() => break,
                 Ok(line) => {
                     reply.push('\n');
                     reply.push_str(line.trim_end());
+                }
+                Err(ReadError::Timeout) => {
+                    return Err(Fault::Malformed {
+                        waiting_for: command.to_string(),
+                        problem: format!(
+                            "no blank line ended the reply '{}' within {} s",
+                            first.trim(),
+                            REPLY_END_GRACE.as_secs()
+                        ),
+                    })
                 }
                 Err(e) => return Err(fail(&mut self.process, e)),
             }

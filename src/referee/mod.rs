@@ -5,18 +5,17 @@
 //!
 //! Layout: [`engine_process`] runs a child with timed line reads; [`gtp`] and [`nboard`]
 //! speak the protocols behind the [`client::Client`] trait; [`game`] referees one game;
-//! [`report`] and [`stats`] count and summarise; [`ggf`] and [`openings`] read and write
-//! the file formats.
+//! [`report`] and [`stats`] count and summarise; [`openings`] reads opening files, and
+//! games are written in GGF by [`crate::formats::ggf`].
 
 pub mod client;
-pub mod engine_process;
+pub(crate) mod engine_process;
 pub mod game;
-pub mod ggf;
-pub mod gtp;
-pub mod nboard;
+pub(crate) mod gtp;
+pub(crate) mod nboard;
 pub mod openings;
 pub mod report;
-pub mod stats;
+pub(crate) mod stats;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -28,6 +27,8 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{Color, SIZES};
+use crate::formats::ggf;
+use crate::game::ClockSetting;
 use client::{Client, Fault, GameSetup};
 use game::{GameRecord, GameSpec, Pair};
 use openings::Opening;
@@ -75,7 +76,7 @@ impl EngineSpec {
     /// The name reports use: the given one, or the command line with directories left
     /// out of its words and a leading interpreter dropped (`python3 dir/bot.py -x` reads
     /// `bot.py -x`).
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         if let Some(name) = &self.name {
             return name.clone();
         }
@@ -113,7 +114,7 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// How reports describe it.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             TimeControl::Clock { base, increment } if increment.is_zero() => {
                 format!("{} s per side", base.as_secs_f64())
@@ -357,18 +358,22 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
                 file.flush()?;
             }
             if let Some(file) = ggf_file.as_mut() {
-                let moves = record.moves.clone();
                 let black = &names[record.engine(Color::Black)];
                 let white = &names[record.engine(Color::White)];
-                let text = ggf::write(&ggf::GgfGame {
-                    start: &record.start,
-                    moves: &moves,
+                let clock = match config.time {
+                    TimeControl::Clock { base, increment } => Some(ClockSetting {
+                        main: base,
+                        increment,
+                    }),
+                    _ => None,
+                };
+                let text = ggf::write(&ggf::GgfRecord {
+                    place: "emilia match",
                     names: [black, white],
-                    clock: match config.time {
-                        TimeControl::Clock { base, .. } => Some(base),
-                        _ => None,
-                    },
                     result: report::ggf_result(&record),
+                    clocks: [clock; 2],
+                    start: &record.start,
+                    moves: record.moves.iter().map(|m| m.to_ggf()).collect(),
                 });
                 writeln!(file, "{text}")?;
                 file.flush()?;

@@ -5,13 +5,14 @@
 use std::time::{Duration, Instant};
 
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
-use super::engine_process::{EngineProcess, ReadError};
-use super::ggf::{self, GgfGame, RecordedMove};
+use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
 use crate::board::{Color, Move};
+use crate::formats::ggf::{self, GgfMove, GgfRecord};
+use crate::game::ClockSetting;
 
 /// An engine spoken to in the NBoard protocol.
-pub struct NboardClient {
+pub(crate) struct NboardClient {
     process: EngineProcess,
     name: String,
     timeout: Duration,
@@ -31,7 +32,7 @@ enum Line<T> {
 
 impl NboardClient {
     /// Starts the engine, sets its search depth and waits until it answers a ping.
-    pub fn start(
+    pub(crate) fn start(
         spec: &EngineSpec,
         label: &str,
         timeout: Duration,
@@ -86,6 +87,7 @@ impl NboardClient {
                         status: self.process.exit_status(Duration::from_millis(500)),
                     })
                 }
+                Err(ReadError::TooLong) => return Err(too_long(waiting_for)),
             };
             let line = line.trim();
             if let Some(name) = line.strip_prefix("set myname ") {
@@ -160,17 +162,25 @@ impl Client for NboardClient {
             });
         }
         let start = setup.start();
-        let moves: Vec<RecordedMove> = setup
-            .moves
-            .iter()
-            .map(|&mv| RecordedMove { mv, elapsed: None })
-            .collect();
-        let record = ggf::write(&GgfGame {
-            start: &start,
-            moves: &moves,
+        let clock = setup.clock.map(|main| ClockSetting {
+            main,
+            increment: Duration::ZERO,
+        });
+        let record = ggf::write(&GgfRecord {
+            place: "emilia match",
             names: [&setup.names[0], &setup.names[1]],
-            clock: setup.clock,
             result: "?".to_string(),
+            clocks: [clock; 2],
+            start: &start,
+            moves: setup
+                .moves
+                .iter()
+                .map(|&mv| GgfMove {
+                    mv,
+                    eval: None,
+                    seconds: None,
+                })
+                .collect(),
         });
         self.send(&format!("set game {record}"))?;
         self.sync("set game")

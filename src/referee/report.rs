@@ -32,7 +32,7 @@ pub struct Tally {
 
 impl Tally {
     /// Adds a game.
-    pub fn add(&mut self, game: &GameRecord) {
+    pub(crate) fn add(&mut self, game: &GameRecord) {
         self.games += 1;
         match game.points(0) {
             p if p > 0.75 => self.wins += 1,
@@ -75,7 +75,7 @@ impl Tally {
     }
 
     /// One line of progress: games done and the score so far.
-    pub fn progress(&self, total: usize, names: &[String; 2]) -> String {
+    pub(crate) fn progress(&self, total: usize, names: &[String; 2]) -> String {
         let score = self.points();
         format!(
             "{}/{total} games: {} {score} - {} {} (+{} ={} -{}, {:.1}%)",
@@ -91,7 +91,7 @@ impl Tally {
     }
 
     /// The final report, several lines.
-    pub fn report(&self, names: &[String; 2], description: &str) -> String {
+    pub(crate) fn report(&self, names: &[String; 2], description: &str) -> String {
         let mut out = String::new();
         let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(12);
         out.push_str(&format!(
@@ -175,11 +175,12 @@ impl Tally {
 }
 
 /// The header of the results file.
-pub const RESULTS_HEADER: &str = "# game\tblack\twhite\twinner\tdiscs\treason\topening\ttranscript";
+pub(crate) const RESULTS_HEADER: &str =
+    "# game\tblack\twhite\twinner\tdiscs\treason\topening\ttranscript";
 
 /// One game as a results line: number, players, winner, discs (Black-White), reason,
 /// opening and the whole transcript from the start position.
-pub fn results_line(game: &GameRecord, names: &[String; 2]) -> String {
+pub(crate) fn results_line(game: &GameRecord, names: &[String; 2]) -> String {
     let black = &names[game.engine(Color::Black)];
     let white = &names[game.engine(Color::White)];
     let (winner, discs, reason) = match &game.ending {
@@ -219,7 +220,7 @@ pub fn results_line(game: &GameRecord, names: &[String; 2]) -> String {
 
 /// The GGF `RE[]` value of a game: Black's margin, or ±all squares with `:t` (time) or
 /// `:r` (any other forfeit).
-pub fn ggf_result(game: &GameRecord) -> String {
+pub(crate) fn ggf_result(game: &GameRecord) -> String {
     match &game.ending {
         Ending::Finished { margin: 0, .. } => "0".to_string(),
         Ending::Finished { margin, .. } => format!("{margin:+}"),

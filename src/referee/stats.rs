@@ -5,20 +5,20 @@
 
 /// An Elo difference with its 95% interval; infinite when every game went one way.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Elo {
+pub(crate) struct Elo {
     /// The difference implied by the score.
-    pub difference: f64,
+    pub(crate) difference: f64,
     /// Lower end of the 95% interval.
-    pub lower: f64,
+    pub(crate) lower: f64,
     /// Upper end of the 95% interval.
-    pub upper: f64,
+    pub(crate) upper: f64,
 }
 
 /// The standard normal quantile for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// The Elo difference that an expected score `score` (0 to 1) implies.
-pub fn elo_of_score(score: f64) -> f64 {
+pub(crate) fn elo_of_score(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
     } else if score >= 1.0 {
@@ -30,7 +30,7 @@ pub fn elo_of_score(score: f64) -> f64 {
 
 /// The Elo difference of `wins`, `draws`, `losses` (from the first player's view) with its
 /// 95% interval, or `None` without games.
-pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
+pub(crate) fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
     let n = f64::from(wins + draws + losses);
     if n == 0.0 {
         return None;
@@ -54,7 +54,7 @@ pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
 }
 
 /// An Elo value for reports: signed, one decimal, `+inf`/`-inf` at the ends.
-pub fn format_elo(value: f64) -> String {
+pub(crate) fn format_elo(value: f64) -> String {
     if value.is_infinite() {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {

@@ -5,25 +5,31 @@
 //!
 //! Depth counts moves; a pass costs no depth. Below a node whose depth reaches its number
 //! of empty squares every line is played to the end, so such results are exact final
-//! disc differences (× 100): the same search solves small endgames exactly.
+//! disc differences (in score units): the same search solves small endgames exactly.
 //!
 //! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
 //! fresh engine gives the same move, score and node count on every run. With a warm
 //! transposition table the move and score may still vary slightly and node counts do.
 
-pub mod exact8;
-pub mod ordering;
+pub(crate) mod exact8;
+mod limits;
+pub(crate) mod ordering;
+mod report;
+pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
-use crate::engine::{MoveScore, SearchReport};
 use crate::eval::Evaluator;
-use crate::timeman::TimePlan;
-use ordering::{Ordering, MAX_PLY};
+use crate::score::{self, Score};
+use ordering::{MoveOrdering, MAX_PLY};
+use time::TimePlan;
 use tt::{Bound, TranspositionTable};
+
+pub use limits::{Clock, Limits};
+pub use report::{MoveScore, SearchReport};
 
 /// Bigger than any score.
 const INFINITY: i32 = 30_000;
@@ -54,13 +60,16 @@ const PROBCUT_MAX_BOUND: i32 = 20_000;
 
 /// What bounds a search.
 #[derive(Clone, Copy)]
-pub struct Control<'a> {
+pub struct SearchSettings<'a> {
     /// Deepest iteration.
     pub max_depth: u32,
     /// Node budget.
     pub node_limit: u64,
     /// Time limits.
     pub plan: TimePlan,
+    /// When the time of `plan` started: when the engine was asked, so that the work before
+    /// the search counts too.
+    pub start: Instant,
     /// Set from outside to stop the search.
     pub stop: &'a AtomicBool,
     /// Search every root move with a full window so each has an exact score (for hints).
@@ -71,8 +80,8 @@ pub struct Control<'a> {
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
-/// every move when [`Control::score_all_moves`] is set, otherwise only for the best).
-pub struct Outcome {
+/// every move when [`SearchSettings::score_all_moves`] is set, otherwise only for the best).
+pub struct SearchResult {
     /// The report of the search.
     pub report: SearchReport,
     /// Root moves with their scores, best first.
@@ -92,9 +101,9 @@ struct RootMove<B> {
 struct Searcher<'a, B: Board, E: Evaluator> {
     eval: &'a E,
     tt: &'a mut TranspositionTable,
-    control: &'a Control<'a>,
+    settings: &'a SearchSettings<'a>,
     size: usize,
-    ordering: Ordering,
+    ordering: MoveOrdering,
     start: Instant,
     hard_deadline: Option<Instant>,
     nodes: u64,
@@ -113,23 +122,27 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     iteration_best: Option<(usize, i32)>,
 }
 
+/// What a search reports after each finished iteration: its report, and the root moves
+/// with their scores, best first, when it scores them all ([`SearchSettings::score_all_moves`]).
+pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
+
 /// Searches `board` and returns the move to play with the search's statistics.
 pub fn search<B: Board, E: Evaluator>(
     board: &B,
     eval: &E,
     tt: &mut TranspositionTable,
-    control: &Control,
-    progress: &mut dyn FnMut(&SearchReport),
-) -> Outcome {
-    let start = Instant::now();
+    settings: &SearchSettings,
+    progress: &mut Progress,
+) -> SearchResult {
+    let start = settings.start;
     let mut searcher = Searcher {
         eval,
         tt,
-        control,
+        settings,
         size: board.size(),
-        ordering: Ordering::new(board.size()),
+        ordering: MoveOrdering::new(board.size()),
         start,
-        hard_deadline: control.plan.hard.and_then(|h| start.checked_add(h)),
+        hard_deadline: settings.plan.hard.and_then(|h| start.checked_add(h)),
         nodes: 0,
         // Look at the clock every 1024 nodes, every 256 on the larger boards, whose nodes
         // take longer (about a millisecond apart with the classic evaluation on 12x12).
@@ -156,7 +169,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     fn report(&self, score: i32, depth: u32, exact: bool, pv: &[usize]) -> SearchReport {
         SearchReport {
             best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
-            score,
+            score: Score::from_hundredths(score),
             exact,
             depth,
             nodes: self.nodes,
@@ -168,8 +181,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     /// Looks at the stop flag, node budget and clock; sets `aborted` when one is reached.
     #[cold]
     fn check_limits(&mut self) {
-        if self.control.stop.load(AtomicOrdering::Relaxed)
-            || self.nodes >= self.control.node_limit
+        if self.settings.stop.load(AtomicOrdering::Relaxed)
+            || self.nodes >= self.settings.node_limit
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -177,8 +190,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     }
 
     /// Iterative deepening at the root.
-    fn iterate(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
-        let tt_move = self.tt.probe(Board::hash(board)).and_then(|p| p.best);
+    fn iterate(&mut self, board: &B, progress: &mut Progress) -> SearchResult {
+        let tt_move = self.tt.probe(board.hash_key()).and_then(|p| p.best);
         let mut root: Vec<(i32, RootMove<B>)> = board
             .moves()
             .map(|index| {
@@ -202,7 +215,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut root: Vec<RootMove<B>> = root.into_iter().map(|(_, r)| r).collect();
 
         let empties = board.empties();
-        let max_depth = self.control.max_depth.clamp(1, empties);
+        let max_depth = self.settings.max_depth.clamp(1, empties);
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
         let mut previous_score = 0;
@@ -225,12 +238,17 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             // Exact once the depth covers the empties, or when every line ended the game.
             let exact = depth >= empties || self.heuristic_leaves == 0;
             report = self.report(score, depth, exact, &best_pv);
-            progress(&report);
-            if exact || !self.control.plan.may_start_iteration(self.start.elapsed()) {
+            let scored = if self.settings.score_all_moves {
+                self.root_scores(&root)
+            } else {
+                Vec::new()
+            };
+            progress(&report, &scored);
+            if exact || !self.settings.plan.may_start_iteration(self.start.elapsed()) {
                 break;
             }
         }
-        if self.control.score_all_moves {
+        if self.settings.score_all_moves {
             // A hint cut short before some moves were searched scores them statically.
             for r in root.iter_mut().filter(|r| r.depth == 0) {
                 r.score = -self.leaf(&r.child);
@@ -239,30 +257,36 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
-        let mut root_scores: Vec<MoveScore> = root
+        SearchResult {
+            report,
+            root_scores: self.root_scores(&root),
+        }
+    }
+
+    /// The root moves searched so far (every one when scoring them all) with their latest
+    /// scores, best first.
+    fn root_scores(&self, root: &[RootMove<B>]) -> Vec<MoveScore> {
+        let mut scores: Vec<MoveScore> = root
             .iter()
-            .filter(|r| r.depth > 0 || self.control.score_all_moves)
+            .filter(|r| r.depth > 0 || self.settings.score_all_moves)
             .map(|r| MoveScore {
                 mv: to_move(r.index, self.size),
-                score: r.score,
+                score: Score::from_hundredths(r.score),
                 exact: r.exact,
                 depth: r.depth,
             })
             .collect();
-        root_scores.sort_by_key(|m| std::cmp::Reverse(m.score));
-        Outcome {
-            report,
-            root_scores,
-        }
+        scores.sort_by_key(|m| std::cmp::Reverse(m.score));
+        scores
     }
 
     /// The root when the mover has no move: the game is over, or it must pass and the
     /// search continues from the opponent's side.
-    fn pass_or_end(&mut self, board: &B, progress: &mut dyn FnMut(&SearchReport)) -> Outcome {
+    fn pass_or_end(&mut self, board: &B, progress: &mut Progress) -> SearchResult {
         let passed = board.pass();
         if !passed.has_moves() {
-            let report = self.report(board.final_score() * 100, 0, true, &[]);
-            return Outcome {
+            let report = self.report(score::from_discs(board.final_score()), 0, true, &[]);
+            return SearchResult {
                 report,
                 root_scores: Vec::new(),
             };
@@ -277,15 +301,17 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
                 ..r.clone()
             }
         };
-        let inner = self.iterate(&passed, &mut |r| progress(&negate(r)));
-        Outcome {
+        // The pass is the one root move; its score is the opponent's, negated.
+        let pass = |r: &SearchReport| MoveScore {
+            mv: Move::Pass,
+            score: -r.score,
+            exact: r.exact,
+            depth: r.depth,
+        };
+        let inner = self.iterate(&passed, &mut |r, _| progress(&negate(r), &[pass(r)]));
+        SearchResult {
             report: negate(&inner.report),
-            root_scores: vec![MoveScore {
-                mv: Move::Pass,
-                score: -inner.report.score,
-                exact: inner.report.exact,
-                depth: inner.report.depth,
-            }],
+            root_scores: vec![pass(&inner.report)],
         }
     }
 
@@ -297,7 +323,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         depth: u32,
         previous: i32,
     ) -> (i32, Vec<usize>) {
-        if depth < ASPIRATION_FROM_DEPTH || self.control.score_all_moves {
+        if depth < ASPIRATION_FROM_DEPTH || self.settings.score_all_moves {
             return self.search_root(root, depth, -INFINITY, INFINITY);
         }
         let mut delta = ASPIRATION_WINDOW;
@@ -334,7 +360,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let mut best_score = -INFINITY;
         let mut best_pv = vec![root[0].index];
         let mut best_at = 0;
-        let all = self.control.score_all_moves;
+        let all = self.settings.score_all_moves;
         for (i, root_move) in root.iter_mut().enumerate() {
             let child = root_move.child;
             let leaves_before = self.heuristic_leaves;
@@ -398,7 +424,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         let passed = board.pass();
         if !passed.has_moves() {
-            return board.final_score() * 100;
+            return score::from_discs(board.final_score());
         }
         self.heuristic_leaves += 1;
         -self.eval.evaluate(&passed)
@@ -433,7 +459,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
     /// ProbCut: a shallow search predicts the deep one, which is skipped when the
     /// prediction lies far enough outside the window. The shallow depth has the parity of
     /// the deep one (odd and even depths differ by a systematic amount), and the margin is
-    /// [`Control::probcut`] tenths of the standard deviation of deep-minus-shallow scores
+    /// [`SearchSettings::probcut`] tenths of the standard deviation of deep-minus-shallow scores
     /// measured on self-play positions (`PROBCUT_SIGMA`).
     fn probcut(&mut self, board: &B, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         let half = depth / 2;
@@ -443,7 +469,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             half - 1
         };
         let sigma = PROBCUT_SIGMA + PROBCUT_SIGMA_PER_PLY * (depth - shallow) as i32;
-        let margin = sigma * self.control.probcut as i32 / 10;
+        let margin = sigma * self.settings.probcut as i32 / 10;
         let high = beta + margin;
         if high < PROBCUT_MAX_BOUND {
             let score = self.pvs(board, shallow, high - 1, high, ply);
@@ -489,7 +515,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         if moves.clone().next().is_none() {
             let passed = board.pass();
             if !passed.has_moves() {
-                return board.final_score() * 100;
+                return score::from_discs(board.final_score());
             }
             let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
             if pv_node {
@@ -502,7 +528,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         if depth == 1 && !pv_node {
             return self.depth_one(board, moves, alpha, beta);
         }
-        let hash = Board::hash(board);
+        let hash = board.hash_key();
         let use_tt = depth >= MIN_TT_DEPTH;
         let mut tt_move = None;
         if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
@@ -523,7 +549,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
             }
         }
         if !pv_node
-            && self.control.probcut > 0
+            && self.settings.probcut > 0
             && depth >= PROBCUT_MIN_DEPTH
             && depth < board.empties()
         {
@@ -543,7 +569,7 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         for m in moves {
             let child = board.play(m);
             if prefetch {
-                self.tt.prefetch(Board::hash(&child));
+                self.tt.prefetch(child.hash_key());
             }
             let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
             list.push((key, m, child));

@@ -7,7 +7,7 @@
 use crate::board::{Board, Cell, MAX_SIZE};
 
 /// Deepest ply a search may reach (passes included).
-pub const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
+pub(crate) const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
 
 /// Ordering bonus of the transposition-table move: before everything else.
 const TT_MOVE: i32 = 1 << 30;
@@ -62,16 +62,16 @@ fn potential_replies<B: Board>(child: &B) -> u32 {
 
 /// Killer moves and history, reset for each search so that a search from a fresh engine
 /// is reproducible.
-pub struct Ordering {
+pub(crate) struct MoveOrdering {
     roles: Vec<SquareRole>,
     killers: Vec<[usize; 2]>,
     history: Vec<i32>,
 }
 
-impl Ordering {
+impl MoveOrdering {
     /// Ordering state for boards of side `size`.
-    pub fn new(size: usize) -> Ordering {
-        Ordering {
+    pub(crate) fn new(size: usize) -> MoveOrdering {
+        MoveOrdering {
             roles: square_roles(size),
             killers: vec![[usize::MAX; 2]; MAX_PLY + 1],
             history: vec![0; size * size],
@@ -81,7 +81,7 @@ impl Ordering {
     /// Ordering key of move `m` from `board`, leading to `child`, at `depth` plies to go
     /// (higher is tried first).
     #[inline]
-    pub fn key<B: Board>(
+    pub(crate) fn key<B: Board>(
         &self,
         board: &B,
         child: &B,
@@ -117,7 +117,7 @@ impl Ordering {
 
     /// Records that `m` caused a cutoff at `ply` with `depth` plies to go.
     #[inline]
-    pub fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
+    pub(crate) fn on_cutoff(&mut self, m: usize, depth: u32, ply: usize) {
         let killers = &mut self.killers[ply];
         if killers[0] != m {
             killers[1] = killers[0];
@@ -141,7 +141,7 @@ mod tests {
         assert!(roles[9] == SquareRole::NextToCorner(0, true));
         assert!(roles[54] == SquareRole::NextToCorner(63, true));
         assert!(roles[6] == SquareRole::NextToCorner(7, false));
-        let ordering = Ordering::new(8);
+        let ordering = MoveOrdering::new(8);
         let board = Board8::START;
         let child = board.play(19);
         let corner_key = ordering.key(&board, &child, 0, 1, 0, None);

@@ -22,7 +22,7 @@
 
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub(crate) enum Bound {
     /// The true score is at least the stored one (the search failed high).
     Lower = 1,
     /// The true score is at most the stored one (failed low).
@@ -33,15 +33,15 @@ pub enum Bound {
 
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Probe {
+pub(crate) struct Probe {
     /// Stored score.
-    pub score: i32,
+    pub(crate) score: i32,
     /// Best move found, square index.
-    pub best: Option<usize>,
+    pub(crate) best: Option<usize>,
     /// Depth of the stored search.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Kind of bound.
-    pub bound: Bound,
+    pub(crate) bound: Bound,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -111,7 +111,12 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib << 20) / std::mem::size_of::<Bucket>();
+        TranspositionTable::with_bytes(mib << 20)
+    }
+
+    /// A table of at most `bytes` bytes (at least one bucket).
+    pub(crate) fn with_bytes(bytes: usize) -> TranspositionTable {
+        let count = bytes / std::mem::size_of::<Bucket>();
         TranspositionTable {
             buckets: vec![Bucket::default(); count.max(1)],
             generation: 0,
@@ -119,18 +124,19 @@ impl TranspositionTable {
     }
 
     /// Size in mebibytes.
-    pub fn mib(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn mib(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.buckets.fill(Bucket::default());
         self.generation = 0;
     }
 
     /// Marks the start of a new search: older entries age and are replaced first.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.generation = (self.generation + 1) & 63;
     }
 
@@ -141,7 +147,7 @@ impl TranspositionTable {
 
     /// Brings the bucket of `hash` towards the cache ahead of use.
     #[inline(always)]
-    pub fn prefetch(&self, hash: u64) {
+    pub(crate) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching is a hint that never faults; the pointer is in bounds.
         unsafe {
@@ -155,7 +161,7 @@ impl TranspositionTable {
 
     /// What is stored about the position with `hash`, if anything.
     #[inline]
-    pub fn probe(&self, hash: u64) -> Option<Probe> {
+    pub(crate) fn probe(&self, hash: u64) -> Option<Probe> {
         let bucket = &self.buckets[self.bucket_index(hash)];
         bucket
             .0
@@ -166,7 +172,14 @@ impl TranspositionTable {
 
     /// Stores a search result for the position with `hash`.
     #[inline]
-    pub fn store(&mut self, hash: u64, score: i32, best: Option<usize>, depth: u32, bound: Bound) {
+    pub(crate) fn store(
+        &mut self,
+        hash: u64,
+        score: i32,
+        best: Option<usize>,
+        depth: u32,
+        bound: Bound,
+    ) {
         let generation = self.generation;
         let index = self.bucket_index(hash);
         let bucket = &mut self.buckets[index];
@@ -190,16 +203,6 @@ impl TranspositionTable {
             key: hash,
             data: Entry::pack(score, best, depth, bound, generation),
         };
-    }
-
-    /// Permille of the first thousand buckets' entries in use, a fill gauge for reports.
-    pub fn usage_permille(&self) -> usize {
-        let sample = &self.buckets[..self.buckets.len().min(250)];
-        let used: usize = sample
-            .iter()
-            .map(|b| b.0.iter().filter(|e| !e.is_empty()).count())
-            .sum();
-        used * 1000 / (sample.len() * 4).max(1)
     }
 }
 

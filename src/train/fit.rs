@@ -16,16 +16,16 @@ use crate::eval::pattern::FEATURE_COUNT;
 
 /// Training samples: features and labels, grouped by stage.
 #[derive(Debug)]
-pub struct Samples {
+pub(crate) struct Samples {
     /// Where each feature slot's table starts among a stage's dense weights.
-    pub slot_base: [u32; FEATURE_COUNT],
+    pub(crate) slot_base: [u32; FEATURE_COUNT],
     /// Each sample's features: slot `j` is weight `slot_base[j] + value` of its stage.
     /// (16 bits a feature halves the memory of millions of samples.)
-    pub features: Vec<[u16; FEATURE_COUNT]>,
+    pub(crate) features: Vec<[u16; FEATURE_COUNT]>,
     /// Each sample's target, in discs for the side to move.
-    pub labels: Vec<f32>,
+    pub(crate) labels: Vec<f32>,
     /// Samples `stage_starts[s]..stage_starts[s + 1]` belong to stage `s`.
-    pub stage_starts: Vec<usize>,
+    pub(crate) stage_starts: Vec<usize>,
 }
 
 impl Default for Samples {
@@ -41,28 +41,28 @@ impl Default for Samples {
 
 impl Samples {
     /// Number of samples.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.labels.len()
     }
 
     /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.labels.is_empty()
     }
 
     /// The index range of stage `stage`'s samples.
-    pub fn stage(&self, stage: usize) -> std::ops::Range<usize> {
+    pub(crate) fn stage(&self, stage: usize) -> std::ops::Range<usize> {
         self.stage_starts[stage]..self.stage_starts[stage + 1]
     }
 
     /// Number of stages.
-    pub fn stages(&self) -> usize {
+    pub(crate) fn stages(&self) -> usize {
         self.stage_starts.len().saturating_sub(1)
     }
 
     /// The stage weight positions of sample `i`'s features.
     #[inline(always)]
-    pub fn positions(&self, i: usize) -> [usize; FEATURE_COUNT] {
+    pub(crate) fn positions(&self, i: usize) -> [usize; FEATURE_COUNT] {
         let mut out = [0; FEATURE_COUNT];
         for (j, slot) in out.iter_mut().enumerate() {
             *slot = (self.slot_base[j] + self.features[i][j] as u32) as usize;
@@ -73,11 +73,11 @@ impl Samples {
 
 /// How hard the fit is pulled away from the data.
 #[derive(Clone, Copy, Debug)]
-pub struct Penalties {
+pub(crate) struct Penalties {
     /// Ridge penalty on every weight.
-    pub l2: f64,
+    pub(crate) l2: f64,
     /// Penalty on differences between a weight and its neighbour stages' value.
-    pub smooth: f64,
+    pub(crate) smooth: f64,
 }
 
 /// The normal-equation operator: `v -> (X^T X + l2 I + smooth L) v`.
@@ -140,16 +140,16 @@ impl Normal<'_> {
 
 /// Progress of the fit after an iteration.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Iterations done.
-    pub iteration: usize,
+    pub(crate) iteration: usize,
     /// Root mean square error on the training samples, in discs.
-    pub rms: f64,
+    pub(crate) rms: f64,
 }
 
 /// Fits the weights of `stages x per_stage` to `samples` with `iterations` steps of
 /// preconditioned conjugate gradients; `progress` is told every tenth step and after the last.
-pub fn fit(
+pub(crate) fn fit(
     samples: &Samples,
     per_stage: usize,
     penalties: Penalties,

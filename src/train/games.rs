@@ -1,4 +1,4 @@
-//! Game records for training: WTHOR files replayed into positions, with the exact values
+//! ReplayedGame records for training: WTHOR files replayed into positions, with the exact values
 //! the records carry.
 
 use std::path::{Path, PathBuf};
@@ -10,35 +10,35 @@ use crate::formats::wthor::WthorFile;
 
 /// A position of a game, as the side to move saw it before playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GamePosition {
+pub(crate) struct GamePosition {
     /// The discs, side to move first.
-    pub board: Board8,
+    pub(crate) board: Board8,
     /// Whether Black is to move.
-    pub black_to_move: bool,
+    pub(crate) black_to_move: bool,
 }
 
 impl GamePosition {
     /// Empty squares.
-    pub fn empties(&self) -> u32 {
+    pub(crate) fn empties(&self) -> u32 {
         self.board.empty_mask().count_ones()
     }
 }
 
 /// One replayed game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub(crate) struct ReplayedGame {
     /// Every position in which a move was played, in order (positions where the side to
     /// move had to pass are left out).
-    pub positions: Vec<GamePosition>,
+    pub(crate) positions: Vec<GamePosition>,
     /// Exact values known along the game: `(empties, Black's final disc difference under
     /// perfect play from the game's position with that many empty squares)`, most empties
     /// first.
-    pub exact: Vec<(u32, i32)>,
+    pub(crate) exact: Vec<(u32, i32)>,
 }
 
 /// Files named by `paths`: `.wtb` files as given, directories searched (not recursively)
 /// for `.wtb` files, in name order so that runs are reproducible.
-pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+pub(crate) fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -61,7 +61,7 @@ pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 /// Reads and replays every game of a WTHOR file. Games that do not replay legally are
 /// skipped and counted in the second value.
-pub fn read_wthor(path: &Path) -> Result<(Vec<Game>, usize)> {
+pub(crate) fn read_wthor(path: &Path) -> Result<(Vec<ReplayedGame>, usize)> {
     let file = WthorFile::read(path).with_context(|| format!("{}", path.display()))?;
     let depth = file.header.theoretical_depth as u32;
     let mut games = Vec::with_capacity(file.games.len());
@@ -93,7 +93,7 @@ pub fn read_wthor(path: &Path) -> Result<(Vec<Game>, usize)> {
                         exact.push((empties, black));
                     }
                 }
-                games.push(Game { positions, exact });
+                games.push(ReplayedGame { positions, exact });
             }
             None => skipped += 1,
         }
@@ -104,7 +104,7 @@ pub fn read_wthor(path: &Path) -> Result<(Vec<Game>, usize)> {
 /// Plays `moves` (square indices) from the start, passing whenever the side to move has no
 /// legal move. Returns the positions moved from and the final position, or `None` at an
 /// illegal move.
-pub fn replay(moves: &[usize]) -> Option<(Vec<GamePosition>, GamePosition)> {
+pub(crate) fn replay(moves: &[usize]) -> Option<(Vec<GamePosition>, GamePosition)> {
     let mut position = GamePosition {
         board: Board8::START,
         black_to_move: true,

@@ -6,13 +6,17 @@
 //! step); before the first it is the first (the game's result backed up to its opening),
 //! after the last it is the last.
 
-use super::games::Game;
+use super::games::ReplayedGame;
 use crate::board::Board8;
 
 /// Adds exact values from `solve` (the final disc difference for the side to move under
 /// perfect play) for the game's positions with at most `max_empties` empty squares, in
 /// game order so that a solver's table helps with the later ones.
-pub fn add_solved(game: &mut Game, max_empties: u32, solve: &mut dyn FnMut(&Board8) -> i32) {
+pub(crate) fn add_solved(
+    game: &mut ReplayedGame,
+    max_empties: u32,
+    solve: &mut dyn FnMut(&Board8) -> i32,
+) {
     for position in &game.positions {
         let empties = position.empties();
         if empties > max_empties || game.exact.iter().any(|&(e, _)| e == empties) {
@@ -35,7 +39,7 @@ pub fn add_solved(game: &mut Game, max_empties: u32, solve: &mut dyn FnMut(&Boar
 
 /// Labels of every position of `game` in discs for its side to move, or `None` for all
 /// when the game has no exact value at all.
-pub fn game_labels(game: &Game) -> Option<Vec<f32>> {
+pub(crate) fn game_labels(game: &ReplayedGame) -> Option<Vec<f32>> {
     if game.exact.is_empty() {
         return None;
     }
@@ -90,7 +94,7 @@ mod tests {
     fn solved_values_join_the_exact_ones_in_order() {
         // f5 d6 c3 d3 c4: positions with 60 to 56 empties, Black to move at 60, 58, 56.
         let (positions, _) = replay(&[37, 43, 18, 19, 26]).unwrap();
-        let mut game = Game {
+        let mut game = ReplayedGame {
             positions,
             exact: vec![(24, 10), (0, 6)],
         };
@@ -108,7 +112,7 @@ mod tests {
     fn labels_are_for_the_side_to_move() {
         // f5 d6: Black then White moved.
         let (positions, _) = replay(&[37, 43]).unwrap();
-        let game = Game {
+        let game = ReplayedGame {
             positions: positions.clone(),
             exact: vec![(24, 8)],
         };
@@ -120,7 +124,7 @@ mod tests {
                 black_to_move: true
             }
         );
-        let unknown = Game {
+        let unknown = ReplayedGame {
             positions,
             exact: vec![],
         };

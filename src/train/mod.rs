@@ -7,9 +7,9 @@
 //! [`labels`]; [`fit`] fits all stages' weights at once.
 
 pub mod exact;
-pub mod fit;
-pub mod games;
-pub mod labels;
+pub(crate) mod fit;
+pub(crate) mod games;
+pub(crate) mod labels;
 
 use std::path::PathBuf;
 
@@ -20,36 +20,37 @@ use crate::endgame::Solver;
 use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
+use crate::score;
 use fit::{Penalties, Samples};
-use games::Game;
+use games::ReplayedGame;
 
 /// What to train on and how.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// WTHOR files or directories of them.
-    pub games: Vec<PathBuf>,
+    pub(crate) games: Vec<PathBuf>,
     /// Where to write the weights file.
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// One game in this many is held out.
-    pub holdout_every: usize,
+    pub(crate) holdout_every: usize,
     /// Which one: game number modulo `holdout_every`.
-    pub holdout: usize,
+    pub(crate) holdout: usize,
     /// Another residue left out of training altogether, so that settings can be tuned on
     /// `holdout` while the real test games stay unseen.
-    pub exclude: Option<usize>,
+    pub(crate) exclude: Option<usize>,
     /// Train on one game in this many of the rest (1 = all): for quick experiments.
-    pub subsample: usize,
+    pub(crate) subsample: usize,
     /// Conjugate-gradient iterations.
-    pub iterations: usize,
+    pub(crate) iterations: usize,
     /// Regularisation.
-    pub penalties: Penalties,
+    pub(crate) penalties: Penalties,
     /// Files of positions with exact values (see [`exact`]) to measure the result on.
-    pub exact_files: Vec<PathBuf>,
+    pub(crate) exact_files: Vec<PathBuf>,
     /// Positions with at most this many empty squares are solved exactly for their labels
     /// (0: none, labels come from the game records alone).
-    pub solve_empties: u32,
+    pub(crate) solve_empties: u32,
     /// Measure this weights file instead of training (`None`: train).
-    pub measure_only: Option<PathBuf>,
+    pub(crate) measure_only: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -76,17 +77,17 @@ impl Default for Config {
 
 /// Mean absolute errors on held-out positions.
 #[derive(Clone, Debug, Default)]
-pub struct Errors {
+pub(crate) struct Errors {
     /// Positions measured.
-    pub count: usize,
+    pub(crate) count: usize,
     /// The trained evaluation.
-    pub pattern: f64,
+    pub(crate) pattern: f64,
     /// Predicting a draw every time.
-    pub zero: f64,
+    pub(crate) zero: f64,
     /// Predicting the current disc difference.
-    pub discs: f64,
+    pub(crate) discs: f64,
     /// The classic evaluation (hand-chosen features with tuned weights).
-    pub classic: f64,
+    pub(crate) classic: f64,
 }
 
 impl Errors {
@@ -95,10 +96,10 @@ impl Errors {
     fn add(&mut self, board: &Board8, label: f64, pattern: &PatternEval, classic: &Classic) {
         let discs = board.player.count_ones() as f64 - board.opponent.count_ones() as f64;
         self.count += 1;
-        self.pattern += (pattern.evaluate(board) as f64 / 100.0 - label).abs();
+        self.pattern += (score::to_discs(pattern.evaluate(board)) - label).abs();
         self.zero += label.abs();
         self.discs += (discs - label).abs();
-        self.classic += (classic.evaluate(board) as f64 / 100.0 - label).abs();
+        self.classic += (score::to_discs(classic.evaluate(board)) - label).abs();
     }
 
     fn mean(&self) -> Errors {
@@ -115,20 +116,20 @@ impl Errors {
 
 /// What a training run measured.
 #[derive(Clone, Debug, Default)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Games read, held out, and trained on.
-    pub games: (usize, usize, usize),
+    pub(crate) games: (usize, usize, usize),
     /// Training samples.
-    pub samples: usize,
+    pub(crate) samples: usize,
     /// Errors on held-out positions with 24 empties, whose labels are exact.
-    pub exact24: Errors,
+    pub(crate) exact24: Errors,
     /// Errors on held-out positions by range of empties `(lo, hi, errors)`, against the
     /// backed-up labels.
-    pub by_empties: Vec<(u32, u32, Errors)>,
+    pub(crate) by_empties: Vec<(u32, u32, Errors)>,
     /// Errors on each exact-positions file: `(file, errors)`.
-    pub exact_files: Vec<(PathBuf, Errors)>,
+    pub(crate) exact_files: Vec<(PathBuf, Errors)>,
     /// Bytes of the weights file written.
-    pub file_bytes: usize,
+    pub(crate) file_bytes: usize,
 }
 
 /// Ranges of empties the report breaks errors down by.
@@ -144,7 +145,7 @@ const REPORT_RANGES: [(u32, u32); 7] = [
 
 /// Runs a training: reads games, fits, writes the weights file, measures held-out error.
 /// `say` receives progress lines.
-pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
+pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
     if config.holdout_every < 2 || config.holdout >= config.holdout_every {
         bail!("hold out one game in at least 2 (residue below the period)");
     }
@@ -153,7 +154,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
     let mut summary = Summary::default();
     let mut buckets: Vec<(Vec<[u16; FEATURE_COUNT]>, Vec<f32>)> =
         (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
-    let mut held_out: Vec<Game> = Vec::new();
+    let mut held_out: Vec<ReplayedGame> = Vec::new();
     let mut number = 0usize;
     let mut trained = 0usize;
     let mut solver = Solver::new(16);
@@ -257,7 +258,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
         // Hundredths of a disc, the evaluation's unit.
         values: w
             .iter()
-            .map(|&x| (x * 100.0).round().clamp(-32767.0, 32767.0) as i16)
+            .map(|&x| score::discs_to_units(x).round().clamp(-32767.0, 32767.0) as i16)
             .collect(),
     };
     let bytes = weights.encode();
@@ -274,7 +275,7 @@ pub fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
 fn measure_all(
     config: &Config,
     eval: &PatternEval,
-    held_out: &[Game],
+    held_out: &[ReplayedGame],
     summary: &mut Summary,
 ) -> Result<()> {
     measure(eval, held_out, summary);
@@ -287,7 +288,7 @@ fn measure_all(
 }
 
 /// Errors of `eval` (and the baselines) on positions with exact values.
-pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
+pub(crate) fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> Errors {
     let classic = Classic::default();
     let mut errors = Errors::default();
     for p in positions {
@@ -297,7 +298,7 @@ pub fn measure_exact(eval: &PatternEval, positions: &[exact::ExactPosition]) -> 
 }
 
 /// Fills the summary's errors from the held-out games.
-fn measure(eval: &PatternEval, held_out: &[Game], summary: &mut Summary) {
+fn measure(eval: &PatternEval, held_out: &[ReplayedGame], summary: &mut Summary) {
     let classic = Classic::default();
     let mut exact = Errors::default();
     let mut ranges: Vec<Errors> = REPORT_RANGES.iter().map(|_| Errors::default()).collect();

@@ -166,30 +166,49 @@ impl Drop for Emilia {
     }
 }
 
-/// A small deterministic random number generator (xorshift*), for generated inputs.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+/// Plays a client that dies during a search: starts `emilia`, sends `input`, reads its
+/// output up to a line starting with `until` (if given), waits `pause` for the search to
+/// be under way, then closes both ends of the pipes. Returns the process's status and how
+/// long it took to end after that; panics if it runs on past `limit`.
+pub fn client_dies(
+    input: &str,
+    until: Option<&str>,
+    pause: Duration,
+    limit: Duration,
+) -> (ExitStatus, Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("emilia starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    if let Some(until) = until {
+        loop {
+            let mut line = String::new();
+            let read = stdout.read_line(&mut line).unwrap();
+            assert!(read > 0, "output ended before '{until}'");
+            if line.starts_with(until) {
+                break;
+            }
+        }
     }
-
-    /// The next number.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// One of `items`.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    thread::sleep(pause);
+    drop(stdin);
+    drop(stdout);
+    let closed = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return (status, closed.elapsed());
+        }
+        if closed.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("emilia still runs {limit:?} after its client died");
+        }
+        thread::sleep(Duration::from_millis(5));
     }
 }

@@ -3,18 +3,22 @@
 moves (seeded), and can misbehave on purpose at its Nth move:
 
   --proto gtp|nboard   protocol (default gtp)
-  --fault KIND         illegal | garbage | hang | exit | none (default none)
+  --fault KIND         illegal | garbage | hang | exit | noblank | flood | none
+                       (default none)
   --at N               misbehave on the Nth move this process is asked for (default 1)
   --seed S             random seed (default 1)
   --name NAME          name to report
   --implicit-pass      reject "play <colour> pass" and pass implicitly, as GRhino does
   --chatty             print a diagnostic line before every GTP reply, as Edax sometimes does
+  --pidfile PATH       write the process id to PATH at start (to check it was ended)
 
 In GTP, "garbage" prints a stray line and then a reply that is no move; in NBoard, an
-answer that is no move.
+answer that is no move. "noblank" answers a GTP genmove without the blank line that ends a
+reply. "flood" writes 4 MiB without a line ending, then hangs.
 """
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -100,6 +104,13 @@ class Engine:
             time.sleep(60)
         if fault == "exit":
             sys.exit(3)
+        if fault == "flood":
+            try:
+                sys.stdout.write("x" * (4 << 20))
+                sys.stdout.flush()
+            except BrokenPipeError:
+                pass
+            time.sleep(60)
         if fault == "garbage":
             return "garbage"
         moves = self.board.moves(color)
@@ -170,6 +181,9 @@ def gtp(engine):
             if answer == "garbage":
                 sys.stdout.write("this is not a reply\n= ???\n\n")
                 sys.stdout.flush()
+            elif engine.args.fault == "noblank" and engine.asked == engine.args.at:
+                sys.stdout.write("= " + answer + "\n")
+                sys.stdout.flush()
             else:
                 reply(answer)
         elif command in ("time_settings", "time_left"):
@@ -219,7 +233,11 @@ def main():
     parser.add_argument("--name", default="fake")
     parser.add_argument("--implicit-pass", action="store_true")
     parser.add_argument("--chatty", action="store_true")
+    parser.add_argument("--pidfile")
     args = parser.parse_args()
+    if args.pidfile:
+        with open(args.pidfile, "w") as f:
+            f.write(str(os.getpid()))
     global CHATTY
     CHATTY = args.chatty
     engine = Engine(args)

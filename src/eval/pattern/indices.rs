@@ -278,7 +278,7 @@ pub fn indices_by_squares(board: &Board8) -> Indices {
 /// The side to move's indices after the other side played on `index`, flipping `flipped`,
 /// from `waiter`: the indices before the move, seen from the side that did not move.
 #[inline]
-pub fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indices {
+pub(crate) fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indices {
     let mut out = *waiter;
     let placed = &SQUARE_DIGITS[index];
     for &(instance, weight) in &placed.entries[..placed.count] {
@@ -385,7 +385,7 @@ impl IncrementalIndices {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::players::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn fast_and_incremental_indices_match_square_by_square_on_random_games() {

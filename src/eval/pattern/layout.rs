@@ -11,19 +11,19 @@ use crate::board::bitboard::legal_moves;
 use crate::board::Board8;
 
 /// Weight sets, one per stage of the game.
-pub const STAGES: usize = 31;
+pub(crate) const STAGES: usize = 31;
 
 /// Empty squares per stage.
-pub const STAGE_WIDTH: usize = 2;
+pub(crate) const STAGE_WIDTH: usize = 2;
 
 /// The stage of a position with `empties` empty squares.
 #[inline(always)]
-pub fn stage(empties: u32) -> usize {
+pub(crate) fn stage(empties: u32) -> usize {
     (empties as usize / STAGE_WIDTH).min(STAGES - 1)
 }
 
 /// Mobility (legal move count) entries; larger counts share the last one.
-pub const MOBILITY_ENTRIES: usize = 32;
+pub(super) const MOBILITY_ENTRIES: usize = 32;
 
 const fn shape_offsets() -> [usize; SHAPES.len() + 1] {
     let mut offsets = [0; SHAPES.len() + 1];
@@ -36,7 +36,7 @@ const fn shape_offsets() -> [usize; SHAPES.len() + 1] {
 }
 
 /// Start of each shape's full table within a stage's weights; the last entry is the end.
-pub const SHAPE_OFFSETS: [usize; SHAPES.len() + 1] = shape_offsets();
+pub(super) const SHAPE_OFFSETS: [usize; SHAPES.len() + 1] = shape_offsets();
 
 const fn instance_offsets() -> [u32; INSTANCE_COUNT] {
     let mut offsets = [0; INSTANCE_COUNT];
@@ -49,23 +49,23 @@ const fn instance_offsets() -> [u32; INSTANCE_COUNT] {
 }
 
 /// Start of each instance's table: [`SHAPE_OFFSETS`] of its shape.
-pub const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = instance_offsets();
+pub(super) const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = instance_offsets();
 
 /// Table of the side to move's mobility.
-pub const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
+pub(super) const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
 /// Table of the other side's mobility.
-pub const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
+pub(super) const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
 /// Two entries by parity of the empty squares: the stage's constant term.
-pub const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
+pub(super) const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
 /// Entries in one stage's full tables.
-pub const FULL_LEN: usize = PARITY + 2;
+pub(crate) const FULL_LEN: usize = PARITY + 2;
 
 /// Weights that add up to one position's evaluation: its instances and the three globals.
-pub const FEATURE_COUNT: usize = INSTANCE_COUNT + 3;
+pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + 3;
 
 /// Full-table positions of every feature of `board` whose instance contents are `indices`.
 #[inline]
-pub fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
+pub(crate) fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
     let mut out = [0u32; FEATURE_COUNT];
     for i in 0..INSTANCE_COUNT {
         out[i] = INSTANCE_OFFSETS[i] + indices[i] as u32;
@@ -79,7 +79,7 @@ pub fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] 
 
 /// Capped legal move counts of both sides.
 #[inline(always)]
-pub fn mobilities(board: &Board8) -> (usize, usize) {
+pub(crate) fn mobilities(board: &Board8) -> (usize, usize) {
     let player = board.move_mask().count_ones() as usize;
     let opponent = legal_moves(board.opponent, board.player).count_ones() as usize;
     (
@@ -90,13 +90,13 @@ pub fn mobilities(board: &Board8) -> (usize, usize) {
 
 /// 1 when the number of empty squares is odd.
 #[inline(always)]
-pub fn parity(board: &Board8) -> usize {
+pub(crate) fn parity(board: &Board8) -> usize {
     (board.empty_mask().count_ones() & 1) as usize
 }
 
 /// The map between full tables and dense (symmetry-shared) weights.
 #[derive(Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// For each full-table entry, its dense weight.
     pub full_to_dense: Vec<u32>,
     /// Dense weights per stage.
@@ -143,14 +143,14 @@ impl Layout {
     }
 
     /// The layout, built on first use.
-    pub fn get() -> &'static Layout {
+    pub(crate) fn get() -> &'static Layout {
         static LAYOUT: OnceLock<Layout> = OnceLock::new();
         LAYOUT.get_or_init(Layout::build)
     }
 
     /// A hash of everything that gives a dense weight its meaning: the shapes, the global
     /// features and the stages. A weights file made for another layout is refused.
-    pub fn fingerprint(&self) -> u64 {
+    pub(crate) fn fingerprint(&self) -> u64 {
         let mut hash = 0xCBF2_9CE4_8422_2325u64;
         let mut add = |value: u64| {
             for byte in value.to_le_bytes() {
@@ -174,7 +174,7 @@ impl Layout {
 
     /// Dense weight positions of the features of `board`.
     #[inline]
-    pub fn dense_features(&self, board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
+    pub(crate) fn dense_features(&self, board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
         let mut out = full_features(board, indices);
         for f in &mut out {
             *f = self.full_to_dense[*f as usize];
@@ -184,7 +184,7 @@ impl Layout {
 
     /// The features of `board` as offsets from [`Layout::slot_base`].
     #[inline]
-    pub fn slot_features(&self, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
+    pub(crate) fn slot_features(&self, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
         let dense = self.dense_features(board, indices);
         let mut out = [0u16; FEATURE_COUNT];
         for j in 0..FEATURE_COUNT {
@@ -194,7 +194,7 @@ impl Layout {
     }
 
     /// Full tables of one stage from its dense weights.
-    pub fn expand(&self, dense: &[i16]) -> Vec<i16> {
+    pub(crate) fn expand(&self, dense: &[i16]) -> Vec<i16> {
         self.full_to_dense
             .iter()
             .map(|&d| dense[d as usize])

@@ -11,9 +11,7 @@ use super::symmetry;
 
 /// A pattern shape, at its defining place on the board.
 #[derive(Clone, Copy, Debug)]
-pub struct Shape {
-    /// Short name for reports.
-    pub name: &'static str,
+pub(crate) struct Shape {
     /// Its squares as a bitboard (a1 = bit 0).
     pub mask: u64,
 }
@@ -35,33 +33,21 @@ const fn sq(col: usize, row: usize) -> usize {
 
 /// Every shape, biggest first. Edges and corners carry most of the positional knowledge;
 /// the inner lines and diagonals see mobility and stability along their length.
-pub const SHAPES: [Shape; 11] = [
+pub(crate) const SHAPES: [Shape; 11] = [
+    // corner 3x3
+    Shape { mask: 0x0007_0707 },
+    // corner 2x5
+    Shape { mask: 0x1F1F },
+    // edge + 2X
+    Shape { mask: 0x42FF },
+    // row 2
+    Shape { mask: 0xFF00 },
+    // row 3
+    Shape { mask: 0x00FF_0000 },
+    // row 4
+    Shape { mask: 0xFF00_0000 },
+    // diagonal 8
     Shape {
-        name: "corner 3x3",
-        mask: 0x0007_0707,
-    },
-    Shape {
-        name: "corner 2x5",
-        mask: 0x1F1F,
-    },
-    Shape {
-        name: "edge + 2X",
-        mask: 0x42FF,
-    },
-    Shape {
-        name: "row 2",
-        mask: 0xFF00,
-    },
-    Shape {
-        name: "row 3",
-        mask: 0x00FF_0000,
-    },
-    Shape {
-        name: "row 4",
-        mask: 0xFF00_0000,
-    },
-    Shape {
-        name: "diagonal 8",
         mask: squares(&[
             sq(0, 0),
             sq(1, 1),
@@ -73,8 +59,8 @@ pub const SHAPES: [Shape; 11] = [
             sq(7, 7),
         ]),
     },
+    // diagonal 7
     Shape {
-        name: "diagonal 7",
         mask: squares(&[
             sq(1, 0),
             sq(2, 1),
@@ -85,16 +71,16 @@ pub const SHAPES: [Shape; 11] = [
             sq(7, 6),
         ]),
     },
+    // diagonal 6
     Shape {
-        name: "diagonal 6",
         mask: squares(&[sq(2, 0), sq(3, 1), sq(4, 2), sq(5, 3), sq(6, 4), sq(7, 5)]),
     },
+    // diagonal 5
     Shape {
-        name: "diagonal 5",
         mask: squares(&[sq(3, 0), sq(4, 1), sq(5, 2), sq(6, 3), sq(7, 4)]),
     },
+    // diagonal 4
     Shape {
-        name: "diagonal 4",
         mask: squares(&[sq(4, 0), sq(5, 1), sq(6, 2), sq(7, 3)]),
     },
 ];
@@ -102,7 +88,7 @@ pub const SHAPES: [Shape; 11] = [
 /// One placement of a shape: read the board through symmetry `symmetry`, then take the
 /// shape's mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Instance {
+pub(crate) struct Instance {
     /// Index into [`SHAPES`].
     pub shape: usize,
     /// The symmetry the board is viewed through.
@@ -158,7 +144,7 @@ const fn first_view(shape: usize, k: usize) -> bool {
 }
 
 /// Number of shape instances on the board.
-pub const INSTANCE_COUNT: usize = count_instances();
+pub(crate) const INSTANCE_COUNT: usize = count_instances();
 
 const fn make_instances() -> [Instance; INSTANCE_COUNT] {
     let mut out = [Instance {
@@ -189,13 +175,13 @@ const fn make_instances() -> [Instance; INSTANCE_COUNT] {
 }
 
 /// Every instance, grouped by shape in [`SHAPES`] order.
-pub const INSTANCES: [Instance; INSTANCE_COUNT] = make_instances();
+pub(crate) const INSTANCES: [Instance; INSTANCE_COUNT] = make_instances();
 
 /// Squares of a shape, at most this many.
-pub const MAX_SQUARES: usize = 10;
+pub(crate) const MAX_SQUARES: usize = 10;
 
 /// `3^n`.
-pub const fn pow3(n: usize) -> usize {
+pub(crate) const fn pow3(n: usize) -> usize {
     let mut p = 1;
     let mut i = 0;
     while i < n {
@@ -206,12 +192,12 @@ pub const fn pow3(n: usize) -> usize {
 }
 
 /// Entries in a shape's full table: one per ternary content.
-pub const fn table_size(shape: usize) -> usize {
+pub(crate) const fn table_size(shape: usize) -> usize {
     pow3(SHAPES[shape].mask.count_ones() as usize)
 }
 
 /// The real-board square of digit `digit` of `instance`.
-pub const fn digit_square(instance: &Instance, digit: usize) -> usize {
+pub(crate) const fn digit_square(instance: &Instance, digit: usize) -> usize {
     let mut mask = instance.mask;
     let mut j = 0;
     while j < digit {
@@ -227,7 +213,7 @@ pub const fn digit_square(instance: &Instance, digit: usize) -> usize {
 /// For each shape, the permutations of its digits under the symmetries that map the shape
 /// onto itself: `perm[j]` is where digit `j` goes. Contents related by such a permutation
 /// are the same pattern seen in a mirror and must share a weight.
-pub fn self_symmetries(shape: usize) -> Vec<Vec<usize>> {
+pub(crate) fn self_symmetries(shape: usize) -> Vec<Vec<usize>> {
     let mask = SHAPES[shape].mask;
     let squares: Vec<usize> = (0..64).filter(|s| mask >> s & 1 != 0).collect();
     let mut perms = Vec::new();
@@ -248,7 +234,7 @@ pub fn self_symmetries(shape: usize) -> Vec<Vec<usize>> {
 
 /// Maps each content of `shape` to its canonical representative (the smallest index among
 /// its mirror images).
-pub fn canonical_contents(shape: usize) -> Vec<u32> {
+pub(crate) fn canonical_contents(shape: usize) -> Vec<u32> {
     let n = SHAPES[shape].mask.count_ones() as usize;
     let perms = self_symmetries(shape);
     (0..table_size(shape))

@@ -76,25 +76,6 @@ pub fn bits(k: usize, b: u64) -> u64 {
     }
 }
 
-/// All eight images of `b`, indexed by symmetry. One transpose and two column mirrors;
-/// the rest are byte swaps (row mirrors), a single instruction.
-#[inline(always)]
-pub fn all_bits(b: u64) -> [u64; COUNT] {
-    let t = transpose(b);
-    let m = mirror_columns(b);
-    let mt = mirror_columns(t);
-    [
-        b,
-        m,
-        mirror_rows(b),
-        mirror_rows(m),
-        t,
-        mt,
-        mirror_rows(t),
-        mirror_rows(mt),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,7 +89,6 @@ mod tests {
                     1 << square(k, s),
                     "symmetry {k} square {s}"
                 );
-                assert_eq!(all_bits(1 << s)[k], 1 << square(k, s));
                 assert_eq!(square(inverse(k), square(k, s)), s);
             }
         }

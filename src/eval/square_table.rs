@@ -4,11 +4,11 @@
 use super::features::edge_distances;
 use super::{clamp_heuristic, Evaluator};
 use crate::board::bitboard::Bits;
-use crate::board::{Board, Board8, Cell, SIZES};
+use crate::board::{Board, Cell, SIZES};
 
 /// The 8x8 table, row 1 first: the classic hobby-program square utilities.
 #[rustfmt::skip]
-pub const SQUARES_8X8: [i32; 64] = [
+pub(super) const SQUARES_8X8: [i32; 64] = [
     25, -5, 14, 10, 10, 14, -5, 25,
     -5, -7, -4,  1,  1, -4, -7, -5,
     14, -4,  3,  2,  2,  3, -4, 14,
@@ -24,14 +24,14 @@ const SCALE: i32 = 10;
 
 /// The square-table evaluation.
 #[derive(Clone, Debug)]
-pub struct Squares {
+pub struct SquareTable {
     /// Square values per board size, in [`SIZES`] order.
     tables: Vec<Vec<i32>>,
 }
 
-impl Default for Squares {
-    fn default() -> Squares {
-        Squares {
+impl Default for SquareTable {
+    fn default() -> SquareTable {
+        SquareTable {
             tables: SIZES.iter().map(|&size| table(size)).collect(),
         }
     }
@@ -41,7 +41,7 @@ impl Default for Squares {
 /// sizes each square takes the 8x8 value of the square at the same distances from the
 /// edges (distances of 3 and more count as 3), and the four centre squares take the 8x8
 /// centre value.
-pub fn table(size: usize) -> Vec<i32> {
+pub(super) fn table(size: usize) -> Vec<i32> {
     if size == 8 {
         return SQUARES_8X8.to_vec();
     }
@@ -65,13 +65,13 @@ pub fn table(size: usize) -> Vec<i32> {
         .collect()
 }
 
-impl Evaluator for Squares {
+impl Evaluator for SquareTable {
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         let size = board.size();
         let table = &self.tables[size / 2 - 3];
         let mut sum = 0;
-        if let Some(b) = (board as &dyn std::any::Any).downcast_ref::<Board8>() {
+        if let Some(b) = board.as_board8() {
             for index in Bits(b.player) {
                 sum += table[index];
             }

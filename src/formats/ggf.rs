@@ -1,16 +1,19 @@
-//! Reading games in GGF (Generic Game Format), as the NBoard GUI and the GGS server write
-//! them: `(;GM[Othello]…TI[5:00]BO[8 <squares> *]B[F5/1.00/2.5]W[PA]…;)`.
+//! Game records in GGF (Generic Game Format), as the NBoard GUI and the GGS server write
+//! them: `(;GM[Othello]…TI[5:00]BO[8 <squares> *]B[F5/1.00/2.5]W[PA]…;)`. Read into a
+//! [`Game`] by [`parse`]; written from a [`GgfRecord`] by [`write`], or from a [`Game`] by
+//! [`write_game`].
 //!
 //! Properties read: `BO` (board size, squares in `*`/`O`/`-`, side to move), `B`/`W`
 //! (moves with optional `/eval/seconds`, `PA` for a pass), `TI`/`TB`/`TW` (clocks as
 //! `[[h:]m:]s[/increment[/extension]]`), `PB`/`PW` (names), `GM` (must be Othello when
-//! present). Others are skipped. Writing is [`Game::to_ggf`].
+//! present). Others are skipped. Written: `GM`, `PC`, `DT` (UTC, as NBoard writes it),
+//! `PB`, `PW`, `RE`, the clocks, `TY`, `BO` and the moves.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::board::{Color, Move, Position};
-use crate::game::{Game, TimeControl};
+use crate::game::{ClockSetting, Game};
 
 /// Why a GGF text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,14 +187,14 @@ fn parse_move(value: &str) -> Result<(Move, Option<f64>, Option<f64>), GgfError>
 }
 
 /// `[[h:]m:]s[/increment[/extension]]`; the extension is ignored.
-fn parse_clock(value: &str) -> Result<TimeControl, GgfError> {
+fn parse_clock(value: &str) -> Result<ClockSetting, GgfError> {
     let mut parts = value.split('/');
     let main = parse_time(parts.next().unwrap_or(""))?;
     let increment = match parts.next() {
         Some(text) if !text.trim().is_empty() => parse_time(text)?,
         _ => Duration::ZERO,
     };
-    Ok(TimeControl { main, increment })
+    Ok(ClockSetting { main, increment })
 }
 
 fn parse_time(text: &str) -> Result<Duration, GgfError> {
@@ -211,6 +214,193 @@ fn parse_time(text: &str) -> Result<Duration, GgfError> {
         seconds = seconds * 60.0 + value;
     }
     Ok(Duration::from_secs_f64(seconds.min(1e9)))
+}
+
+/// One move of a record, with the evaluation (discs, mover's view) and the seconds it took
+/// when known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfMove {
+    /// The move, or `Move::Pass`.
+    pub mv: Move,
+    /// The mover's evaluation, in discs.
+    pub eval: Option<f64>,
+    /// Thinking time, in seconds.
+    pub seconds: Option<f64>,
+}
+
+/// What a GGF record says about a game.
+#[derive(Clone, Debug)]
+pub struct GgfRecord<'a> {
+    /// Where the game was played (`PC`).
+    pub place: &'a str,
+    /// Black's and White's names.
+    pub names: [&'a str; 2],
+    /// The result (`RE`): Black's disc margin as [`result`] writes it, with `:t` or `:r`
+    /// for games lost on time or otherwise; `?` while the game runs.
+    pub result: String,
+    /// Black's and White's clocks, if the game is timed.
+    pub clocks: [Option<ClockSetting>; 2],
+    /// The position the moves start from.
+    pub start: &'a Position,
+    /// The moves, passes included, the side to move first.
+    pub moves: Vec<GgfMove>,
+}
+
+/// The `RE` value of a game Black won by `margin` discs (lost, when negative): `+12`,
+/// `-4`, `0`.
+pub fn result(margin: i32) -> String {
+    if margin == 0 {
+        "0".to_string()
+    } else {
+        format!("{margin:+}")
+    }
+}
+
+/// The record on one line.
+pub fn write(record: &GgfRecord) -> String {
+    let mut out = format!(
+        "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{}]",
+        value_text(record.place),
+        utc(now_seconds()),
+        value_text(record.names[0]),
+        value_text(record.names[1]),
+        record.result
+    );
+    match record.clocks {
+        [Some(b), Some(w)] if b == w => out.push_str(&format!("TI[{}]", clock_text(b))),
+        [b, w] => {
+            if let Some(b) = b {
+                out.push_str(&format!("TB[{}]", clock_text(b)));
+            }
+            if let Some(w) = w {
+                out.push_str(&format!("TW[{}]", clock_text(w)));
+            }
+        }
+    }
+    let start = record.start;
+    out.push_str(&format!("TY[{}]BO[{}]", start.size(), board_text(start)));
+    let mut color = start.to_move;
+    for m in &record.moves {
+        out.push_str(&format!("{}[{}", color.initial(), move_text(m.mv)));
+        if m.eval.is_some() || m.seconds.is_some() {
+            out.push('/');
+            if let Some(e) = m.eval {
+                out.push_str(&format!("{e:.2}"));
+            }
+            if let Some(s) = m.seconds {
+                out.push_str(&format!("/{s:.2}"));
+            }
+        }
+        out.push(']');
+        color = color.opponent();
+    }
+    out.push_str(";)");
+    out
+}
+
+/// `game` as a GGF record played at `place`, with its names, clocks, evaluations and
+/// times, and its result once over.
+pub fn write_game(game: &Game, place: &str) -> String {
+    write(&GgfRecord {
+        place,
+        names: [&game.black, &game.white],
+        result: if game.is_over() {
+            result(game.score_for_black())
+        } else {
+            "?".to_string()
+        },
+        clocks: game.clocks,
+        start: game.start(),
+        moves: game
+            .plies()
+            .iter()
+            .map(|p| GgfMove {
+                mv: p.mv,
+                eval: p.eval,
+                seconds: p.seconds,
+            })
+            .collect(),
+    })
+}
+
+/// A move as GGF writes it: `F5`, or `PA` for a pass.
+fn move_text(mv: Move) -> String {
+    match mv {
+        Move::Pass => "PA".to_string(),
+        Move::Play(sq) => sq.to_string().to_ascii_uppercase(),
+    }
+}
+
+/// The board as `BO` holds it: the size, the squares (`*` Black, `O` White, `-` empty),
+/// the side to move.
+fn board_text(position: &Position) -> String {
+    let disc = |color| match color {
+        Color::Black => '*',
+        Color::White => 'O',
+    };
+    let squares: String = (0..position.size() * position.size())
+        .map(|i| position.disc(i).map_or('-', disc))
+        .collect();
+    format!("{} {squares} {}", position.size(), disc(position.to_move))
+}
+
+/// A clock as GGF writes it: `m:ss` main time, then `/m:ss` increment when there is one;
+/// seconds keep their fraction when they have one (`0:00.05`).
+fn clock_text(clock: ClockSetting) -> String {
+    let time = |d: Duration| {
+        let s = d.as_secs();
+        let fraction = format!("{:.3}", f64::from(d.subsec_millis()) / 1000.0);
+        let fraction = fraction[1..].trim_end_matches('0').trim_end_matches('.');
+        format!("{}:{:02}{fraction}", s / 60, s % 60)
+    };
+    if clock.increment.is_zero() {
+        time(clock.main)
+    } else {
+        format!("{}/{}", time(clock.main), time(clock.increment))
+    }
+}
+
+/// Text safe inside a property value: brackets and backslashes become `_`, control
+/// characters go.
+fn value_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control())
+        .map(|c| {
+            if matches!(c, '[' | ']' | '\\') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn now_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `secs` after 1970 in UTC as `YYYY-MM-DD HH:MM:SS GMT`, as NBoard writes dates.
+fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} GMT",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 #[cfg(test)]
@@ -239,7 +429,7 @@ mod tests {
         let mut game = parse(NBOARD).unwrap();
         game.play_annotated("f4".parse().unwrap(), None, Some(1.5))
             .unwrap();
-        let again = parse(&game.to_ggf()).unwrap();
+        let again = parse(&write_game(&game, "Emilia")).unwrap();
         assert_eq!(again.transcript(), "e6f4");
         assert_eq!(again.positions(), game.positions());
         assert_eq!(again.plies()[1].seconds, Some(1.5));
@@ -262,6 +452,82 @@ mod tests {
             game.clock(Color::White).unwrap().increment,
             Duration::from_secs(5)
         );
+    }
+
+    #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 GMT");
+        // 2000-02-29 (a leap day) 12:34:56.
+        assert_eq!(utc(951_827_696), "2000-02-29 12:34:56 GMT");
+        assert_eq!(utc(1_700_000_000), "2023-11-14 22:13:20 GMT");
+    }
+
+    #[test]
+    fn records_carry_board_moves_evaluations_and_times() {
+        let start = Position::start(8).unwrap();
+        let clock = ClockSetting {
+            main: Duration::from_secs(300),
+            increment: Duration::ZERO,
+        };
+        let text = write(&GgfRecord {
+            place: "emilia match",
+            names: ["a[1]", "b"],
+            result: "?".to_string(),
+            clocks: [Some(clock); 2],
+            start: &start,
+            moves: vec![
+                GgfMove {
+                    mv: "f5".parse().unwrap(),
+                    eval: None,
+                    seconds: Some(1.234),
+                },
+                GgfMove {
+                    mv: "d6".parse().unwrap(),
+                    eval: Some(0.5),
+                    seconds: None,
+                },
+                GgfMove {
+                    mv: Move::Pass,
+                    eval: None,
+                    seconds: None,
+                },
+            ],
+        });
+        assert!(
+            text.starts_with("(;GM[Othello]PC[emilia match]DT["),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "PB[a_1_]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O\
+                 --------------------------- *]B[F5//1.23]W[D6/0.50]B[PA];)"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn games_write_their_clocks_and_result() {
+        let mut game = Game::standard(8).unwrap();
+        game.clocks = [Some(ClockSetting {
+            main: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        }); 2];
+        game.play_annotated("f5".parse().unwrap(), Some(0.5), Some(10.0))
+            .unwrap();
+        let text = write_game(&game, "Emilia");
+        assert!(text.contains("PC[Emilia]"), "{text}");
+        assert!(text.contains("RE[?]TI[1:00/0:01]"), "{text}");
+        assert!(text.contains("B[F5/0.50/10.00]"), "{text}");
+        let fast = ClockSetting {
+            main: Duration::from_secs(4),
+            increment: Duration::from_millis(50),
+        };
+        assert_eq!(clock_text(fast), "0:04/0:00.05");
+        assert_eq!(parse_clock("0:04/0:00.05"), Ok(fast));
+        assert_eq!(result(12), "+12");
+        assert_eq!(result(-4), "-4");
+        assert_eq!(result(0), "0");
     }
 
     #[test]

@@ -1,0 +1,524 @@
+//! The persistent engine that front-ends drive: it is told positions and limits, searches,
+//! and keeps what it learned between moves and games. It knows nothing of any protocol.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+
+use crate::board::{Move, Position};
+use crate::endgame::{Solver, Solvers};
+use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
+use crate::players::BaselinePlayer;
+use crate::score::Score;
+use crate::search::time::{self, ExactPlan, Margins, Watchdog};
+use crate::search::{self, exact8, tt::TranspositionTable, Limits, MoveScore, SearchReport};
+use crate::with_board;
+
+mod options;
+
+pub(crate) use options::{check as check_option, command_line_help, find as find_option};
+pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
+
+/// How many more empty squares than a level's midgame depth a search at that level takes
+/// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
+/// end, and NBoard leaves endgame depths to the engine.
+pub const LEVEL_EXACT_EXTRA: u32 = 6;
+
+/// The persistent engine.
+pub struct Engine {
+    eval: EvalKind,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
+    probcut: u32,
+    /// Memory of all search tables together, MiB (option `hash`).
+    hash_mib: usize,
+    /// Limits of every search that does not set its own (options `depth`, `movetime`,
+    /// `nodes`).
+    defaults: Limits,
+    tt: TranspositionTable,
+    /// The exact endgame solvers, created on first use with their share of `hash`.
+    solver: Option<Solvers>,
+    /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
+    /// engine falls back to the classic evaluation).
+    pattern: Option<Pattern>,
+    /// The weights file the pattern evaluation uses; empty for the built-in weights.
+    weights_file: String,
+    classic: Classic,
+    square_table: SquareTable,
+    stop: Arc<AtomicBool>,
+    /// A baseline player that answers searches instead of the real search (option `player`).
+    player: Option<Box<dyn BaselinePlayer>>,
+    seed: u64,
+    /// Time kept back from every deadline (see [`Margins`]).
+    margins: Margins,
+    /// Stops any search at its time plan's backstop.
+    watchdog: Watchdog,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// Search time when no limit is given.
+    pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+    /// Default ProbCut margin, tenths of a standard deviation.
+    pub const DEFAULT_PROBCUT: u32 = 10;
+
+    /// Default memory of all search tables together (option `hash`), MiB.
+    pub const DEFAULT_HASH_MIB: usize = 64;
+
+    /// An engine with default options.
+    pub fn new() -> Engine {
+        Engine::with_hash(Engine::DEFAULT_HASH_MIB)
+    }
+
+    /// An engine with default options and `mib` MiB of search tables (option `hash`,
+    /// clamped to its range).
+    pub fn with_hash(mib: usize) -> Engine {
+        let pattern = Pattern::embedded()
+            .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
+            .ok();
+        let mib = mib.clamp(1, 65536);
+        let stop = Arc::new(AtomicBool::new(false));
+        Engine {
+            eval: if pattern.is_some() {
+                EvalKind::Pattern
+            } else {
+                EvalKind::Classic
+            },
+            pattern,
+            weights_file: String::new(),
+            probcut: Engine::DEFAULT_PROBCUT,
+            hash_mib: mib,
+            defaults: Limits::default(),
+            tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
+            solver: None,
+            classic: Classic::default(),
+            square_table: SquareTable::default(),
+            watchdog: Watchdog::new(Arc::clone(&stop)),
+            stop,
+            player: None,
+            seed: 0,
+            margins: Margins::DEFAULT,
+        }
+    }
+
+    /// A flag that, set from another thread, makes the current search return promptly with
+    /// its best move so far.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Replaces the weights of the classic evaluation (for tuning experiments).
+    pub(crate) fn set_classic_weights(&mut self, weights: &ClassicWeights) {
+        self.classic = Classic::new(weights);
+    }
+
+    /// Forgets what earlier searches learned (empties the search tables).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
+    }
+
+    /// Sets the memory of all search tables together to `mib` MiB, shared as
+    /// [`table_split`] says; new tables, empty, when the size changes.
+    fn set_hash(&mut self, mib: u64) {
+        let mib = mib as usize;
+        if mib != self.hash_mib {
+            self.hash_mib = mib;
+            self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
+            self.solver = None;
+        }
+    }
+
+    /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
+    fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
+        let refused = |e: anyhow::Error| OptionError::Refused {
+            name: "weights",
+            reason: format!("{e:#}"),
+        };
+        if value.eq_ignore_ascii_case("builtin") {
+            self.pattern = Some(Pattern::embedded().map_err(refused)?);
+            self.weights_file.clear();
+        } else {
+            self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
+            self.weights_file = value.to_string();
+        }
+        Ok(())
+    }
+
+    /// Fails when the engine cannot play on a board of side `size`: the baseline players
+    /// `squares` and `quadrant` have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<()> {
+        match &self.player {
+            Some(player) if !player.supports(size) => {
+                bail!("player {} plays 8x8 only", player.name())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Searches `position` within `limits` and returns the move to play: always a legal
+    /// one, `Move::Pass` when the mover must pass (the search then looks at the
+    /// opponent's replies for the score). `progress` is called after every finished
+    /// iteration. With option `player` set, the baseline player chooses instead.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let start = Instant::now();
+        let limits = self.resolve(limits, position);
+        let mut report = if let Some(player) = self.player.as_mut() {
+            let choice = player.choose(position, &limits);
+            let report = SearchReport {
+                best: choice.mv,
+                score: Score::from_hundredths(choice.score),
+                exact: false,
+                depth: choice.depth,
+                nodes: choice.nodes,
+                elapsed: start.elapsed(),
+                pv: vec![choice.mv],
+            };
+            progress(&report);
+            report
+        } else {
+            let limits = with_default_time(limits);
+            self.run(position, &limits, false, &mut |r, _| progress(r))
+                .report
+        };
+        if position.play(report.best).is_err() {
+            let legal = position.legal_moves();
+            let fallback = legal.first().copied().unwrap_or(Move::Pass);
+            log::error!(
+                "the search answered {} in {position}; playing {fallback} instead",
+                report.best
+            );
+            report.best = fallback;
+            report.pv = vec![fallback];
+        }
+        report.elapsed = report.elapsed.max(start.elapsed());
+        report
+    }
+
+    /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
+    /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth or
+    /// level in `limits` is ignored.
+    pub fn solve(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> SearchReport {
+        let (_, _, empties) = position.board.counts();
+        let limits = Limits {
+            depth: Some(empties.max(1)),
+            level: None,
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
+            ..limits.clone()
+        };
+        self.run(position, &limits, false, &mut |r, _| progress(r))
+            .report
+    }
+
+    /// The best `count` moves of `position` with their scores, best first: every move is
+    /// searched with a full window, deeper and deeper within one shared set of `limits`.
+    /// `progress` gets the best `count` after every finished depth. When the mover must
+    /// pass, the one move is the pass, scored from the opponent's side.
+    pub fn hint(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&[MoveScore]),
+    ) -> Vec<MoveScore> {
+        let limits = with_default_time(self.resolve(limits, position));
+        let best = |scores: &[MoveScore]| scores[..count.min(scores.len())].to_vec();
+        let outcome = self.run(position, &limits, true, &mut |_, scores| {
+            progress(&best(scores))
+        });
+        best(&outcome.root_scores)
+    }
+
+    /// `limits` as searches take them: completed by the options' limits, and a level made
+    /// a depth, the end of the game once at most [`LEVEL_EXACT_EXTRA`] more squares than
+    /// the level are empty.
+    fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
+        let mut limits = Limits {
+            depth: limits.depth.or(self.defaults.depth),
+            move_time: limits.move_time.or(self.defaults.move_time),
+            nodes: limits.nodes.or(self.defaults.nodes),
+            ..limits.clone()
+        };
+        if let Some(level) = limits.level.take() {
+            let (_, _, empties) = position.board.counts();
+            let depth = if empties <= level + LEVEL_EXACT_EXTRA {
+                empties.max(1)
+            } else {
+                level
+            };
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+        }
+        limits
+    }
+
+    /// One search under `limits`, with a watchdog holding it to the time plan's backstop.
+    fn run(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        score_all_moves: bool,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let (_, _, empties) = position.board.counts();
+        let plan = time::plan(limits, empties, position.size(), &self.margins);
+        let _armed = self
+            .watchdog
+            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
+        let max_depth = limits.depth.unwrap_or(u32::MAX);
+        let stop = Arc::clone(&self.stop);
+        let settings = search::SearchSettings {
+            max_depth,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            plan,
+            start,
+            stop: &stop,
+            score_all_moves,
+            probcut: self.probcut,
+        };
+        // The solvers handle a forced pass at the root as well as any other move.
+        if !score_all_moves && !position.is_game_over() {
+            if let Some(exact) = ExactPlan::new(position.size(), empties, &plan, max_depth) {
+                return self.run_exact(position, exact, &settings, start, progress);
+            }
+        }
+        self.midgame(position, &settings, progress)
+    }
+
+    /// The midgame search with the chosen evaluation.
+    fn midgame(
+        &mut self,
+        position: &Position,
+        settings: &search::SearchSettings,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let tt = &mut self.tt;
+        match (self.eval, &self.pattern) {
+            (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
+                search::search(b, pattern, tt, settings, progress)
+            }),
+            (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
+                search::search(b, &self.classic, tt, settings, progress)
+            }),
+            (EvalKind::Squares, _) => with_board!(&position.board, b => {
+                search::search(b, &self.square_table, tt, settings, progress)
+            }),
+        }
+    }
+
+    /// A search handed to the exact solver as `exact` plans: a short midgame search for a
+    /// fallback move, then the solve; the fallback stands if the solve is cut short.
+    fn run_exact(
+        &mut self,
+        position: &Position,
+        exact: ExactPlan,
+        settings: &search::SearchSettings,
+        start: Instant,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let mut fallback = None;
+        if let Some(plan) = exact.midgame {
+            let first = search::SearchSettings { plan, ..*settings };
+            let outcome = self.midgame(position, &first, progress);
+            if outcome.report.exact || settings.stop.load(Ordering::Relaxed) {
+                return outcome;
+            }
+            fallback = Some(outcome);
+        }
+        let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
+        let mib = table_split(self.hash_mib).solver_mib;
+        let solver = self.solver.get_or_insert_with(|| Solvers::new(mib));
+        let max_nodes =
+            (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
+        match exact8::solve(
+            solver,
+            &position.board,
+            start,
+            exact.deadline,
+            settings.stop,
+            max_nodes,
+        ) {
+            Some(mut report) => {
+                report.nodes += used;
+                progress(&report, &[]);
+                search::SearchResult {
+                    report,
+                    root_scores: Vec::new(),
+                }
+            }
+            None => match fallback {
+                Some(outcome) => outcome,
+                None => self.midgame(position, settings, progress),
+            },
+        }
+    }
+}
+
+/// How a `hash` budget is shared among the search tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TableSplit {
+    /// What the exact solvers are created with ([`Solvers::new`]; one solver at a time, each
+    /// with the tables of [`Solver::new`]): half the budget, which the large table rounds
+    /// down to a power of two; the near table adds 1 MiB (at most a quarter of the budget).
+    pub solver_mib: usize,
+    /// The midgame transposition table: the rest of the budget (at least one bucket).
+    pub midgame_bytes: usize,
+}
+
+/// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest
+/// for the midgame table, all together at most `mib` MiB.
+pub(crate) fn table_split(mib: usize) -> TableSplit {
+    let solver_mib = mib / 2;
+    TableSplit {
+        solver_mib,
+        midgame_bytes: (mib << 20).saturating_sub(Solver::table_bytes_for(solver_mib)),
+    }
+}
+
+/// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.
+fn with_default_time(mut limits: Limits) -> Limits {
+    if limits.is_unbounded() {
+        limits.move_time = Some(Engine::DEFAULT_MOVE_TIME);
+    }
+    limits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_returns_a_legal_move_on_every_size() {
+        let mut engine = Engine::new();
+        for size in crate::board::SIZES {
+            let start = Position::start(size).unwrap();
+            let limits = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+        }
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
+        let mut engine = Engine::new();
+        let eval = |e: &Engine| e.option("eval");
+        assert_eq!(eval(&engine).as_deref(), Some("pattern"));
+        let start = Position::start(8).unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        for kind in ["classic", "squares", "pattern"] {
+            engine.set_option("eval", kind).unwrap();
+            assert_eq!(eval(&engine).as_deref(), Some(kind));
+            let report = engine.search(&start, &limits, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{kind}: {}", report.best);
+        }
+        assert!(engine.set_option("eval", "neural").is_err());
+        // Another weights file, refused with the reason when it is not one.
+        let err = engine
+            .set_option("weights", "Cargo.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not an Emilia weights file"), "{err}");
+        assert!(engine
+            .set_option("weights", "weights/emilia.weights")
+            .is_ok());
+        assert!(engine.set_option("weights", "builtin").is_ok());
+    }
+
+    #[test]
+    fn hash_is_the_memory_of_all_tables_together() {
+        for mib in [1, 2, 3, 64, 100] {
+            let split = table_split(mib);
+            let solver = Solver::table_bytes_for(split.solver_mib);
+            assert!(solver + split.midgame_bytes <= mib << 20, "{mib}");
+            assert!(solver + split.midgame_bytes > (mib << 20) - 128, "{mib}");
+        }
+        // 64 MiB: 32 + 1 for the solver's tables, 31 for the midgame table.
+        assert_eq!(table_split(64).midgame_bytes, 31 << 20);
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("hash", "8").unwrap();
+        assert_eq!(engine.option("hash").as_deref(), Some("8"));
+        assert_eq!(engine.tt.mib(), 3);
+    }
+
+    #[test]
+    fn option_limits_apply_unless_a_search_sets_its_own() {
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("depth", "3").unwrap();
+        let start = Position::start(8).unwrap();
+        assert_eq!(
+            engine.search(&start, &Limits::default(), &mut |_| {}).depth,
+            3
+        );
+        let deeper = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(engine.search(&start, &deeper, &mut |_| {}).depth, 5);
+        // A solve goes to the end whatever the depth option says (FFO #1: g8, +18).
+        let position: Position =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+                .parse()
+                .unwrap();
+        let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert_eq!((report.exact, report.score), (true, Score::from_discs(18)));
+    }
+
+    #[test]
+    fn the_player_option_hands_searches_to_a_baseline_player() {
+        let mut engine = Engine::with_hash(1);
+        assert!(engine.set_option("player", "nobody").is_err());
+        engine.set_option("player", "greedy").unwrap();
+        engine.set_option("seed", "9").unwrap();
+        assert_eq!(engine.option("player").as_deref(), Some("greedy"));
+        // After f5 d6 c3 d3 c4, greedy takes a move flipping the most discs.
+        let start = Position::start(8).unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let report = engine.search(&position, &Limits::default(), &mut |_| {});
+        let Move::Play(sq) = report.best else {
+            panic!("greedy passed")
+        };
+        let most = position
+            .board
+            .moves()
+            .into_iter()
+            .map(|m| position.board.flip_count(m));
+        assert_eq!(
+            position.board.flip_count(sq.index(8).unwrap()),
+            most.max().unwrap()
+        );
+        assert!(engine.check_size(10).is_ok());
+        engine.set_option("player", "squares").unwrap();
+        assert!(engine.check_size(8).is_ok());
+        assert!(engine.check_size(10).is_err());
+        engine.set_option("player", "emilia").unwrap();
+        assert_eq!(engine.option("player").as_deref(), Some("emilia"));
+    }
+}

@@ -1,0 +1,609 @@
+//! Time management: how long to think about one move. Every time margin of the program
+//! lives here; front-ends only read clocks (GTP's `time_settings` and `time_left`,
+//! `genmove <ms>`, NBoard's GGF clocks, a move time) into [`Limits`], and [`plan`] turns
+//! them and the position into a [`TimePlan`].
+//!
+//! A plan has a soft target (no new iteration starts after [`SOFT_START_SHARE`] of it, as
+//! the next one would likely not finish) and a hard deadline at which the search stops and
+//! answers, plus a backstop that a [`Watchdog`] enforces whatever the search does.
+//!
+//! **Margins** ([`Margins`]) keep back time the search's own clock does not see:
+//! - a fixed move time is used up to a quarter of short times, or 1 ms plus 5 %, at most
+//!   50 ms;
+//! - a game clock keeps back 3 ms for every own move still to play (reading the command,
+//!   writing the answer, process switches: time the referee counts and the search does
+//!   not), 10 ms for a pause of a busy machine, and 5 % of what is left; and at least half
+//!   of a short clock up to 20 ms, so that with about 10 ms left the move is played at
+//!   once. What remains is the usable time.
+//!
+//! **Budget** on a game clock: the usable time is shared over the mover's remaining moves
+//! plus a reserve of [`RESERVE_MOVES`] (or over the moves to play before the clock is
+//! renewed, in byo-yomi), three quarters of the increment are spent, the moves where the
+//! exact endgame becomes solvable get [`SOLVE_BONUS`] times as much, and the hard deadline
+//! is four times the target. No search may take more than half the usable time, nor
+//! (backstop) more than half of what is left on the clock.
+//!
+//! **Exact solving** on every size ([`ExactPlan`]): the solver takes over once it is
+//! expected to finish within the hard deadline (by a time model per board size); a short
+//! midgame search first finds a fallback move.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::Limits;
+
+/// Extra moves budgeted beyond those still to play, as a reserve for the end.
+pub const RESERVE_MOVES: u32 = 4;
+
+/// A new iteration starts only before this share of the soft limit has passed.
+pub const SOFT_START_SHARE: f64 = 0.6;
+
+/// Budget multiplier for the moves where the exact endgame becomes solvable.
+pub const SOLVE_BONUS: f64 = 2.5;
+
+/// The time kept back from deadlines for what the search's own clock does not see.
+///
+/// The fixed parts stand for the longest pause a busy machine imposes on the process
+/// (waiting for a core while the wall clock runs); a margin that grows with the scheduling
+/// delay measured while running would raise them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Margins {
+    /// Kept back from a game clock for every own move still to play.
+    pub per_move: Duration,
+    /// Kept back once from a game clock.
+    pub clock_pause: Duration,
+    /// Kept back once from a fixed move time (with a share of it, see the module docs).
+    pub move_time_pause: Duration,
+}
+
+impl Margins {
+    /// The margins measured on a machine under load (see the README's figures).
+    pub const DEFAULT: Margins = Margins {
+        per_move: Duration::from_millis(3),
+        clock_pause: Duration::from_millis(10),
+        move_time_pause: Duration::from_millis(1),
+    };
+
+    /// Time kept back from a fixed move time: a quarter of short times, the pause plus
+    /// 5 % of longer ones, at most 50 ms.
+    pub fn move_time(&self, move_time: Duration) -> Duration {
+        (move_time / 4)
+            .min(self.move_time_pause + move_time / 20)
+            .min(Duration::from_millis(50))
+    }
+
+    /// Time kept back from a game clock of `remaining` with `own_moves` still to play: the
+    /// overhead of every move, one pause and 5 %, and at least half of a short clock up to
+    /// 20 ms; never more than the clock.
+    pub fn clock(&self, remaining: Duration, own_moves: u32) -> Duration {
+        let overhead = self.per_move * own_moves + self.clock_pause + remaining / 20;
+        let short_clock = (remaining / 2).min(Duration::from_millis(20));
+        overhead.max(short_clock).min(remaining)
+    }
+}
+
+/// Empties at which the exact endgame usually becomes solvable within a move's time, per
+/// board size: those moves get more time.
+pub(crate) fn solve_empties(size: usize) -> u32 {
+    match size {
+        6 => 18,
+        8 => 16,
+        10 => 12,
+        _ => 10,
+    }
+}
+
+/// Moves the side to move still has to play, at most, with `empties` empty squares.
+pub(crate) fn own_moves_left(empties: u32) -> u32 {
+    empties.div_ceil(2).max(1)
+}
+
+/// Time the search may take for one move, from its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimePlan {
+    /// Target time: no new iteration starts after [`SOFT_START_SHARE`] of it.
+    pub soft: Option<Duration>,
+    /// Deadline at which the search stops, whatever it is doing.
+    pub hard: Option<Duration>,
+    /// The promise to the clock's owner: never more than the move time, nor half of what
+    /// is left on the clock. A [`Watchdog`] raises the stop flag then, should a search not
+    /// have stopped at `hard`.
+    pub backstop: Option<Duration>,
+}
+
+impl TimePlan {
+    /// No time limit (fixed depth or node count).
+    pub const UNLIMITED: TimePlan = TimePlan {
+        soft: None,
+        hard: None,
+        backstop: None,
+    };
+
+    /// Whether a new iteration may start after `elapsed`.
+    pub fn may_start_iteration(&self, elapsed: Duration) -> bool {
+        self.soft
+            .is_none_or(|soft| elapsed.as_secs_f64() < soft.as_secs_f64() * SOFT_START_SHARE)
+            && self.hard.is_none_or(|hard| elapsed < hard)
+    }
+
+    fn tighten(self, other: TimePlan) -> TimePlan {
+        let min = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        TimePlan {
+            soft: min(self.soft, other.soft),
+            hard: min(self.hard, other.hard),
+            backstop: min(self.backstop, other.backstop),
+        }
+    }
+}
+
+/// The plan for a fixed time per move: think until shortly before it ends.
+pub fn for_move_time(move_time: Duration, margins: &Margins) -> TimePlan {
+    TimePlan {
+        soft: None,
+        hard: Some(move_time.saturating_sub(margins.move_time(move_time))),
+        backstop: Some(move_time),
+    }
+}
+
+/// The plan on a game clock with `empties` empty squares on a board of side `size`.
+pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Margins) -> TimePlan {
+    let own_moves = own_moves_left(empties);
+    // In byo-yomi the clock is renewed after `moves_to_go` moves: no reserve is needed.
+    let (moves, reserve) = match clock.moves_to_go {
+        Some(n) => (n.clamp(1, own_moves), 0),
+        None => (own_moves, RESERVE_MOVES),
+    };
+    let usable = clock
+        .remaining
+        .saturating_sub(margins.clock(clock.remaining, moves));
+    let mut soft = usable / (moves + reserve) + clock.increment * 3 / 4;
+    let solvable = solve_empties(size);
+    if (solvable.saturating_sub(1)..=solvable + 1).contains(&empties) {
+        soft = soft.mul_f64(SOLVE_BONUS);
+    }
+    // A floor so that even a short budget finishes the first iterations.
+    soft = soft.max(Duration::from_millis(2).min(usable / 4));
+    let cap = usable / 2;
+    TimePlan {
+        soft: Some(soft.min(cap)),
+        hard: Some((soft * 4).min(cap)),
+        backstop: Some(clock.remaining / 2),
+    }
+}
+
+/// The plan for `limits` in a position with `empties` empty squares on a board of side
+/// `size`; unlimited when `limits` bound no time.
+pub fn plan(limits: &Limits, empties: u32, size: usize, margins: &Margins) -> TimePlan {
+    let mut plan = TimePlan::UNLIMITED;
+    if let Some(t) = limits.move_time {
+        plan = plan.tighten(for_move_time(t, margins));
+    }
+    if let Some(clock) = &limits.clock {
+        plan = plan.tighten(for_clock(clock, empties, size, margins));
+    }
+    plan
+}
+
+/// How solve times grow with the empties on one board size: the typical time at a number
+/// of empties, and the growth per empty square more.
+struct SolveTimes {
+    size: usize,
+    reference_empties: i32,
+    reference_time: Duration,
+    growth_per_empty: f64,
+}
+
+/// Per board size, from measured medians, rounded up: on 8x8 at 17 to 22 empties of real
+/// games; on the other sizes at 14 to 22 (6x6) or 10 to 18 empties of nine games each
+/// between shallow searches.
+const SOLVE_TIMES: [SolveTimes; 4] = [
+    SolveTimes {
+        size: 8,
+        reference_empties: 20,
+        reference_time: Duration::from_millis(300),
+        growth_per_empty: 2.5,
+    },
+    SolveTimes {
+        size: 6,
+        reference_empties: 20,
+        reference_time: Duration::from_millis(40),
+        growth_per_empty: 2.3,
+    },
+    SolveTimes {
+        size: 10,
+        reference_empties: 16,
+        reference_time: Duration::from_millis(60),
+        growth_per_empty: 2.4,
+    },
+    SolveTimes {
+        size: 12,
+        reference_empties: 16,
+        reference_time: Duration::from_millis(150),
+        growth_per_empty: 2.4,
+    },
+];
+
+/// A solve expected to take at most this share of the hard limit is "cheap": the midgame
+/// search before it gets only a tenth of the time, otherwise a quarter.
+const CHEAP_SOLVE_SHARE: f64 = 0.25;
+
+/// Expected time for the exact solver to solve a position with `empties` empty squares on
+/// a board of side `size`; [`Duration::MAX`] when that is beyond what a duration holds (the
+/// start of a 12x12 game).
+pub(crate) fn estimated_solve_time(size: usize, empties: u32) -> Duration {
+    let times = SOLVE_TIMES
+        .iter()
+        .find(|t| t.size == size)
+        .unwrap_or(&SOLVE_TIMES[SOLVE_TIMES.len() - 1]);
+    let exponent = empties as i32 - times.reference_empties;
+    let seconds = times.reference_time.as_secs_f64() * times.growth_per_empty.powi(exponent);
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+}
+
+/// How a search should use the exact solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ExactPlan {
+    /// Time for the midgame search that runs first, if any.
+    pub midgame: Option<TimePlan>,
+    /// Deadline of the solve, from the start of the search.
+    pub deadline: Option<Duration>,
+}
+
+impl ExactPlan {
+    /// Whether and how to solve a position with `empties` empties on a board of side `size`
+    /// exactly, given the search's time plan and depth limit; `None` keeps the midgame search alone. Without a
+    /// time limit (a fixed depth at least the empties, or an explicit solve) the solver
+    /// runs alone.
+    pub(crate) fn new(
+        size: usize,
+        empties: u32,
+        time: &TimePlan,
+        max_depth: u32,
+    ) -> Option<ExactPlan> {
+        if max_depth < empties {
+            return None;
+        }
+        let Some(hard) = time.hard else {
+            return Some(ExactPlan {
+                midgame: None,
+                deadline: None,
+            });
+        };
+        let estimate = estimated_solve_time(size, empties);
+        if estimate > hard {
+            return None;
+        }
+        let share = if estimate.as_secs_f64() <= hard.as_secs_f64() * CHEAP_SOLVE_SHARE {
+            10
+        } else {
+            4
+        };
+        let midgame_hard = hard / share;
+        Some(ExactPlan {
+            midgame: Some(TimePlan {
+                soft: Some(midgame_hard / 2),
+                hard: Some(midgame_hard),
+                backstop: time.backstop,
+            }),
+            deadline: Some(hard),
+        })
+    }
+}
+
+/// The search time of a move for which the whole process is timed (`emilia move`), given
+/// what is `left` once the engine is ready: writing the file and exiting are kept back, a
+/// tenth, at most 200 ms, plus 5 ms; at least 1 ms remains.
+pub(crate) fn process_move_time(left: Duration) -> Duration {
+    let reserve = (left / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
+    left.saturating_sub(reserve).max(Duration::from_millis(1))
+}
+
+/// Raises a stop flag at a deadline unless disarmed first: the backstop that holds any
+/// search to its time plan. One thread waits for all the deadlines of an engine, so a
+/// search costs no thread of its own.
+pub(crate) struct Watchdog {
+    stop: Arc<AtomicBool>,
+    /// Commands to the waiting thread, which starts with the first deadline.
+    commands: Option<mpsc::Sender<Command>>,
+}
+
+enum Command {
+    Arm(Instant),
+    Disarm,
+}
+
+/// An armed [`Watchdog`]; dropping it disarms it.
+pub(crate) struct Armed {
+    commands: Option<mpsc::Sender<Command>>,
+}
+
+impl Watchdog {
+    /// A watchdog that raises `stop`.
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> Watchdog {
+        Watchdog {
+            stop,
+            commands: None,
+        }
+    }
+
+    /// Raises the stop flag at `deadline`, if given, unless the result is dropped first.
+    pub(crate) fn arm(&mut self, deadline: Option<Instant>) -> Armed {
+        let Some(deadline) = deadline else {
+            return Armed { commands: None };
+        };
+        if self.commands.is_none() {
+            self.commands = self.spawn();
+        }
+        let commands = self
+            .commands
+            .clone()
+            .filter(|c| c.send(Command::Arm(deadline)).is_ok());
+        Armed { commands }
+    }
+
+    /// The waiting thread: sleeps until a deadline or a command, whichever comes first.
+    fn spawn(&self) -> Option<mpsc::Sender<Command>> {
+        let (sender, commands) = mpsc::channel::<Command>();
+        let stop = Arc::clone(&self.stop);
+        let spawned = thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                let mut deadline: Option<Instant> = None;
+                loop {
+                    let command = match deadline {
+                        None => commands
+                            .recv()
+                            .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                        Some(d) => {
+                            commands.recv_timeout(d.saturating_duration_since(Instant::now()))
+                        }
+                    };
+                    match command {
+                        Ok(Command::Arm(d)) => deadline = Some(d),
+                        Ok(Command::Disarm) => deadline = None,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            stop.store(true, Ordering::SeqCst);
+                            deadline = None;
+                        }
+                        // The engine is gone.
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            });
+        spawned.ok().map(|_| sender)
+    }
+}
+
+impl Drop for Armed {
+    fn drop(&mut self) {
+        if let Some(commands) = &self.commands {
+            let _ = commands.send(Command::Disarm);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock;
+
+    const M: Margins = Margins::DEFAULT;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(remaining: u64, increment: u64) -> Clock {
+        Clock {
+            remaining: ms(remaining),
+            increment: ms(increment),
+            moves_to_go: None,
+        }
+    }
+
+    #[test]
+    fn fixed_move_time_keeps_a_margin() {
+        let hard = |t| for_move_time(t, &M).hard;
+        assert_eq!(hard(ms(5)), Some(Duration::from_micros(3_750)));
+        assert_eq!(hard(ms(100)), Some(ms(94)));
+        assert_eq!(hard(ms(10_000)), Some(ms(9_950)));
+        assert_eq!(hard(Duration::ZERO), Some(Duration::ZERO));
+        assert_eq!(for_move_time(ms(100), &M).backstop, Some(ms(100)));
+    }
+
+    #[test]
+    fn clock_budget_shares_the_time_over_the_remaining_moves() {
+        // 60 s for 30 own moves plus the reserve: about 1.6 s each.
+        let plan = for_clock(&clock(60_000, 0), 60, 8, &M);
+        let soft = plan.soft.unwrap();
+        assert!(soft > ms(1_500) && soft < ms(1_700), "{soft:?}");
+        assert_eq!(plan.hard, Some(soft * 4));
+        // The increment is spent too.
+        let with_inc = for_clock(&clock(60_000, 1_000), 60, 8, &M).soft.unwrap();
+        assert_eq!(with_inc, soft + ms(750));
+    }
+
+    #[test]
+    fn the_margin_counts_every_move_still_to_play() {
+        // 10 s with 30 own moves: 90 ms of overhead, 10 ms of pause, 500 ms (5 %).
+        assert_eq!(M.clock(ms(10_000), 30), ms(600));
+        assert_eq!(M.clock(ms(10_000), 1), ms(513));
+        // Never more than the clock.
+        assert_eq!(M.clock(ms(50), 30), ms(50));
+    }
+
+    #[test]
+    fn byo_yomi_shares_the_period_over_its_moves() {
+        let period = Clock {
+            remaining: ms(10_000),
+            increment: Duration::ZERO,
+            moves_to_go: Some(5),
+        };
+        let plan = for_clock(&period, 40, 8, &M);
+        let usable = ms(10_000) - M.clock(ms(10_000), 5);
+        assert_eq!(plan.soft, Some(usable / 5));
+        // The last move of a period gets at most half of what is left.
+        let last = Clock {
+            moves_to_go: Some(1),
+            ..period
+        };
+        assert_eq!(
+            for_clock(&last, 40, 8, &M).hard,
+            Some((ms(10_000) - M.clock(ms(10_000), 1)) / 2)
+        );
+    }
+
+    #[test]
+    fn the_solvable_point_gets_more_time_than_the_midgame() {
+        let midgame = for_clock(&clock(30_000, 0), 30, 8, &M).soft.unwrap();
+        let solving = for_clock(&clock(30_000, 0), 16, 8, &M).soft.unwrap();
+        assert!(solving.as_secs_f64() > 2.0 * midgame.as_secs_f64());
+    }
+
+    #[test]
+    fn no_move_may_use_more_than_half_the_usable_clock() {
+        for remaining in [0, 1, 3, 10, 50, 100, 1_000, 10_000, 600_000] {
+            for empties in [0, 1, 2, 10, 20, 21, 40, 60, 140] {
+                for increment in [0, 100, 10_000] {
+                    let c = clock(remaining, increment);
+                    let plan = for_clock(&c, empties, 8, &M);
+                    let moves = own_moves_left(empties);
+                    let usable = c.remaining.saturating_sub(M.clock(c.remaining, moves));
+                    let (soft, hard) = (plan.soft.unwrap(), plan.hard.unwrap());
+                    assert!(soft <= hard, "{remaining} {empties}");
+                    assert!(hard <= usable / 2, "{remaining} {empties} {increment}");
+                    assert!(hard <= plan.backstop.unwrap());
+                    assert!(hard < c.remaining || remaining == 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_clocks_keep_a_wide_margin() {
+        // Nearly out of time: answer at once rather than risk a pause of the machine.
+        assert_eq!(
+            for_clock(&clock(8, 0), 30, 8, &M).hard,
+            Some(Duration::ZERO)
+        );
+        // 25 ms left: at most a quarter of it.
+        let hard = for_clock(&clock(25, 0), 2, 8, &M).hard.unwrap();
+        assert!(hard <= Duration::from_micros(6_250), "{hard:?}");
+        // 100 ms left: at most 40 ms.
+        assert!(for_clock(&clock(100, 0), 2, 8, &M).hard.unwrap() <= ms(40));
+    }
+
+    #[test]
+    fn the_last_moves_are_not_rushed() {
+        // With 2 s left and 4 empties, a move still gets a fair slice.
+        let soft = for_clock(&clock(2_000, 0), 4, 8, &M).soft.unwrap();
+        assert!(soft > ms(250), "{soft:?}");
+    }
+
+    #[test]
+    fn plans_combine_limits() {
+        let limits = Limits {
+            move_time: Some(ms(100)),
+            clock: Some(clock(1_000, 0)),
+            ..Limits::default()
+        };
+        let p = plan(&limits, 60, 8, &M);
+        assert!(p.hard.unwrap() <= ms(94));
+        assert!(p.soft.unwrap() < ms(40));
+        assert_eq!(p.backstop, Some(ms(100)));
+        let depth_only = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(plan(&depth_only, 60, 8, &M), TimePlan::UNLIMITED);
+    }
+
+    #[test]
+    fn iterations_stop_starting_after_the_soft_share() {
+        let p = TimePlan {
+            soft: Some(ms(100)),
+            hard: Some(ms(400)),
+            backstop: None,
+        };
+        assert!(p.may_start_iteration(ms(59)));
+        assert!(!p.may_start_iteration(ms(61)));
+        assert!(TimePlan::UNLIMITED.may_start_iteration(ms(1_000_000)));
+    }
+
+    #[test]
+    fn estimates_grow_with_the_empties() {
+        assert_eq!(estimated_solve_time(8, 20), ms(300));
+        assert!(estimated_solve_time(8, 21) > ms(700) && estimated_solve_time(8, 21) < ms(800));
+        assert!(estimated_solve_time(8, 10) < ms(1));
+        for size in [6, 10, 12] {
+            assert!(estimated_solve_time(size, 21) > estimated_solve_time(size, 20));
+        }
+        // The bigger the board, the more moves a position has and the slower its solve.
+        assert!(estimated_solve_time(6, 20) < estimated_solve_time(8, 20));
+        assert!(estimated_solve_time(8, 20) < estimated_solve_time(10, 20));
+        assert!(estimated_solve_time(10, 20) <= estimated_solve_time(12, 20));
+        // The start of the largest board is far beyond any budget, not an overflow.
+        assert_eq!(estimated_solve_time(12, 140), Duration::MAX);
+    }
+
+    #[test]
+    fn the_solver_is_used_when_it_should_finish_in_time() {
+        let timed = |hard| TimePlan {
+            soft: Some(ms(hard) / 3),
+            hard: Some(ms(hard)),
+            backstop: None,
+        };
+        // Too deep for the time: the midgame search alone.
+        assert_eq!(ExactPlan::new(8, 26, &timed(1_000), u32::MAX), None);
+        // Within the time: a short midgame search first, then the solve.
+        let p = ExactPlan::new(8, 20, &timed(1_000), u32::MAX).unwrap();
+        assert_eq!(p.deadline, Some(ms(1_000)));
+        assert_eq!(p.midgame.unwrap().hard, Some(ms(250)));
+        // Cheap: an even shorter midgame search.
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX).unwrap();
+        assert_eq!(p.midgame.unwrap().hard, Some(ms(100)));
+        // A depth limit short of the end keeps the midgame search.
+        assert_eq!(ExactPlan::new(8, 12, &timed(1_000), 8), None);
+        // No time limit: the solver alone.
+        assert_eq!(
+            ExactPlan::new(8, 30, &TimePlan::UNLIMITED, u32::MAX),
+            Some(ExactPlan {
+                midgame: None,
+                deadline: None
+            })
+        );
+    }
+
+    #[test]
+    fn a_whole_process_keeps_time_for_writing_and_exiting() {
+        assert_eq!(process_move_time(ms(1_000)), ms(895));
+        assert_eq!(process_move_time(ms(10_000)), ms(9_795));
+        assert_eq!(process_move_time(ms(3)), ms(1));
+    }
+
+    #[test]
+    fn watchdog_fires_only_when_not_disarmed() {
+        // Deadlines far enough off that a busy machine's pauses between two statements do
+        // not decide the test, and a generous wait for the one that must fire.
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut watchdog = Watchdog::new(Arc::clone(&stop));
+        drop(watchdog.arm(Some(Instant::now() + ms(200))));
+        thread::sleep(ms(300));
+        assert!(!stop.load(Ordering::SeqCst));
+        drop(watchdog.arm(None));
+        thread::sleep(ms(20));
+        assert!(!stop.load(Ordering::SeqCst));
+        // The same thread serves the next deadline.
+        let _armed = watchdog.arm(Some(Instant::now() + ms(5)));
+        let until = Instant::now() + ms(5_000);
+        while !stop.load(Ordering::SeqCst) && Instant::now() < until {
+            thread::sleep(ms(1));
+        }
+        assert!(stop.load(Ordering::SeqCst));
+    }
+}
