@@ -65,9 +65,9 @@ pub fn estimated_time(size: usize, empties: u32) -> Duration {
         .find(|t| t.size == size)
         .unwrap_or(&SOLVE_TIMES[SOLVE_TIMES.len() - 1]);
     let exponent = empties as i32 - times.reference_empties;
-    times
-        .reference_time
-        .mul_f64(times.growth_per_empty.powi(exponent))
+    // Far from the end the estimate outgrows any duration: then it is "forever".
+    let seconds = times.reference_time.as_secs_f64() * times.growth_per_empty.powi(exponent);
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
 }
 
 /// How a search should use the solver.
@@ -158,6 +158,14 @@ mod tests {
         for size in [6, 10, 12] {
             assert!(estimated_time(size, 21) > estimated_time(size, 20));
         }
+        // From the start of the game: longer than any clock, not an overflow; 6x6 solves
+        // from the start in minutes.
+        for size in [8, 10, 12] {
+            let start = (size * size - 4) as u32;
+            assert!(estimated_time(size, start) > Duration::from_secs(1 << 40));
+        }
+        let six = estimated_time(6, 32);
+        assert!(six > Duration::from_secs(60) && six < Duration::from_secs(3600));
         // The bigger the board, the more moves a position has and the slower its solve.
         assert!(estimated_time(6, 20) < estimated_time(8, 20));
         assert!(estimated_time(8, 20) < estimated_time(10, 20));
