@@ -420,6 +420,45 @@ mod tests {
             };
             let report = engine.search(&start, &limits, &mut |_| {});
             assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+            let timed = Limits {
+                move_time: Some(Duration::from_millis(20)),
+                ..Limits::default()
+            };
+            let report = engine.search(&start, &timed, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+        }
+    }
+
+    #[test]
+    fn the_exact_solver_takes_over_near_the_end_on_every_size() {
+        let mut engine = Engine::with_hash(4);
+        let mut solvers = crate::endgame::Solvers::new(1);
+        for size in crate::board::SIZES {
+            // A game between shallow searches, to 12 empties.
+            let mut position = Position::start(size).unwrap();
+            let shallow = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+            while position.board.counts().2 > 12 && !position.is_game_over() {
+                let report = engine.search(&position, &shallow, &mut |_| {});
+                position = position.play(report.best).unwrap();
+            }
+            if !position.board.has_moves() {
+                continue;
+            }
+            let timed = Limits {
+                move_time: Some(Duration::from_secs(2)),
+                ..Limits::default()
+            };
+            let report = engine.search(&position, &timed, &mut |_| {});
+            assert!(report.exact, "{size}: {report:?}");
+            let expected = solvers.solve_exact(&position.board).score;
+            assert_eq!(report.score, Score::from_discs(expected), "{size}");
+            // The move played keeps the score.
+            let after = position.play(report.best).unwrap();
+            let reply = solvers.solve_exact(&after.board).score;
+            assert_eq!(-reply, expected, "{size}: {}", report.best);
         }
     }
 
