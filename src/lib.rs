@@ -1,7 +1,7 @@
 //! Emilia, an Othello (Reversi) engine.
 //!
 //! The crate is layered so that each part knows only the parts below it:
-//! [`board`] holds the rules and notation; [`score`] is the unit every evaluation and search
+//! [`board`] holds the rules and notation; `memory` gives the search tables their memory; [`score`] is the unit every evaluation and search
 //! counts in; [`rng`] is the one random generator; [`game`] records games and [`formats`]
 //! reads and writes files of positions and games; [`perft`] counts game trees; [`eval`]
 //! scores positions; [`endgame`] solves endgames exactly; [`search`] looks ahead and owns
@@ -21,6 +21,7 @@ pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod game;
+pub(crate) mod memory;
 pub mod perft;
 pub(crate) mod players;
 pub(crate) mod protocol;

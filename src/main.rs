@@ -5,8 +5,8 @@ fn main() {
     let started = std::time::Instant::now();
     // Then: an instruction the processor lacks would kill the process with no word.
     processor::exit_unless_supported();
-    // Logs go to stderr and are off unless RUST_LOG asks for them: stdout is protocol only.
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    // Logs (started by the command line, after reading `-v` and `--log`) go to stderr or
+    // the protocol log, and are off unless asked for: stdout is protocol only.
     let args: Vec<String> = std::env::args().skip(1).collect();
     std::process::exit(emilia::cli::run(&args, started));
 }

@@ -23,6 +23,8 @@ impl Player {
     /// An engine player with `options` (name, value pairs) and a `hash_mib` table.
     pub(crate) fn engine(options: &[(&str, &str)], limits: Limits, hash_mib: usize) -> Player {
         let mut engine = Box::new(Engine::with_hash(hash_mib));
+        // One thread unless asked: games then replay the same way.
+        engine.set_option("threads", "1").expect("threads takes 1");
         for (name, value) in options {
             if let Err(e) = engine.set_option(name, value) {
                 log::warn!("{e:#}");

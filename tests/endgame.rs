@@ -344,3 +344,77 @@ fn every_size_solves_to_the_square_by_square_minimax() {
         }
     }
 }
+
+/// The parallel solver (2 to 4 threads, more than this machine may have cores) gives the
+/// scores of the files: FFO positions and exact endgames with enough empty squares for the
+/// threads to split the work.
+#[test]
+fn more_threads_solve_to_the_same_scores() {
+    let ffo: Vec<Record> = read_obf(&data("ffo/fforum-1-19.obf"))
+        .unwrap()
+        .into_iter()
+        .chain(read_obf(&data("ffo/fforum-20-39.obf")).unwrap())
+        .step_by(3)
+        .collect();
+    for (i, chunk) in ffo.chunks(3).enumerate() {
+        let mut solver = Solver::new(16);
+        solver.set_threads(2 + i % 3);
+        check_obf(chunk, &mut solver);
+    }
+    let lists = sample("eg_17_18.txt", 100, 7)
+        .into_iter()
+        .chain(sample("eg_19_20.txt", 100, 11))
+        .chain(sample("eg_21_22.txt", 100, 13));
+    let mut checked = 0;
+    for (i, record) in lists.enumerate() {
+        let board = board8(&record);
+        let mut one = Solver::new(8);
+        let mut more = Solver::new(8);
+        more.set_threads(2 + i % 3);
+        let (a, b) = (one.solve_exact(&board), more.solve_exact(&board));
+        assert_eq!(a.score, b.score, "{}", record.position);
+        // Another best move must reach the same score.
+        if a.best != b.best {
+            let after = board.play(b.best.expect("a move"));
+            assert_eq!(
+                -one.solve_exact(&after).score,
+                a.score,
+                "{}",
+                record.position
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+#[test]
+fn a_parallel_solve_stops_on_its_limits_and_stays_right() {
+    let records = read_obf(&data("ffo/fforum-40-59.obf")).unwrap();
+    let board = board8(&records[0]);
+    let mut solver = Solver::new(16);
+    solver.set_threads(3);
+    let limits = SolveLimits {
+        max_nodes: Some(200_000),
+        ..SolveLimits::NONE
+    };
+    assert_eq!(solver.solve_within(&board, -65, 65, &limits), None);
+    let stop = AtomicBool::new(false);
+    let limits = SolveLimits {
+        stop: Some(&stop),
+        ..SolveLimits::NONE
+    };
+    let hard = board8(&records[9]); // FFO #49, 26 empties
+    let started = std::time::Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        solver.solve_within(&hard, -65, 65, &limits)
+    });
+    assert_eq!(result, None);
+    assert!(started.elapsed().as_secs() < 5);
+    let solution = solver.solve_exact(&board);
+    assert_eq!((solution.score, solution.best), (38, Some(8))); // a2
+}

@@ -376,3 +376,147 @@ fn bad_lines_are_ignored_or_reported_without_changing_the_game() {
     assert!(status.success());
     assert_eq!(stderr, "");
 }
+
+/// The score of the first `=== MOVE/eval/secs` answer.
+fn answered_eval(line: &str) -> f64 {
+    line.split('/').nth(1).unwrap().parse().unwrap()
+}
+
+/// The score a fresh text session started with `args` finds at depth 2 from the start.
+fn text_session_score(args: &[&str]) -> f64 {
+    let mut emilia = Emilia::start(args);
+    emilia.ok("genmove black depth 2");
+    let search = emilia.ok("last_search");
+    let words: Vec<&str> = search.split_whitespace().collect();
+    assert_eq!(words[2], "score", "{search}");
+    words[3].parse().unwrap()
+}
+
+#[test]
+fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
+    // NBoard users set options only on the engine's command line, as in the GUI's engine
+    // list. The GUI's recorded traffic, replayed with depth, evaluation and hash set there.
+    let log = std::env::temp_dir().join(format!("emilia-nboard-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let log_arg = log.to_str().unwrap();
+    let args = [
+        "--hash", "256", "--eval", "classic", "--depth", "2", "--log", log_arg,
+    ];
+    let mut emilia = Emilia::start(&args);
+    let mut game = Game::standard(8).unwrap();
+    let mut first_answer = None;
+    let mut depths = Vec::new();
+    for line in traffic() {
+        emilia.send(&line);
+        follow(&mut game, &line);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let lines = match words.as_slice() {
+            ["set", "depth", n] => {
+                assert_eq!(emilia.line(), format!("set myname Emilia{n}"));
+                continue;
+            }
+            ["ping", n] => {
+                assert_eq!(emilia.line(), format!("pong {n}"));
+                continue;
+            }
+            ["go"] => read_until(&mut emilia, "==="),
+            ["hint", _] => [
+                read_until(&mut emilia, "status"),
+                read_until(&mut emilia, "status"),
+            ]
+            .concat(),
+            _ => continue,
+        };
+        for search in lines.iter().filter(|l| l.starts_with("search ")) {
+            check_search_line(search, &game);
+            depths.push(search.split_whitespace().last().unwrap().to_string());
+        }
+        if let Some(answer) = lines.iter().find(|l| l.starts_with("===")) {
+            assert!(
+                game.position().play(answered_move(answer)).is_ok(),
+                "{answer}"
+            );
+            first_answer.get_or_insert(answer.clone());
+        }
+    }
+    emilia.send("quit");
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert_eq!(stderr, "");
+    // --depth 2 bounds the GUI's level 4: no search line deeper than 2 unless exact.
+    assert!(depths.iter().any(|d| d == "2"), "{depths:?}");
+    assert!(
+        depths.iter().all(|d| d == "1" || d == "2" || d == "100%"),
+        "{depths:?}"
+    );
+    // --eval classic: the first move's score (the start, depth 2) is the classic
+    // evaluation's, as a text session set up the same way finds it, not the pattern one's.
+    let first = answered_eval(&first_answer.unwrap());
+    let classic = text_session_score(&["--eval", "classic"]);
+    let pattern = text_session_score(&[]);
+    assert_ne!(classic, pattern, "the check tells the evaluations apart");
+    assert_eq!(first, classic);
+    // The log shows the options as the engine holds them, then every line both ways.
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    let logged: Vec<&str> = text.lines().map(|l| &l[10..]).collect();
+    assert!(logged[0].starts_with("# emilia "), "{}", logged[0]);
+    assert!(
+        logged[1].starts_with("# options: hash 256, ")
+            && logged[1].contains(", eval classic, ")
+            && logged[1].contains("depth 2"),
+        "{}",
+        logged[1]
+    );
+    assert_eq!(logged[2], "> nboard 2");
+    let read = logged.iter().filter(|l| l.starts_with("> ")).count();
+    assert_eq!(read, traffic().len() + 1, "every line read, and quit");
+    assert!(logged.contains(&"< set myname Emilia4"));
+    assert_eq!(
+        logged.iter().filter(|l| l.starts_with("< === ")).count(),
+        61
+    );
+}
+
+/// With `set ponder on` Emilia ponders once the GUI plays the move `go` answered, until
+/// the next line: a game driven like the GUI, with lines coming at random moments of the
+/// pondering, gets every answer and nothing else, and `quit` while pondering ends it.
+#[test]
+fn pondering_between_moves_answers_every_line() {
+    let mut emilia = Emilia::start(&["--threads", "2", "--hash", "8"]);
+    emilia.send("nboard 2");
+    emilia.send("set ponder on");
+    emilia.send("set depth 4");
+    assert_eq!(emilia.line(), "set myname Emilia4");
+    emilia.send(&format!("set game {START}"));
+    let mut game = ggf::parse(START).unwrap();
+    let mut rng = emilia::rng::Rng::new(31);
+    let mut ping = 0;
+    while !game.is_over() {
+        emilia.send("go");
+        let lines = read_until(&mut emilia, "===");
+        let answer = lines.last().unwrap();
+        let mv = answered_move(answer);
+        game.play(mv).unwrap_or_else(|e| panic!("{answer}: {e}"));
+        emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
+        // Emilia ponders now, if the game goes on; lines come at any moment of it.
+        std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
+        ping += 1;
+        emilia.send(&format!("ping {ping}"));
+        assert_eq!(emilia.line(), format!("pong {ping}"));
+        assert!(ping < 200);
+    }
+    // Nothing else came out.
+    assert_eq!(emilia.line_within(Duration::from_millis(100)), None);
+    emilia.send(&format!("set game {START}"));
+    emilia.send("go");
+    let answer = read_until(&mut emilia, "===").pop().unwrap();
+    emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
+    std::thread::sleep(Duration::from_millis(30));
+    emilia.send("quit");
+    let started = Instant::now();
+    let (status, stderr) = emilia.wait(Duration::from_secs(5));
+    assert!(status.success(), "{status}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(stderr, "");
+}

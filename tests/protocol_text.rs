@@ -657,3 +657,256 @@ fn other_board_sizes_play_too() {
         .ask(&format!("setboard {squares} X"))
         .starts_with('='));
 }
+
+/// Sends `command`, then `stop` after `wait`: the command answers within two seconds of
+/// the stop, then the stop itself. Returns the command's reply and the time it took.
+fn stopped(emilia: &mut Emilia, command: &str, wait: Duration) -> String {
+    emilia.send(command);
+    std::thread::sleep(wait);
+    let sent = Instant::now();
+    emilia.send("7 stop");
+    let reply = emilia.reply();
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_secs(2),
+        "{command}: {took:?} after stop"
+    );
+    assert_eq!(emilia.reply(), "=7", "{command}: stop answered after it");
+    reply
+}
+
+#[test]
+fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
+    let mut emilia = Emilia::start(&[]);
+    // A search of 100 s, stopped: the best move so far, played.
+    let reply = stopped(
+        &mut emilia,
+        "genmove black movetime 100000",
+        Duration::from_millis(300),
+    );
+    let mv = reply.strip_prefix("= ").expect(&reply);
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{reply}");
+    assert_eq!(emilia.ok("history"), mv);
+    // A hint of 100 s: after a second it writes progress to stderr; stopped, it answers
+    // the best two moves as deep as it got.
+    let reply = stopped(
+        &mut emilia,
+        "hint 2 movetime 100000",
+        Duration::from_secs(4),
+    );
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines.len(), 2, "{reply}");
+    assert!(
+        lines[0].starts_with("= ") && lines[1].contains(" depth "),
+        "{reply}"
+    );
+    // An exact solve of 40 empties cannot finish: stopped, it answers its best so far as
+    // an estimate.
+    emilia.ok("loadgame f5d6c3d3c4f4f6f3e6e7");
+    let reply = stopped(&mut emilia, "solve", Duration::from_millis(300));
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    assert!(
+        words.len() == 5 && words[0] == "=" && words[3] == "depth",
+        "{reply}"
+    );
+    // A stop with nothing to stop is answered, and the next search runs in full.
+    assert_eq!(emilia.ask("stop"), "=");
+    emilia.ok("genmove depth 3");
+    assert!(emilia.ok("last_search").starts_with("depth 3 "));
+    // A stop sent right behind a search, before it started, still stops it at once.
+    emilia.send("genmove movetime 100000");
+    emilia.send("stop");
+    let start = Instant::now();
+    assert!(emilia.reply().starts_with("= "));
+    assert_eq!(emilia.reply(), "=");
+    assert!(start.elapsed() < Duration::from_secs(2));
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success());
+    assert!(stderr.lines().count() >= 1, "{stderr}");
+    for line in stderr.lines() {
+        assert!(
+            line.starts_with("hint: depth ") && line.contains(" nodes/s time "),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn reg_genmove_answers_the_move_and_changes_nothing() {
+    let mut emilia = quick();
+    emilia.ok("play f5");
+    let before = state(&mut emilia);
+    let mv = emilia.ok("reg_genmove white depth 3");
+    assert!(["d6", "f6", "f4"].contains(&mv.as_str()), "{mv}");
+    assert_eq!(state(&mut emilia), before);
+    assert_eq!(emilia.ok("genmove white depth 3"), mv);
+    assert!(emilia
+        .ask("reg_genmove white")
+        .starts_with("? wrong side to move"));
+    assert!(emilia
+        .ask("reg_genmove black fast")
+        .starts_with("? reg_genmove: unexpected 'fast'"));
+}
+
+/// `play`, `genmove`, `undo` and `setboard` at random moments while Emilia ponders: every
+/// answer is checked against a model game, and a second Emilia that does not ponder, given
+/// the same changes, ends on the same board. `quit` while pondering ends the process.
+#[test]
+fn commands_at_random_moments_during_pondering_get_their_answers() {
+    let mut emilia = Emilia::start(&["--ponder", "on", "--threads", "2", "--hash", "8"]);
+    emilia.ok("setoption movetime 20");
+    let mut reference = Emilia::start(&["--threads", "1", "--hash", "1"]);
+    // FFO #1 (14 empties, Black to move): pondering there solves exactly.
+    let (squares, side) = (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--",
+        "X",
+    );
+    let setboard = format!("setboard {squares} {side}");
+    let ffo_1: Position = format!("{squares} {side}").parse().unwrap();
+    let mut game = Game::standard(8).unwrap();
+    let mut rng = Rng::new(2026);
+    for step in 0..60 {
+        if game.is_over() {
+            emilia.ok(&setboard);
+            reference.ok(&setboard);
+            game = Game::new(ffo_1);
+        }
+        let color = game.position().to_move;
+        let reply = check_against_model(&mut emilia, &mut game, &format!("genmove {color}"));
+        reference.ok(&format!("play {color} {}", reply.trim_start_matches("= ")));
+        // Emilia ponders now; the next command comes at some moment of it.
+        std::thread::sleep(Duration::from_millis(rng.below(25) as u64));
+        match rng.below(5) {
+            0 | 1 if !game.is_over() => {
+                let color = game.position().to_move;
+                let moves = game.position().legal_moves();
+                let mv = moves.get(rng.below(moves.len().max(1))).copied();
+                let line = format!("play {color} {}", mv.unwrap_or(Move::Pass));
+                check_against_model(&mut emilia, &mut game, &line);
+                reference.ok(&line);
+            }
+            2 => {
+                let reply = emilia.ask("undo");
+                if game.undo().is_some() {
+                    assert_eq!(reply, "=", "step {step}");
+                    reference.ok("undo");
+                } else {
+                    assert!(reply.starts_with("? cannot undo"), "{reply}");
+                }
+            }
+            3 if step % 4 == 3 => {
+                emilia.ok(&setboard);
+                reference.ok(&setboard);
+                game = Game::new(ffo_1);
+            }
+            // Otherwise the next genmove comes while Emilia ponders.
+            _ => {}
+        }
+    }
+    assert_eq!(emilia.ask("showboard"), reference.ask("showboard"));
+    assert_eq!(emilia.ask("history"), reference.ask("history"));
+    // Nothing but answers came out: every reply was read in turn, and no more is waiting.
+    assert_eq!(emilia.line_within(Duration::from_millis(100)), None);
+    // quit while pondering.
+    emilia.ok(&setboard);
+    emilia.ask("genmove black");
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(emilia.ask("quit"), "=");
+    let (status, stderr) = emilia.wait(Duration::from_secs(5));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+}
+
+/// Emilia (Black, pondering) against a second Emilia (White): when White plays the reply
+/// Emilia expected, Emilia's next search starts from what pondering found, and
+/// `last_search` says so.
+#[test]
+fn a_ponder_hit_starts_the_next_search_deeper() {
+    let mut emilia = Emilia::start(&["--ponder", "on", "--threads", "1", "--hash", "8"]);
+    let mut white = Emilia::start(&["--threads", "1", "--hash", "8"]);
+    // White thinks longer: the time Emilia has to ponder, enough on a busy machine too.
+    emilia.ok("setoption movetime 50");
+    white.ok("setoption movetime 300");
+    let (mut hits, mut deeper, mut searches) = (0, 0, 0);
+    for _ in 0..30 {
+        let black = emilia.ask("genmove black");
+        if black.starts_with("? game over") {
+            break;
+        }
+        let black = black.trim_start_matches("= ").to_string();
+        if black != "pass" {
+            searches += 1;
+            let last = emilia.ask("last_search");
+            if last.contains("ponder_depth ") {
+                hits += 1;
+                let words: Vec<&str> = last.split_whitespace().collect();
+                let value = |key: &str| -> f64 {
+                    let i = words.iter().position(|w| *w == key).unwrap();
+                    words[i + 1].parse().unwrap()
+                };
+                // Exact results found while pondering are found again in the table, from
+                // depth 1; others start where pondering was.
+                if value("ponder_depth") > 1.0 {
+                    deeper += 1;
+                    assert!(value("depth") >= value("ponder_depth"), "{last}");
+                }
+            }
+        }
+        white.ok(&format!("play black {black}"));
+        let reply = white.ask("genmove white");
+        if reply.starts_with("? game over") {
+            break;
+        }
+        emilia.ok(&format!("play white {}", reply.trim_start_matches("= ")));
+    }
+    assert!(searches > 10, "{searches}");
+    assert!(hits > 0, "no ponder hit in {searches} searches");
+    assert!(deeper > 0, "no ponder hit started deeper ({hits} hits)");
+}
+
+#[test]
+fn every_limit_is_kept_by_the_solver_too() {
+    // protocol.md's example: 14 empties, which the solver takes over at once.
+    let example = "-OOOOOO---OOOO-XXXOOXXXX-OOXXOOX-OXOOOXX-XXXXXXX--OOXX-X-OOOO-X- X";
+    let mut emilia = Emilia::start(&[]);
+    emilia.ok(&format!("setboard {example}"));
+    // Before: the solver looked at the node limit only every 16,384 nodes, and solved.
+    let reply = emilia.ask("solve nodes 1000");
+    assert!(
+        reply.starts_with("? solve stopped before the end of the game: best so far "),
+        "{reply}"
+    );
+    assert_eq!(emilia.ok("solve"), "a5 -34");
+    // Before: 2,843 nodes. The midgame search stops at its share exactly; the solver looks
+    // at the limit when it reaches it.
+    for limit in [100u64, 1000, 3000] {
+        emilia.ok(&format!("setboard {example}"));
+        emilia.ok(&format!("genmove nodes {limit}"));
+        let last = emilia.ok("last_search");
+        let nodes: u64 = last
+            .split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{last}"));
+        assert!(nodes <= limit, "genmove nodes {limit}: {last}");
+    }
+}
+
+#[test]
+fn a_table_size_that_cannot_be_had_is_refused_and_the_old_one_kept() {
+    let mut emilia = Emilia::start(&[]);
+    let reply = emilia.ask("setoption hash 65536");
+    if reply == "=" {
+        eprintln!("SKIPPED: this machine has 64 GiB to spare, so the refusal was not tested");
+        return;
+    }
+    // Before: the process aborted ("memory allocation of ... bytes failed").
+    assert!(
+        reply.starts_with("? option hash: cannot have 65536 MiB of tables: "),
+        "{reply}"
+    );
+    let options = emilia.ok("setoption");
+    assert!(options.starts_with("hash 64 "), "{options}");
+    assert_eq!(emilia.ok("genmove black depth 3").len(), 2);
+}

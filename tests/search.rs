@@ -18,9 +18,12 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-/// A small engine: tests do not need the default 64 MiB table.
+/// A small engine on one thread (reproducible node counts): tests do not need the default
+/// 64 MiB table.
 fn engine() -> Engine {
-    Engine::with_hash(4)
+    let mut engine = Engine::with_hash(4);
+    engine.set_option("threads", "1").unwrap();
+    engine
 }
 
 /// Reproducible random playouts on every size; `keep` picks positions along the way.
@@ -232,7 +235,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     });
     assert!(positions.len() >= 4);
     let mut engine = engine();
-    let mut tt = TranspositionTable::new(4);
+    let tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
     let settings = SearchSettings {
         max_depth: 60,
@@ -242,16 +245,19 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
         stop: &stop,
         score_all_moves: false,
         probcut: 10,
+        first_depth: 1,
     };
-    for position in positions.iter().take(4) {
+    // On 1 to 4 threads: the parallel search is exact too.
+    for (threads, position) in positions.iter().take(4).enumerate() {
         let AnyBoard::Eight(board) = position.board else {
             unreachable!()
         };
         let searched = search(
             &board,
             &Classic::default(),
-            &mut tt,
+            &tt,
             &settings,
+            1 + threads,
             &mut |_, _| {},
         );
         let solved = engine.solve(position, &Limits::default(), &mut |_| {});
@@ -370,7 +376,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
         empties == 7 && p.size() <= 8 && p.legal_moves().len() >= 2
     });
     let position = positions.first().expect("a position with 7 empties");
-    let hints = engine().hint(position, 10, &depth(20), &mut |_| {});
+    let hints = engine().hint(position, 10, &depth(20), &mut |_, _| {});
     assert_eq!(hints.len(), position.legal_moves().len().min(10));
     for pair in hints.windows(2) {
         assert!(pair[0].score >= pair[1].score);
@@ -391,7 +397,7 @@ fn hints_score_every_move_exactly_in_small_endgames() {
 fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
     let start = Position::start(8).unwrap();
     let mut depths = Vec::new();
-    let hints = engine().hint(&start, 2, &depth(3), &mut |scores| {
+    let hints = engine().hint(&start, 2, &depth(3), &mut |_, scores| {
         assert_eq!(scores.len(), 2);
         depths.push(scores[0].depth);
     });
@@ -402,7 +408,7 @@ fn hints_report_every_depth_and_a_forced_pass_from_the_other_side() {
     });
     let position = passes.first().expect("a position with a forced pass");
     let mut reported = 0;
-    let hints = engine().hint(position, 3, &depth(2), &mut |scores| {
+    let hints = engine().hint(position, 3, &depth(2), &mut |_, scores| {
         reported += 1;
         assert_eq!(scores.len(), 1);
         assert_eq!(scores[0].mv, Move::Pass);
@@ -442,7 +448,7 @@ fn a_hint_cut_short_still_scores_every_move() {
         nodes: Some(1),
         ..Limits::default()
     };
-    let hints = engine().hint(&position, 10, &limits, &mut |_| {});
+    let hints = engine().hint(&position, 10, &limits, &mut |_, _| {});
     assert_eq!(hints.len(), 4);
 }
 
@@ -459,4 +465,72 @@ fn options_choose_the_evaluation_and_limit_the_depth() {
     let start = Position::start(8).unwrap();
     let report = engine.search(&start, &Limits::default(), &mut |_| {});
     assert_eq!(report.depth, 3);
+}
+
+#[test]
+fn a_search_stopped_at_any_moment_on_any_thread_count_plays_a_legal_move() {
+    let start = Position::start(8).unwrap();
+    let positions = random_positions(5, 6, |p| !p.is_game_over() && p.board.counts().2 > 14);
+    // Midgame and solver positions alike, stopped early and late.
+    let mut near_end = random_positions(6, 4, |p| (15..=22).contains(&p.board.counts().2));
+    near_end.truncate(6);
+    for threads in 1..=4 {
+        let mut engine = Engine::with_hash(8);
+        engine.set_option("threads", &threads.to_string()).unwrap();
+        let stop = engine.stop_flag();
+        for (i, position) in positions
+            .iter()
+            .chain(&near_end)
+            .chain([&start])
+            .enumerate()
+        {
+            let delay = Duration::from_millis([0, 1, 5, 20][i % 4]);
+            let limits = Limits {
+                move_time: Some(Duration::from_secs(5)),
+                ..Limits::default()
+            };
+            let report = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(delay);
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                });
+                engine.search(position, &limits, &mut |_| {})
+            });
+            assert!(
+                position.play(report.best).is_ok(),
+                "{threads} threads, {position}: {}",
+                report.best
+            );
+        }
+    }
+}
+
+#[test]
+fn more_threads_search_to_the_same_exact_results() {
+    // Exact results do not depend on the threads: FFO #1 (14 empties) and small endgames,
+    // both by the midgame search at full depth and by the solver.
+    let position: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        .parse()
+        .unwrap();
+    for threads in 2..=4 {
+        let mut engine = Engine::with_hash(8);
+        engine.set_option("threads", &threads.to_string()).unwrap();
+        let solved = engine.solve(&position, &Limits::default(), &mut |_| {});
+        assert_eq!((solved.exact, solved.score), (true, Score::from_discs(18)));
+        assert_eq!(solved.best, "g8".parse().unwrap());
+    }
+    // The midgame search (lazy SMP) solves 6x6 endgames to the same scores.
+    let small = random_positions(7, 20, |p| {
+        p.size() == 6 && (9..=12).contains(&p.board.counts().2)
+    });
+    assert!(small.len() >= 5);
+    let mut one = engine();
+    let mut more = Engine::with_hash(4);
+    more.set_option("threads", "3").unwrap();
+    for position in small.iter().take(8) {
+        let a = one.search(position, &depth(20), &mut |_| {});
+        let b = more.search(position, &depth(20), &mut |_| {});
+        assert!(a.exact && b.exact, "{position}");
+        assert_eq!(a.score, b.score, "{position}");
+    }
 }

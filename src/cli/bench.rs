@@ -11,10 +11,13 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   perft     perft from the start position of every board size in turn (Edax convention),
             leaves a second against 8x8's; --size N one size, --depth D, --rounds R
             (default 2)
-  ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), one thread,
-            every score checked
+  ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), every score
+            checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
             or node counts at a fixed --depth N; --eval E (default: the engine's)
+  --threads N  threads of the ffo, midgame and time benchmarks (default 1: node counts
+            are then the same on every run), and of each engine of clock (default 1:
+            its two engines share the machine)
   time      --count N (default 1000) searches at 5-200 ms budgets: overshoot and late moves
   strength  not run by default: classic eval vs a random player (--games N, default 200,
             at --random-depth D, default 4, --size S) and vs the squares eval from XOT
@@ -22,8 +25,10 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
             --against options --a name=value,... --b name=value,...: two engine settings
   clock     not run by default: self-play games between two emilia processes on game
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
-            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH);
-            reports time used, margins, overshoots and losses on time
+            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH), or
+            on a fixed time a move (--movetime MS); --load N runs N CPU-bound competitors
+            meanwhile; reports time used, margins, overshoots, late moves and losses on
+            time
   eval      pattern evaluation speed on positions of random games, from scratch and with
             incrementally kept indices
 ";
@@ -47,6 +52,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("clocks", 1),
             ("engine", 1),
             ("rounds", 1),
+            ("threads", 1),
+            ("load", 1),
+            ("movetime", 1),
         ],
     )?;
     if args.flag("help") {
@@ -68,7 +76,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         super::bench_perft::run(&args)?;
     }
     if all || which.contains(&"ffo") {
-        bench_ffo()?;
+        bench_ffo(threads(&args)?)?;
     }
     if all || which.contains(&"midgame") {
         bench_search::midgame(&args)?;
@@ -92,11 +100,20 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 /// shipped in data/ and built in so the benchmark needs no files.
 const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 
+/// The benchmarks' `--threads` (default 1), checked as the engine option is.
+pub(crate) fn threads(args: &Args) -> Result<usize> {
+    Ok(crate::engine::read_threads(
+        args.value("threads").unwrap_or("1"),
+    )?)
+}
+
 /// Solves FFO #40-#49 from an empty table each, checking every score.
-fn bench_ffo() -> Result<()> {
+fn bench_ffo(threads: usize) -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_49)?;
     let mut solvers = crate::endgame::Solvers::new(crate::endgame::DEFAULT_TABLE_MIB);
-    outln!("ffo: FFO #40-#49, exact, one thread")?;
+    solvers.set_threads(threads);
+    let plural = if threads == 1 { "" } else { "s" };
+    outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;
     let report = super::solve::solve_records(&mut solvers, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);

@@ -49,6 +49,7 @@ pub(crate) fn midgame(args: &Args) -> Result<()> {
     let seconds: f64 = args.get("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = Engine::new();
+    engine.set_option("threads", &super::bench::threads(args)?.to_string())?;
     if let Some(eval) = args.value("eval") {
         engine.set_option("eval", eval)?;
     }
@@ -140,6 +141,7 @@ pub(crate) fn time(args: &Args) -> Result<()> {
     }
     let budgets_ms = [5u64, 10, 20, 50, 100, 200];
     let mut engine = Engine::new();
+    engine.set_option("threads", &super::bench::threads(args)?.to_string())?;
     let mut move_time_over = Vec::new();
     let mut clock_over = Vec::new();
     let (mut late, mut worst_share) = (0, 0.0f64);

@@ -1,6 +1,7 @@
 //! Command-line front-end: picks the subcommand and reports errors. Each subcommand lives in
 //! its own module and only calls the library.
 
+mod analyze;
 mod args;
 mod bench;
 mod bench_clock;
@@ -18,6 +19,10 @@ mod tune;
 
 pub(crate) use args::Args;
 use output::{note, out, outln};
+
+use std::sync::Arc;
+
+use crate::protocol::session_log::SessionLog;
 
 /// One line per subcommand for `emilia --help`.
 const SUBCOMMANDS: &[(&str, &str)] = &[
@@ -41,6 +46,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "train",
         "fit the pattern evaluation to game records, write a weights file",
     ),
+    (
+        "analyze",
+        "value every move of a game, its best alternative and loss; SVG chart",
+    ),
 ];
 
 fn usage() -> String {
@@ -54,11 +63,22 @@ fn usage() -> String {
     }
     text.push_str("\nOptions:\n  -h, --help     this help; `emilia SUBCOMMAND --help` for one\n");
     text.push_str("  -V, --version  print the version\n");
+    text.push_str("  -v, -vv, -vvv  log information, debugging, everything to stderr (RUST_LOG,\n                 which can name modules, wins where it is set)\n");
+    text.push_str(
+        "  --log FILE     append every protocol line read and written to FILE, with the\n                 \
+         seconds since the start, after the engine's options; log messages (-v)\n                 \
+         go there too (only for the protocol session)\n",
+    );
     text.push_str("\nEngine options, before any subcommand (as setoption NAME VALUE):\n");
     text.push_str(&crate::engine::command_line_help());
     text.push_str(
         "  (they set the engine of the protocol session, `play` and `move`; other\n  \
          subcommands refuse them)\n",
+    );
+    text.push_str(
+        "\nA GUI's engine list (NBoard's, for one) takes them on the engine's command line,\n\
+         for example:\n  \
+         emilia --hash 256 --eval pattern --log emilia.log\n",
     );
     text
 }
@@ -66,42 +86,113 @@ fn usage() -> String {
 /// Engine options as `(name, value)` pairs for `Engine::set_option`.
 type EngineOptions = Vec<(String, String)>;
 
-/// Engine options given before the subcommand (`emilia --player greedy`), and the
+/// What comes before the subcommand: engine options, the protocol log and how much to log.
+#[derive(Debug, Default)]
+struct Globals {
+    engine: EngineOptions,
+    /// `--log FILE`: the protocol session's log.
+    log_file: Option<std::path::PathBuf>,
+    /// How many `-v`: 1 logs information, 2 debugging, 3 everything.
+    verbosity: u8,
+}
+
+/// The options given before the subcommand (`emilia --player greedy -v`), and the
 /// arguments after them.
-fn global_options(args: &[String]) -> anyhow::Result<(EngineOptions, &[String])> {
-    let mut options = Vec::new();
+fn global_options(args: &[String]) -> anyhow::Result<(Globals, &[String])> {
+    let mut globals = Globals::default();
     let mut rest = args;
     while let [flag, tail @ ..] = rest {
+        if let Some(count) = verbosity(flag) {
+            globals.verbosity = globals.verbosity.saturating_add(count);
+            rest = tail;
+            continue;
+        }
         let Some(name) = flag
             .strip_prefix("--")
-            .filter(|name| crate::engine::find_option(name).is_some())
+            .filter(|name| *name == "log" || crate::engine::find_option(name).is_some())
         else {
             break;
         };
         let [value, tail @ ..] = tail else {
             anyhow::bail!("{flag} needs a value");
         };
-        // Checked now so that a typo fails before any protocol session starts.
-        crate::engine::check_option(name, value)?;
-        options.push((name.to_string(), value.clone()));
+        if name == "log" {
+            globals.log_file = Some(value.into());
+        } else {
+            // Checked now so that a typo fails before any protocol session starts.
+            crate::engine::check_option(name, value)?;
+            globals.engine.push((name.to_string(), value.clone()));
+        }
         rest = tail;
     }
-    Ok((options, rest))
+    Ok((globals, rest))
+}
+
+/// The `-v` count of `-v`, `-vv`, `-vvv` or `--verbose`.
+fn verbosity(flag: &str) -> Option<u8> {
+    if flag == "--verbose" {
+        return Some(1);
+    }
+    let vs = flag.strip_prefix('-')?;
+    (!vs.is_empty() && vs.bytes().all(|b| b == b'v')).then(|| vs.len().min(3) as u8)
+}
+
+/// Starts the logger: `-v` sets the level, `RUST_LOG` (which can name modules) wins where
+/// it is set; messages go to stderr, or into the protocol log when there is one.
+fn start_logging(verbosity: u8, log: Option<&std::sync::Arc<SessionLog>>) {
+    use std::io::Write;
+    let level = match verbosity {
+        0 => log::LevelFilter::Off,
+        1 => log::LevelFilter::Info,
+        2 => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Trace,
+    };
+    let mut builder = env_logger::Builder::new();
+    builder.filter_level(level);
+    builder.parse_env(env_logger::Env::default());
+    if let Some(log) = log {
+        builder
+            .target(env_logger::Target::Pipe(Box::new(log.messages())))
+            .format(|out, record| {
+                writeln!(
+                    out,
+                    "{} {}: {}",
+                    record.level(),
+                    record.target(),
+                    record.args()
+                )
+            });
+    }
+    // Only the first start counts (tests may run the command line more than once).
+    let _ = builder.try_init();
 }
 
 /// An engine with the options given before the subcommand.
 fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
-    let mut engine = crate::engine::Engine::new();
+    new_engine_with_hash(options, crate::engine::Engine::DEFAULT_HASH_MIB)
+}
+
+/// An engine with `hash_mib` MiB of tables unless `options` set `hash`, then `options`.
+fn new_engine_with_hash(
+    options: &EngineOptions,
+    hash_mib: usize,
+) -> anyhow::Result<crate::engine::Engine> {
+    let mut engine = crate::engine::Engine::with_hash(hash_mib);
     for (name, value) in options {
         engine.set_option(name, value)?;
     }
     Ok(engine)
 }
 
-/// Fails when engine options were given before a subcommand that has no use for them,
-/// rather than ignoring them.
-fn refuse_engine_options(command: &str, options: &EngineOptions) -> anyhow::Result<()> {
-    let Some((name, _)) = options.first() else {
+/// Fails when engine options (or a protocol log) were given before a subcommand that has
+/// no use for them, rather than ignoring them.
+fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()> {
+    if globals.log_file.is_some() {
+        anyhow::bail!(
+            "--log records a protocol session (emilia without a subcommand); `{command}` is none"
+        );
+    }
+    let Some((name, _)) = globals.engine.first() else {
         return Ok(());
     };
     let instead = match command {
@@ -118,18 +209,27 @@ fn refuse_engine_options(command: &str, options: &EngineOptions) -> anyhow::Resu
 
 /// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
 /// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
-fn serve_stdio(options: &EngineOptions) -> anyhow::Result<()> {
+fn serve_stdio(options: &EngineOptions, log: Option<Arc<SessionLog>>) -> anyhow::Result<()> {
     std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
-    crate::protocol::serve_stdio(new_engine(options)?);
+    crate::protocol::serve_stdio(new_engine(options)?, log);
     Ok(())
+}
+
+/// The protocol log of `--log FILE`, opened for appending.
+fn open_log(path: Option<&std::path::Path>) -> anyhow::Result<Option<Arc<SessionLog>>> {
+    path.map(|path| {
+        SessionLog::open(path).map_err(|e| anyhow::anyhow!("--log {}: {e}", path.display()))
+    })
+    .transpose()
 }
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 /// `started` is when the process started: `emilia move` counts its time from then.
 pub fn run(args: &[String], started: std::time::Instant) -> i32 {
-    let (engine_options, args) = match global_options(args) {
+    let (globals, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {
+            start_logging(0, None);
             note(&format!("emilia: {e:#}"));
             return 2;
         }
@@ -138,13 +238,28 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
     };
+    let log = match open_log(globals.log_file.as_deref().filter(|_| command.is_empty())) {
+        Ok(log) => log,
+        Err(e) => {
+            start_logging(0, None);
+            note(&format!("emilia: {e:#}"));
+            return 2;
+        }
+    };
+    start_logging(globals.verbosity, log.as_ref());
+    let engine_options = &globals.engine;
     let result = match command {
         "-h" | "--help" | "help" => out!("{}", usage()),
         "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
-        "play" => play::run(rest, || new_engine(&engine_options)),
-        "move" => move_file::run(rest, started, || new_engine(&engine_options)),
-        "perft" | "bench" | "solve" | "tune" | "match" | "train" if !engine_options.is_empty() => {
-            refuse_engine_options(command, &engine_options)
+        "play" | "move" if globals.log_file.is_some() => refuse_engine_options(command, &globals),
+        "play" => play::run(rest, || new_engine(engine_options)),
+        "move" => move_file::run(rest, started, |mib| {
+            new_engine_with_hash(engine_options, mib)
+        }),
+        "perft" | "bench" | "solve" | "tune" | "match" | "train" | "analyze"
+            if !engine_options.is_empty() || globals.log_file.is_some() =>
+        {
+            refuse_engine_options(command, &globals)
         }
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
@@ -152,7 +267,8 @@ pub fn run(args: &[String], started: std::time::Instant) -> i32 {
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),
-        "" => serve_stdio(&engine_options),
+        "analyze" => analyze::run(rest),
+        "" => serve_stdio(engine_options, log),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
         )),

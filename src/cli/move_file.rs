@@ -15,17 +15,18 @@ use crate::engine::Engine;
 use crate::search::{time, Limits};
 
 const HELP: &str = "\
-Usage: emilia move <board-file> <black|white> <seconds> [--force]
+Usage: emilia move <board-file> <black|white> <seconds> [--force] [--threads N]
 
 Reads the position in <board-file>, plays the best move Emilia finds for the given colour
-within <seconds> (counted from the start of the process), prints the move (or 'pass') on
+within <seconds> (counted from the start of the process, with search tables of 32 MiB per
+second, 2 to 64 MiB, unless --hash is given), prints the move (or 'pass') on
 stdout, and writes the position after it to the same file name with its last number
 incremented: game-07 -> game-08, board9.txt -> board10.txt.
 
 The next file must not exist: an existing one is replaced only with --force, and a
 symbolic link never (neither the link nor what it points to). The file is written under a
 temporary name in the same directory, then renamed, so that it appears whole or not at
-all.
+all. --threads N sets the search's threads, or all (the default).
 
 Board files: one row per line, top row (row 1) first, one character per square:
 X (Black), O (White), - (empty); '*' and '.' are read as X and empty too. Spaces are
@@ -43,9 +44,9 @@ pub(crate) const MAX_BOARD_FILE: u64 = 64 * 1024;
 pub(crate) fn run(
     args: &[String],
     started: Instant,
-    engine: impl FnOnce() -> Result<Engine>,
+    engine: impl FnOnce(usize) -> Result<Engine>,
 ) -> Result<()> {
-    let args = Args::parse(args, &[])?;
+    let args = Args::parse(args, &[("threads", 1)])?;
     if args.flag("help") {
         out!("{HELP}")?;
         return Ok(());
@@ -61,6 +62,17 @@ pub(crate) fn run(
         .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e6)
         .ok_or_else(|| anyhow!("'{seconds}' is not a positive number of seconds"))?;
     let force = args.flag("force");
+    let threads = args.value("threads");
+    if let Some(threads) = threads {
+        crate::engine::check_option("threads", threads)?;
+    }
+    let engine = |mib| {
+        let mut engine = engine(mib)?;
+        if let Some(threads) = threads {
+            engine.set_option("threads", threads)?;
+        }
+        Ok(engine)
+    };
     let path = Path::new(file);
     let next = next_name(path)?;
     // Before the search: a file that may not be written must not cost the move's time.
@@ -68,10 +80,21 @@ pub(crate) fn run(
     let text = read_limited(path).with_context(|| format!("reading {file}"))?;
     let position = read_board(&text, color).with_context(|| format!("reading {file}"))?;
     let deadline = started + Duration::from_secs_f64(seconds);
-    let (mv, after) = choose(&position, deadline, engine)?;
+    let (mv, after) = choose(&position, deadline, || engine(table_mib(seconds)))?;
     write_new(&next, &write_board(&after), force)?;
     outln!("{mv}")?;
     Ok(())
+}
+
+/// Table memory per second of the move: more than one search fills (a few million positions
+/// a second, 16 bytes each, share the tables), and what a short move's process can make and
+/// touch cheaply.
+const TABLE_MIB_PER_SECOND: f64 = 32.0;
+
+/// The `hash` of a move of `seconds` (unless the options set it): the tables one search
+/// can use, at least 2 MiB and at most the engine's default.
+fn table_mib(seconds: f64) -> usize {
+    ((seconds * TABLE_MIB_PER_SECOND) as usize).clamp(2, Engine::DEFAULT_HASH_MIB)
 }
 
 /// Reads a board file of at most [`MAX_BOARD_FILE`] bytes.
@@ -234,6 +257,37 @@ mod tests {
             let error = next_name(Path::new(&name)).unwrap_err().to_string();
             assert!(error.contains("too large"), "{error}");
         }
+    }
+
+    #[test]
+    fn the_seconds_count_from_the_start_of_the_process() {
+        // A process that started 200 s ago with 100 s for its move has no time left: it
+        // plays at once (1 ms of search). Counting from anywhere later would search for
+        // about 90 s. The bound is wide so that no load can make the test fail wrongly.
+        let dir = std::env::temp_dir().join(format!("emilia-move-start-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let first = dir.join("g-01");
+        fs::write(&first, write_board(&Position::start(8).unwrap())).unwrap();
+        let args = [first.display().to_string(), "black".into(), "100".into()];
+        let started = Instant::now() - Duration::from_secs(200);
+        let begun = Instant::now();
+        run(&args, started, |mib| Ok(Engine::with_hash(mib))).unwrap();
+        assert!(
+            begun.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            begun.elapsed()
+        );
+        let after = read_board(&fs::read_to_string(dir.join("g-02")).unwrap(), Color::White);
+        assert_eq!(after.unwrap().board.counts().2, 59);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn tables_are_sized_for_the_time_given() {
+        assert_eq!(table_mib(0.01), 2);
+        assert_eq!(table_mib(0.5), 16);
+        assert_eq!(table_mib(1e5), Engine::DEFAULT_HASH_MIB);
     }
 
     #[test]

@@ -13,18 +13,25 @@ use crate::protocol::diagram::diagram;
 use crate::search::Limits;
 
 const HELP: &str = "\
-Usage: emilia play [--size N] [--color black|white] [--time S]
+Usage: emilia play [--size N] [--color black|white] [--time S] [--threads N]
 
 Plays a game against Emilia. The board is drawn with legal moves marked '*'.
-Type a move like f5, or:
-  hint   Emilia's view of your best moves
-  undo   take back your last move (and Emilia's reply)
-  quit   leave the game
-A side with no legal move passes by itself.
+Type `help` in the game for its commands. A side with no legal move passes by itself.
 
   --size N         board side: 6, 8, 10 or 12 (default 8)
   --color C        your colour: black (moves first) or white (default black)
   --time S         Emilia's time per move in seconds (default 1)
+  --threads N      Emilia's search threads, or all (default all)
+";
+
+/// The commands inside a game (`help` there shows them).
+const IN_GAME_HELP: &str = "\
+Type a move like f5, or:
+  hint   Emilia's view of your best moves
+  undo   take back your last move (and Emilia's reply)
+  help   these commands
+  quit   leave the game (it shows the moves so far)
+A side with no legal move passes by itself.
 ";
 
 /// What a game at the terminal is played with.
@@ -42,7 +49,13 @@ pub(crate) struct Settings {
 pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> Result<()> {
     let args = Args::parse(
         args,
-        &[("size", 1), ("color", 1), ("colour", 1), ("time", 1)],
+        &[
+            ("size", 1),
+            ("color", 1),
+            ("colour", 1),
+            ("time", 1),
+            ("threads", 1),
+        ],
     )?;
     if args.flag("help") {
         out!("{HELP}")?;
@@ -69,6 +82,9 @@ pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> R
         move_time: Duration::from_secs_f64(seconds),
     };
     let mut engine = engine()?;
+    if let Some(threads) = args.value("threads") {
+        engine.set_option("threads", threads)?;
+    }
     let stdin = std::io::stdin();
     play_game(&mut engine, settings, stdin.lock(), Stdout)
 }
@@ -149,7 +165,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
                 writeln!(out, "Goodbye. The game so far: {}", game.transcript())?;
                 return Ok(());
             }
-            "help" | "?" => write!(out, "{HELP}")?,
+            "help" | "?" => write!(out, "{IN_GAME_HELP}")?,
             "undo" => undo(&mut game, human, &mut out)?,
             "hint" => {
                 let per_move = settings.move_time / legal.len().max(1) as u32;
@@ -157,7 +173,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
                     move_time: Some(per_move.max(Duration::from_millis(10))),
                     ..Limits::default()
                 };
-                for score in engine.hint(&position, 3, &limits, &mut |_| {}) {
+                for score in engine.hint(&position, 3, &limits, &mut |_, _| {}) {
                     let value = if score.exact {
                         format!("{:+} exact", score.score.whole_discs())
                     } else {
@@ -167,11 +183,11 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
                 }
             }
             text => match text.parse::<Move>() {
-                Ok(mv) => {
-                    if let Err(e) = game.play(mv) {
-                        writeln!(out, "{e}. Legal moves: {}", legal.join(" "))?;
-                    }
-                }
+                Ok(mv) => match game.play(mv) {
+                    // The board after the person's move, before Emilia thinks.
+                    Ok(()) => writeln!(out, "You play {mv}.\n{}", diagram(game.position(), false))?,
+                    Err(e) => writeln!(out, "{e}. Legal moves: {}", legal.join(" "))?,
+                },
                 Err(e) => writeln!(
                     out,
                     "{e}. Type a move like {}, or help.",
@@ -220,7 +236,18 @@ mod tests {
 
     #[test]
     fn explains_bad_input_and_undoes() {
-        let text = play("e3\nzz\nhint\nf5\nundo\nundo\nquit\n", Color::Black);
+        let text = play("e3\nzz\nhint\nhelp\nf5\nundo\nundo\nquit\n", Color::Black);
+        // help lists the game's commands, not the command line's options.
+        assert!(text.contains("  undo   take back"), "{text}");
+        assert!(!text.contains("--size"), "{text}");
+        // The board after the person's move: f5 played, White to move.
+        let after = text.split("You play f5.\n").nth(1).expect(&text);
+        let board = after.split("Emilia plays").next().unwrap();
+        assert!(board.contains(" 5  . . . X X X . . 5"), "{board}");
+        assert!(
+            board.contains("Black (X) 4, White (O) 1; white to move"),
+            "{board}"
+        );
         assert!(
             text.contains("illegal move e3: no discs to flip. Legal moves: d3 c4 f5 e6"),
             "{text}"

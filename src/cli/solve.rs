@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Instant;
 
-use super::output::{out, outln};
+use super::output::{note, out, outln};
 use super::Args;
 use crate::board::{Move, Position, Square, SIZES};
 use crate::endgame::{Solvers, DEFAULT_TABLE_MIB};
@@ -23,12 +23,16 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
                      then X or O to move
   --size N           the start position of the N x N board (6, 8, 10 or 12)
   --obf FILE         every position of an OBF file (`<squares> <X|O>; MOVE:SCORE; ...`),
-                     each checked against the file's best score and moves
+                     each checked against the file's best score and moves; a line on
+                     stderr names each position as its solve starts
   --endgames FILE    every position of an endgame list (`<squares> <Black|White>
                      <move index> <score for Black>`), checked likewise
   --first N          only the first N positions of the file
   --table MIB        transposition table size in MiB (default 64)
   --keep-table       keep the table from one position to the next (default: clear it)
+  --threads N        threads of each solve, or all (default all: every core the system
+                     offers); scores are the same at any count, node counts vary from run
+                     to run with more than one
 ";
 
 /// Runs `emilia solve`.
@@ -47,6 +51,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("first", 1),
             ("table", 1),
             ("size", 1),
+            ("threads", 1),
         ],
     )?;
     args.positional.splice(0..0, squares);
@@ -87,7 +92,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             .map_err(|_| anyhow!("--first {first}: not a number"))?;
         records.truncate(first);
     }
+    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
     let mut solvers = Solvers::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    solvers.set_threads(threads);
     let report = solve_records(&mut solvers, &records, 1, !args.flag("keep-table"))?;
     if report.wrong > 0 {
         bail!(
@@ -136,6 +143,27 @@ pub(super) fn thread_cpu_seconds() -> Option<f64> {
     Some(nanoseconds as f64 * 1e-9)
 }
 
+/// Processor time used by this process so far, all its threads together (the solver's
+/// helpers included), where the system reports it: on a busy machine it shows the solver's
+/// own cost better than the clock does.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes a whole rusage into the pointer it is given.
+        let usage = unsafe {
+            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+                return None;
+            }
+            usage.assume_init()
+        };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
 /// side can move.
 fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
@@ -179,16 +207,23 @@ pub(crate) fn solve_records(
         if clear {
             solvers.clear();
         }
-        let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());
+        let (_, _, empties) = board.counts();
+        if records.len() > 1 {
+            // Progress: a hard position can take minutes before its line is printed.
+            note(&format!(
+                "solving #{} ({} of {}, {empties} empties)",
+                i + first_number,
+                i + 1,
+                records.len()
+            ));
+        }
+        let (start, cpu_start) = (Instant::now(), cpu_seconds());
         let solution = solvers.solve_exact(board);
         let seconds = start.elapsed().as_secs_f64();
-        let cpu_seconds = thread_cpu_seconds()
-            .zip(cpu_start)
-            .map(|(end, start)| end - start);
+        let cpu_seconds = cpu_seconds().zip(cpu_start).map(|(end, start)| end - start);
         report.nodes += solution.nodes;
         report.seconds += seconds;
         report.cpu_seconds = report.cpu_seconds.zip(cpu_seconds).map(|(a, b)| a + b);
-        let (_, _, empties) = board.counts();
         let check = match record.score {
             None => String::new(),
             Some(expected) => {

@@ -303,9 +303,10 @@ mod tests {
 
     #[test]
     fn last_empties_match_minimax_at_every_alpha() {
-        let mut table = Tables::new(0);
+        let table = Tables::new(0).unwrap();
         let limits = SolveLimits::NONE;
-        let mut search = Search::new(&mut table, &limits, 0);
+        let shared = crate::endgame::split::Shared::new(&table, &limits, 1, 0);
+        let mut search = Search::new(&shared, 0);
         for empties in 1..=4 {
             for board in boards(empties, 3000) {
                 let exact = minimax(&board);

@@ -28,6 +28,7 @@ mod order;
 mod parity;
 mod sized;
 mod solver;
+mod split;
 mod stability;
 mod table;
 
@@ -35,7 +36,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::{AnyBoard, Board8};
+pub use crate::memory::MemoryError;
 use solver::Search;
+use split::Shared;
 use table::{Tables, NO_MOVE};
 
 pub use sized::SizedSolver;
@@ -53,6 +56,8 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 /// on one size).
 pub struct Solvers {
     table_mib: usize,
+    /// Threads of the 8x8 solver; the other sizes' solver runs on one.
+    threads: usize,
     eight: Option<Solver>,
     other: Option<SizedSolver>,
 }
@@ -62,9 +67,21 @@ impl Solvers {
     pub fn new(table_mib: usize) -> Solvers {
         Solvers {
             table_mib,
+            threads: 1,
             eight: None,
             other: None,
         }
+    }
+
+    /// Solvers whose 8x8 solver is made now with its tables (see [`Solver::try_new`]), so
+    /// that no search's clock pays for them; a solver of another size is made on first use.
+    pub fn try_new(table_mib: usize) -> Result<Solvers, MemoryError> {
+        Ok(Solvers {
+            table_mib,
+            threads: 1,
+            eight: Some(Solver::try_new(table_mib)?),
+            other: None,
+        })
     }
 
     /// Forgets what the solvers' tables learnt.
@@ -90,10 +107,22 @@ impl Solvers {
         }
     }
 
+    /// Solves 8x8 positions on `threads` threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if let Some(solver) = self.eight.as_mut() {
+            solver.set_threads(self.threads);
+        }
+    }
+
     fn eight_solver(&mut self) -> &mut Solver {
-        let mib = self.table_mib;
+        let (mib, threads) = (self.table_mib, self.threads);
         self.other = None;
-        self.eight.get_or_insert_with(|| Solver::new(mib))
+        self.eight.get_or_insert_with(|| {
+            let mut solver = Solver::new(mib);
+            solver.set_threads(threads);
+            solver
+        })
     }
 
     fn other_solver(&mut self) -> &mut SizedSolver {
@@ -147,7 +176,9 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Limits that stop a solve early. The search looks at them every few thousand nodes.
+/// Limits that stop a solve early. The search looks at the flag and the clock every few
+/// thousand nodes, and at the node limit when it is reached (the last few empty squares
+/// are solved without looking, so a solve may pass the limit by a few dozen nodes).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
@@ -165,6 +196,13 @@ impl SolveLimits<'_> {
         deadline: None,
         max_nodes: None,
     };
+
+    /// The node count at which to look at the limits next, `interval` nodes on from
+    /// `nodes` or at the node limit, whichever comes first.
+    fn next_poll(&self, nodes: u64, interval: u64) -> u64 {
+        let next = nodes.saturating_add(interval);
+        self.max_nodes.map_or(next, |m| next.min(m))
+    }
 
     /// Whether a limit is reached after `nodes` nodes.
     fn reached(&self, nodes: u64) -> bool {
@@ -188,6 +226,8 @@ pub enum Outcome {
 /// An exact endgame solver with its own transposition table.
 pub struct Solver {
     table: Tables,
+    /// Threads of every solve.
+    threads: usize,
 }
 
 impl Default for Solver {
@@ -201,10 +241,27 @@ impl Solver {
     /// A solver whose transposition table takes about `mib` mebibytes (a power of two of
     /// 64-byte buckets, rounded down), plus a small table of at most 1 MiB (and at most half
     /// of `mib`) for the positions closest to the end.
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had ([`Solver::try_new`] says so instead).
     pub fn new(mib: usize) -> Solver {
-        Solver {
-            table: Tables::new(mib),
-        }
+        Solver::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Solver::new`], or why its tables cannot be had. The tables are mapped at once and
+    /// their pages touched in the background, so that solves do not spend their time on it.
+    pub fn try_new(mib: usize) -> Result<Solver, MemoryError> {
+        Ok(Solver {
+            table: Tables::new(mib)?,
+            threads: 1,
+        })
+    }
+
+    /// Solves with `threads` threads from now on (at least one; one is the default). Any
+    /// number gives the same scores; with one, node counts are the same on every run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// The bytes of the tables of [`Solver::new`]`(mib)`, without making them.
@@ -268,7 +325,8 @@ impl Solver {
             return Some(Solution { score, best, nodes });
         }
         let (estimate, nodes) = {
-            let mut search = Search::new(&mut self.table, limits, 0);
+            let shared = Shared::new(&self.table, limits, 1, 0);
+            let mut search = Search::new(&shared, 0);
             let estimate = search.estimate(board.player, board.opponent);
             (estimate, search.nodes)
         };
@@ -291,7 +349,8 @@ impl Solver {
     ) -> Option<(i32, Option<usize>, u64)> {
         let (player, opponent) = (board.player, board.opponent);
         let empty = !(player | opponent);
-        let mut search = Search::new(&mut self.table, limits, nodes);
+        let shared = Shared::new(&self.table, limits, self.threads, nodes);
+        let mut search = Search::new(&shared, nodes);
         let (score, best) = search.pvs(
             player,
             opponent,

@@ -271,7 +271,7 @@ impl SizedSolver {
     /// [`super::Solver::new`]).
     pub fn new(mib: usize) -> SizedSolver {
         SizedSolver {
-            table: Tables::new(mib),
+            table: Tables::new(mib).expect("memory for the solver's tables"),
             eval: Classic::default(),
         }
     }
@@ -782,7 +782,7 @@ impl<'a, G: Geometry> Search<'a, G> {
                         if -hit.upper > alpha {
                             let score = -hit.upper;
                             self.table
-                                .get_mut(empties)
+                                .get(empties)
                                 .store(key, empties, score, squares, m.bit, 1);
                             self.lists[empties as usize] = list;
                             return score;
@@ -842,14 +842,9 @@ impl<'a, G: Geometry> Search<'a, G> {
             (-squares, best)
         };
         let stored_move = if best > alpha { best_move } else { NO_MOVE };
-        self.table.get_mut(empties).store(
-            key,
-            empties,
-            lower,
-            upper,
-            stored_move,
-            self.nodes - start,
-        );
+        self.table
+            .get(empties)
+            .store(key, empties, lower, upper, stored_move, self.nodes - start);
         best
     }
 
@@ -932,7 +927,7 @@ impl<'a, G: Geometry> Search<'a, G> {
                 (best, best)
             };
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.table.get_mut(empties).store(
+            self.table.get(empties).store(
                 key,
                 empties,
                 lower,

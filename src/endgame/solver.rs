@@ -20,13 +20,15 @@
 use super::bits::NEIGHBOURS;
 use super::order::{fastest_first, heuristic};
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
+use super::split::Shared;
 use super::stability::stable_discs;
-use super::table::{Tables, NO_MOVE};
-use super::SolveLimits;
+use super::table::NO_MOVE;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
 use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Below every score: "no move searched yet".
 const NONE: i32 = -100;
@@ -58,9 +60,6 @@ const SEARCH_ORDER_WEIGHT: i32 = 128;
 const ESTIMATE_DEPTH: u32 = 8;
 /// Beyond every heuristic value.
 const INFINITE_VALUE: i32 = 1 << 20;
-
-/// Nodes between two looks at the stop flag, deadline and node limit.
-const POLL_INTERVAL: u64 = 1 << 14;
 
 /// Per number of empties, the lowest `alpha` at which a null-window node computes the
 /// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
@@ -104,27 +103,27 @@ pub(super) fn try_flips(player: u64, opponent: u64, square: usize) -> u64 {
 /// The position after `player` moves on `square` flipping `flipped`: (player, opponent) of
 /// the side then to move.
 #[inline(always)]
-fn play(player: u64, opponent: u64, square: usize, flipped: u64) -> (u64, u64) {
+pub(super) fn play(player: u64, opponent: u64, square: usize, flipped: u64) -> (u64, u64) {
     (opponent ^ flipped, player ^ flipped ^ 1 << square)
 }
 
 /// One legal move with its flips and ordering score.
 #[derive(Clone, Copy)]
-struct Candidate {
-    flips: u64,
+pub(super) struct Candidate {
+    pub(super) flips: u64,
     /// The moves of the side to move after the move (worked out for ordering, and handed
     /// down so the child need not work them out again).
-    replies: u64,
+    pub(super) replies: u64,
     /// The hash of the position after the move, where the table is used.
-    key: u64,
-    square: u8,
-    score: i32,
+    pub(super) key: u64,
+    pub(super) square: u8,
+    pub(super) score: i32,
 }
 
 /// The legal moves of a node, handed out best-first by selection (cut-offs usually come
 /// after one or two moves, so sorting the rest would be wasted). Lives on the stack and is
 /// filled in place: no allocation, no clearing.
-struct MoveList {
+pub(super) struct MoveList {
     moves: [MaybeUninit<Candidate>; 64],
     len: usize,
 }
@@ -189,6 +188,13 @@ impl MoveList {
         chosen
     }
 
+    /// The moves from `i` on, best first.
+    pub(super) fn sorted_from(&mut self, i: usize) -> &[Candidate] {
+        let moves = &mut self.as_mut_slice()[i..];
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+        moves
+    }
+
     /// Takes the move on `square` out of the list, if there.
     #[inline(always)]
     fn take(&mut self, square: u8) -> Option<Candidate> {
@@ -201,32 +207,35 @@ impl MoveList {
     }
 }
 
-/// The state of one solve: node count, table, limits.
+/// The state of one thread of a solve: node count, and what all its threads share.
 pub(super) struct Search<'a> {
-    /// Positions visited so far.
+    /// Positions visited so far (by this thread, and by the helpers it waited for).
     pub(super) nodes: u64,
-    table: &'a mut Tables,
-    limits: &'a SolveLimits<'a>,
-    next_poll: u64,
-    /// Set when a limit stopped the search; every score computed since is meaningless.
+    /// The part of `nodes` already added to the solve's shared count.
+    pub(super) flushed: u64,
+    pub(super) shared: &'a Shared<'a>,
+    /// The cut-off flags of the splits this thread works under: when one is set, what this
+    /// thread searches there is no longer needed.
+    pub(super) cancel: Vec<Arc<AtomicBool>>,
+    pub(super) next_poll: u64,
+    /// Set when a limit (or a cut-off at a split above) stopped the search; every score
+    /// computed since is meaningless.
     pub(super) aborted: bool,
     /// The evaluation the shallow ordering searches use: the pattern evaluation when its
     /// weights load, otherwise the ordering heuristic.
-    order_eval: Option<&'static PatternEval>,
+    pub(super) order_eval: Option<&'static PatternEval>,
 }
 
 impl<'a> Search<'a> {
-    /// A search counting on from `nodes` nodes (limits apply to the count).
-    pub(super) fn new(
-        table: &'a mut Tables,
-        limits: &'a SolveLimits<'a>,
-        nodes: u64,
-    ) -> Search<'a> {
+    /// The first thread of a solve, counting on from `nodes` nodes (limits apply to the
+    /// count), which must be the count `shared` started with.
+    pub(super) fn new(shared: &'a Shared<'a>, nodes: u64) -> Search<'a> {
         Search {
             nodes,
-            table,
-            limits,
-            next_poll: nodes + POLL_INTERVAL,
+            flushed: nodes,
+            shared,
+            cancel: Vec::new(),
+            next_poll: shared.limits.next_poll(nodes, shared.poll_interval),
             aborted: false,
             order_eval: PatternEval::embedded().ok(),
         }
@@ -275,16 +284,34 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Checks the limits every [`POLL_INTERVAL`] nodes; true when the search must stop.
+    /// Checks the limits every [`Shared::poll_interval`] nodes; true when the search must stop.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL_INTERVAL;
-            if self.limits.reached(self.nodes) {
-                self.aborted = true;
-            }
+            self.poll();
         }
         self.aborted
+    }
+
+    /// Adds this thread's nodes to the solve's count and looks at the limits and at the
+    /// cut-off flags of the splits above.
+    #[cold]
+    pub(super) fn poll(&mut self) {
+        // A node limit is looked at when this thread's count reaches it (on one thread, the
+        // solve's count: the limit is then kept to the node).
+        self.next_poll = self
+            .shared
+            .limits
+            .next_poll(self.nodes, self.shared.poll_interval);
+        let total = self.shared.add_nodes(self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total) {
+            self.shared.stopped.store(true, Ordering::Relaxed);
+            self.aborted = true;
+        }
+        if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+            self.aborted = true;
+        }
     }
 
     /// The stability cut-off: an upper bound on the score from the opponent's stable discs,
@@ -585,7 +612,7 @@ impl<'a> Search<'a> {
         }
         let key = Board8 { player, opponent }.hash_key();
         let mut table_move = NO_MOVE;
-        if let Some(hit) = self.table.get(empties).probe(key) {
+        if let Some(hit) = self.shared.tables.get(empties).probe(key) {
             if hit.lower > alpha {
                 return hit.lower;
             }
@@ -614,16 +641,17 @@ impl<'a> Search<'a> {
                     opponent: o,
                 }
                 .hash_key();
-                self.table.get(empties - 1).prefetch(m.key);
+                self.shared.tables.get(empties - 1).prefetch(m.key);
             }
             if empties >= ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
                 // enough for the opponent proves the cut-off without a search.
                 for m in list.as_slice() {
-                    if let Some(hit) = self.table.get(empties - 1).probe(m.key) {
+                    if let Some(hit) = self.shared.tables.get(empties - 1).probe(m.key) {
                         if -hit.upper > alpha {
-                            self.table
-                                .get_mut(empties)
+                            self.shared
+                                .tables
+                                .get(empties)
                                 .store(key, empties, -hit.upper, 64, m.square, 1);
                             return -hit.upper;
                         }
@@ -646,6 +674,22 @@ impl<'a> Search<'a> {
         if best <= alpha {
             self.score_moves(&mut list, player, opponent, empties, parity);
             for i in 0..list.len {
+                // Once one move is searched (the eldest brother), the others may be shared
+                // out among idle threads.
+                if best != NONE {
+                    if let Some(helpers) = self.helpers_for(empties, list.len - i) {
+                        let rest = list.sorted_from(i);
+                        let (score, square) =
+                            self.split_nws(player, opponent, alpha, empties, parity, rest, helpers);
+                        if self.aborted {
+                            return 0;
+                        }
+                        if score > best {
+                            (best, best_move) = (score, square);
+                        }
+                        break;
+                    }
+                }
                 let m = list.pick(i);
                 let x = m.square as usize;
                 let (p, o) = play(player, opponent, x, m.flips);
@@ -667,7 +711,7 @@ impl<'a> Search<'a> {
         } else {
             (-64, best)
         };
-        self.table.get_mut(empties).store(
+        self.shared.tables.get(empties).store(
             key,
             empties,
             lower,
@@ -703,7 +747,8 @@ impl<'a> Search<'a> {
         }
         let key = Board8 { player, opponent }.hash_key();
         let table_move = self
-            .table
+            .shared
+            .tables
             .get(empties)
             .probe(key)
             .map_or(NO_MOVE, |hit| hit.best);
@@ -720,6 +765,21 @@ impl<'a> Search<'a> {
             m.score = i32::MAX;
         }
         for i in 0..list.len {
+            if i > 0 {
+                if let Some(helpers) = self.helpers_for(empties, list.len - i) {
+                    let rest = list.sorted_from(i);
+                    let split = self.split_pvs(
+                        player, opponent, alpha, beta, empties, parity, rest, helpers,
+                    );
+                    if self.aborted {
+                        return (0, NO_MOVE);
+                    }
+                    if split.0 > best {
+                        (best, best_move) = split;
+                    }
+                    break;
+                }
+            }
             let m = list.pick(i);
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
@@ -757,7 +817,7 @@ impl<'a> Search<'a> {
                 (best, best)
             };
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.table.get_mut(empties).store(
+            self.shared.tables.get(empties).store(
                 key,
                 empties,
                 lower,

@@ -7,17 +7,26 @@
 //! found (a square on 8x8, a bit of the board's layout on the other sizes, whose scores
 //! reach ±144), and the log2 of the nodes its search took as the cost of recomputing it.
 //!
+//! An entry is two 64-bit words, the packed data and the position's hash XORed with it, so
+//! that the threads of a solve share the tables without locks: each word is written and
+//! read atomically, and an entry torn by two threads writing at once no longer matches its
+//! position's hash, so it reads as a miss rather than as another position's bounds.
+//!
 //! Replacement rule, deterministic: a store for a position already in its bucket merges the
 //! bounds into that entry; otherwise it takes an unused entry if there is one, else the
 //! entry with the lowest priority, where an entry written in an earlier solve (generation)
 //! ranks below every entry of the current one and, within a generation, cheaper entries rank
 //! lower (ties: the first such entry in the bucket).
 
+use crate::memory::{MemoryError, TableMemory, Zeroable};
+
 /// Marks "no move" in an entry: no square of any board.
 pub(crate) const NO_MOVE: u8 = u8::MAX;
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// An entry as read from its slot.
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     /// The position's full 64-bit hash.
     key: u64,
@@ -30,15 +39,72 @@ struct Entry {
     generation: u8,
 }
 
+impl Entry {
+    /// The data word: every field but the key, the two bounds 16 bits each (scores reach
+    /// ±144 on 12x12), the rest a byte each.
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.best as u64) << 32
+            | (self.empties as u64) << 40
+            | (self.cost as u64) << 48
+            | (self.generation as u64) << 56
+    }
+
+    #[inline(always)]
+    fn from_words(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            best: (data >> 32) as u8,
+            empties: (data >> 40) as u8,
+            cost: (data >> 48) as u8,
+            generation: (data >> 56) as u8,
+        }
+    }
+}
+
+/// An entry as stored: the hash XOR the data word, and the data word.
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot {
+            key: AtomicU64::new(self.key.load(Relaxed)),
+            data: AtomicU64::new(self.data.load(Relaxed)),
+        }
+    }
+}
+
+impl Slot {
+    #[inline(always)]
+    fn read(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::from_words(self.key.load(Relaxed) ^ data, data)
+    }
+
+    #[inline(always)]
+    fn write(&self, entry: &Entry) {
+        let data = entry.data();
+        self.key.store(entry.key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
 const ENTRIES_PER_BUCKET: usize = 4;
 
-/// The huge page size of x86-64 Linux, and how many buckets fill one.
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-const HUGE_PAGE_BUCKETS: usize = HUGE_PAGE_BYTES / std::mem::size_of::<Bucket>();
-
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; ENTRIES_PER_BUCKET]);
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
+// SAFETY: an all-zero bucket holds four unused entries (`empties` 0).
+unsafe impl Zeroable for Bucket {}
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,14 +117,11 @@ pub(crate) struct Hit {
     pub(crate) best: u8,
 }
 
-/// A transposition table of fixed size.
+/// A transposition table of fixed size, shared by the threads of a solve: probes and
+/// stores take `&self`.
 pub(crate) struct Table {
-    /// The buckets, with room to start the used ones on a huge-page boundary.
-    storage: Vec<Bucket>,
-    /// Where the used buckets start in `storage`.
-    offset: usize,
-    /// How many buckets are used (a power of two).
-    count: usize,
+    /// The buckets (a power of two of them).
+    buckets: TableMemory<Bucket>,
     mask: usize,
     generation: u8,
 }
@@ -74,66 +137,35 @@ fn bucket_count(mib: usize) -> usize {
 }
 
 impl Table {
-    /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least one).
-    pub(crate) fn new(mib: usize) -> Table {
+    /// A table of about `mib` mebibytes (rounded down to a power of two buckets, at least
+    /// one), its pages touched in the background (see [`crate::memory`], which also gives
+    /// large tables huge pages); an error when the memory cannot be had.
+    pub(crate) fn new(mib: usize) -> Result<Table, MemoryError> {
         let count = bucket_count(mib);
-        // Large tables start on a 2 MiB boundary and ask for huge pages: random probes then
-        // mostly hit the address translation cache instead of walking page tables.
-        let slack = if count >= HUGE_PAGE_BUCKETS {
-            HUGE_PAGE_BUCKETS
-        } else {
-            0
-        };
-        // Advise before the first write, which is when the kernel chooses the page size.
-        let mut storage: Vec<Bucket> = Vec::with_capacity(count + slack);
-        let misalignment = storage.as_ptr() as usize % HUGE_PAGE_BYTES;
-        let offset = if slack == 0 || misalignment == 0 {
-            0
-        } else {
-            (HUGE_PAGE_BYTES - misalignment) / std::mem::size_of::<Bucket>()
-        };
-        #[cfg(target_os = "linux")]
-        if slack != 0 {
-            // SAFETY: the range lies inside `storage`'s allocation, and the advice only
-            // changes how the kernel backs it, not its contents.
-            unsafe {
-                libc::madvise(
-                    storage.as_mut_ptr().add(offset) as *mut libc::c_void,
-                    count * std::mem::size_of::<Bucket>(),
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-        storage.resize(count + slack, Bucket::default());
-        Table {
-            storage,
-            offset,
-            count,
+        let buckets = TableMemory::zeroed(count)?;
+        buckets.populate_in_background();
+        Ok(Table {
+            buckets,
             mask: count - 1,
             generation: 1,
-        }
+        })
     }
 
     /// The used buckets.
     #[inline(always)]
     fn buckets(&self) -> &[Bucket] {
-        &self.storage[self.offset..self.offset + self.count]
-    }
-
-    #[inline(always)]
-    fn buckets_mut(&mut self) -> &mut [Bucket] {
-        &mut self.storage[self.offset..self.offset + self.count]
+        &self.buckets
     }
 
     /// The table's size in bytes.
     #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
-        self.count * std::mem::size_of::<Bucket>()
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets every entry.
     pub(crate) fn clear(&mut self) {
-        self.buckets_mut().fill(Bucket::default());
+        self.buckets.clear();
         self.generation = 1;
     }
 
@@ -167,6 +199,7 @@ impl Table {
         bucket
             .0
             .iter()
+            .map(Slot::read)
             .find(|e| e.key == key && e.empties != 0)
             .map(|e| Hit {
                 lower: e.lower as i32,
@@ -178,7 +211,7 @@ impl Table {
     /// Records that the position with hash `key` and `empties` empty squares scores within
     /// `lower..=upper`, with best move `best` (or [`NO_MOVE`]), after a search of `nodes` nodes.
     pub(crate) fn store(
-        &mut self,
+        &self,
         key: u64,
         empties: u32,
         lower: i32,
@@ -188,9 +221,10 @@ impl Table {
     ) {
         let generation = self.generation;
         let cost = (64 - nodes.leading_zeros()) as u8;
-        let index = self.bucket(key);
-        let bucket = &mut self.buckets_mut()[index];
-        if let Some(entry) = bucket.0.iter_mut().find(|e| e.key == key && e.empties != 0) {
+        let bucket = &self.buckets()[self.bucket(key)];
+        let entries: [Entry; ENTRIES_PER_BUCKET] = std::array::from_fn(|i| bucket.0[i].read());
+        if let Some(own) = entries.iter().position(|e| e.key == key && e.empties != 0) {
+            let mut entry = entries[own];
             let (merged_lower, merged_upper) =
                 (lower.max(entry.lower as i32), upper.min(entry.upper as i32));
             // Bounds that disagree can only come from a hash collision: trust the new ones.
@@ -206,6 +240,7 @@ impl Table {
             }
             entry.cost = entry.cost.max(cost);
             entry.generation = generation;
+            bucket.0[own].write(&entry);
             return;
         }
         let priority = |e: &Entry| {
@@ -217,11 +252,11 @@ impl Table {
         };
         let mut victim = 0;
         for i in 1..ENTRIES_PER_BUCKET {
-            if priority(&bucket.0[i]) < priority(&bucket.0[victim]) {
+            if priority(&entries[i]) < priority(&entries[victim]) {
                 victim = i;
             }
         }
-        bucket.0[victim] = Entry {
+        bucket.0[victim].write(&Entry {
             key,
             lower: lower as i16,
             upper: upper as i16,
@@ -229,7 +264,7 @@ impl Table {
             empties: empties as u8,
             cost,
             generation,
-        };
+        });
     }
 }
 
@@ -250,12 +285,12 @@ pub(crate) struct Tables {
 
 impl Tables {
     /// A deep table of about `mib` mebibytes and a near table of [`NEAR_TABLE_MIB`] (or
-    /// half of `mib`, if less).
-    pub(crate) fn new(mib: usize) -> Tables {
-        Tables {
-            deep: Table::new(mib),
-            near: Table::new(NEAR_TABLE_MIB.min(mib / 2)),
-        }
+    /// half of `mib`, if less); an error when the memory cannot be had.
+    pub(crate) fn new(mib: usize) -> Result<Tables, MemoryError> {
+        Ok(Tables {
+            deep: Table::new(mib)?,
+            near: Table::new(NEAR_TABLE_MIB.min(mib / 2))?,
+        })
     }
 
     /// The bytes [`Tables::new`] takes for `mib`, without taking them.
@@ -271,16 +306,6 @@ impl Tables {
             &self.near
         } else {
             &self.deep
-        }
-    }
-
-    /// The table for positions with `empties` empty squares, to store into.
-    #[inline(always)]
-    pub(crate) fn get_mut(&mut self, empties: u32) -> &mut Table {
-        if empties < NEAR_MAX_EMPTIES {
-            &mut self.near
-        } else {
-            &mut self.deep
         }
     }
 
@@ -309,17 +334,21 @@ mod tests {
 
     #[test]
     fn entries_pack_four_to_a_cache_line() {
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
-        assert_eq!(Table::new(1).bytes(), 1 << 20);
-        assert_eq!(Table::new(0).bytes(), 64);
+        assert_eq!(Table::new(1).unwrap().bytes(), 1 << 20);
+        assert_eq!(Table::new(0).unwrap().bytes(), 64);
     }
 
     #[test]
     fn sizes_are_known_before_the_tables_are_made() {
         for mib in [0, 1, 2, 3, 5, 32, 50] {
-            assert_eq!(Tables::new(mib).bytes(), Tables::bytes_for(mib), "{mib}");
+            assert_eq!(
+                Tables::new(mib).unwrap().bytes(),
+                Tables::bytes_for(mib),
+                "{mib}"
+            );
         }
         assert_eq!(Tables::bytes_for(32), 33 << 20);
         assert_eq!(Tables::bytes_for(50), 33 << 20);
@@ -327,9 +356,9 @@ mod tests {
 
     #[test]
     fn large_tables_start_on_a_huge_page_boundary() {
-        let mut table = Table::new(4);
+        let mut table = Table::new(4).unwrap();
         assert_eq!(table.bytes(), 4 << 20);
-        assert_eq!(table.buckets().as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+        assert_eq!(table.buckets().as_ptr() as usize % (2 << 20), 0);
         table.store(7, 20, -2, 64, 3, 10);
         assert_eq!(table.probe(7).map(|hit| hit.lower), Some(-2));
         table.clear();
@@ -338,7 +367,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_position_merge() {
-        let mut table = Table::new(1);
+        let table = Table::new(1).unwrap();
         table.store(42, 12, 4, 64, 19, 1000);
         table.store(42, 12, -64, 10, NO_MOVE, 1000);
         let hit = table.probe(42).unwrap();
@@ -348,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_old_then_cheap_entries() {
-        let mut table = Table::new(0); // one bucket
+        let mut table = Table::new(0).unwrap(); // one bucket
         for key in 1..=4u64 {
             table.store(key, 12, 0, 0, NO_MOVE, 1 << (10 + key));
         }
@@ -365,13 +394,13 @@ mod tests {
 
     #[test]
     fn positions_near_the_end_go_to_the_near_table() {
-        let mut tables = Tables::new(4);
+        let mut tables = Tables::new(4).unwrap();
         assert_eq!(tables.bytes(), (4 + NEAR_TABLE_MIB) << 20);
         tables
-            .get_mut(NEAR_MAX_EMPTIES - 1)
+            .get(NEAR_MAX_EMPTIES - 1)
             .store(9, NEAR_MAX_EMPTIES - 1, 2, 64, 5, 10);
         tables
-            .get_mut(NEAR_MAX_EMPTIES)
+            .get(NEAR_MAX_EMPTIES)
             .store(11, NEAR_MAX_EMPTIES, -4, 64, 6, 10);
         // Each table holds its own positions only.
         assert!(tables.get(NEAR_MAX_EMPTIES - 1).probe(9).is_some());
@@ -381,5 +410,39 @@ mod tests {
         tables.clear();
         assert!(tables.get(0).probe(9).is_none());
         assert!(tables.get(60).probe(11).is_none());
+    }
+
+    #[test]
+    fn many_threads_storing_at_once_never_read_another_positions_bounds() {
+        // One bucket, so that the threads fight over the same slots; every position's
+        // bounds are a function of its hash, so a torn entry would show.
+        let table = Table::new(0).unwrap();
+        let bounds_of = |key: u64| {
+            let lower = (key % 60) as i32 - 30;
+            (
+                lower,
+                lower + (key >> 8) as i32 % 20,
+                (key >> 16) as u8 % 64,
+            )
+        };
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..8u64 {
+                let (table, hits) = (&table, &hits);
+                s.spawn(move || {
+                    let mut rng = crate::rng::Rng::new(t + 1);
+                    for _ in 0..200_000 {
+                        let key = (1 + rng.next_u64() % 64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let (lower, upper, best) = bounds_of(key);
+                        if let Some(hit) = table.probe(key) {
+                            assert_eq!((hit.lower, hit.upper, hit.best), (lower, upper, best));
+                            hits.fetch_add(1, Relaxed);
+                        }
+                        table.store(key, 20, lower, upper, best, 1000);
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 1000, "the threads met in the table");
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::board::{Move, Position};
-use crate::endgame::{Solver, Solvers};
+use crate::endgame::{MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::players::BaselinePlayer;
 use crate::score::Score;
@@ -18,7 +18,9 @@ use crate::with_board;
 
 mod options;
 
-pub(crate) use options::{check as check_option, command_line_help, find as find_option};
+pub(crate) use options::{
+    check as check_option, command_line_help, find as find_option, threads as read_threads,
+};
 pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
@@ -33,12 +35,15 @@ pub struct Engine {
     probcut: u32,
     /// Memory of all search tables together, MiB (option `hash`).
     hash_mib: usize,
+    /// Threads of every search (option `threads`).
+    threads: usize,
     /// Limits of every search that does not set its own (options `depth`, `movetime`,
     /// `nodes`).
     defaults: Limits,
     tt: TranspositionTable,
-    /// The exact endgame solvers, created on first use with their share of `hash`.
-    solver: Option<Solvers>,
+    /// The exact endgame solvers with their share of `hash`, the 8x8 one made with the
+    /// engine so that no search's clock pays for its tables.
+    solver: Solvers,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -54,6 +59,23 @@ pub struct Engine {
     margins: Margins,
     /// Stops any search at its time plan's backstop.
     watchdog: Watchdog,
+    /// Whether the front-ends ponder (option `ponder`): search the expected position on the
+    /// opponent's time ([`Engine::ponder`]).
+    ponder: bool,
+    /// What the last pondering found, for the next search if it is of the same position.
+    pondered: Option<(Position, PonderHit)>,
+    /// The first iteration of the search under way (deeper than 1 after a ponder hit).
+    first_depth: u32,
+}
+
+/// A search that started from what pondering found: the opponent played the expected move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PonderHit {
+    /// The deepest iteration pondering finished, where the search started (1 when it
+    /// found the exact result: the search then finds it in the table).
+    pub depth: u32,
+    /// How long pondering searched the position.
+    pub time: Duration,
 }
 
 impl Default for Engine {
@@ -78,12 +100,24 @@ impl Engine {
     }
 
     /// An engine with default options and `mib` MiB of search tables (option `hash`,
-    /// clamped to its range).
+    /// clamped to its range; halved until the memory can be had).
     pub fn with_hash(mib: usize) -> Engine {
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();
-        let mib = mib.clamp(1, 65536);
+        let mut mib = mib.clamp(1, 65536);
+        let (tt, mut solver) = loop {
+            match make_tables(mib) {
+                Ok(tables) => break tables,
+                Err(e) if mib > 1 => {
+                    log::error!("hash {mib}: {e}; trying {}", mib / 2);
+                    mib /= 2;
+                }
+                Err(e) => panic!("no memory for the smallest search tables: {e}"),
+            }
+        };
+        let threads = available_cores();
+        solver.set_threads(threads);
         let stop = Arc::new(AtomicBool::new(false));
         Engine {
             eval: if pattern.is_some() {
@@ -95,9 +129,10 @@ impl Engine {
             weights_file: String::new(),
             probcut: Engine::DEFAULT_PROBCUT,
             hash_mib: mib,
+            threads,
             defaults: Limits::default(),
-            tt: TranspositionTable::with_bytes(table_split(mib).midgame_bytes),
-            solver: None,
+            tt,
+            solver,
             classic: Classic::default(),
             square_table: SquareTable::default(),
             watchdog: Watchdog::new(Arc::clone(&stop)),
@@ -105,6 +140,9 @@ impl Engine {
             player: None,
             seed: 0,
             margins: Margins::DEFAULT,
+            ponder: false,
+            pondered: None,
+            first_depth: 1,
         }
     }
 
@@ -122,20 +160,32 @@ impl Engine {
     /// Forgets what earlier searches learned (empties the search tables).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
-        if let Some(solver) = self.solver.as_mut() {
-            solver.clear();
-        }
+        self.solver.clear();
     }
 
     /// Sets the memory of all search tables together to `mib` MiB, shared as
-    /// [`table_split`] says; new tables, empty, when the size changes.
-    fn set_hash(&mut self, mib: u64) {
+    /// [`table_split`] says; new tables, empty, when the size changes. When the memory
+    /// cannot be had, says why and keeps the old tables.
+    fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
         let mib = mib as usize;
         if mib != self.hash_mib {
+            // The new tables are made while the old ones stand, which stay on a refusal.
+            let (tt, solver) = make_tables(mib).map_err(|e| OptionError::Refused {
+                name: "hash",
+                reason: e.to_string(),
+            })?;
+            self.tt = tt;
+            self.solver = solver;
+            self.solver.set_threads(self.threads);
             self.hash_mib = mib;
-            self.tt = TranspositionTable::with_bytes(table_split(mib).midgame_bytes);
-            self.solver = None;
         }
+        Ok(())
+    }
+
+    /// Searches on `threads` threads from now on.
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.solver.set_threads(self.threads);
     }
 
     /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
@@ -163,6 +213,67 @@ impl Engine {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether option `ponder` is on: front-ends then call [`Engine::ponder`] on the
+    /// expected position while they wait for the opponent.
+    pub fn ponders(&self) -> bool {
+        self.ponder
+    }
+
+    /// Searches `position`, the position expected after the opponent's reply, until the
+    /// stop flag is raised or the result is exact, and keeps what it found for the next
+    /// search: if that is of the same position, it starts at the depth reached here on the
+    /// table filled here ([`Engine::search_with_ponder`] says whether it did). The caller lowers the stop flag before starting
+    /// this (on another thread) and raises it to end it; this never lowers it, so that a
+    /// stop raised before the search starts is not lost. Nothing is reported while it runs.
+    pub fn ponder(&mut self, position: &Position) {
+        let start = Instant::now();
+        self.pondered = None;
+        if position.is_game_over() || self.player.is_some() {
+            return;
+        }
+        // The midgame search, deeper and deeper, unless the exact solver usually finishes
+        // within a move's time: unlimited, the solver would take over at any number of
+        // empties and might not finish a single search.
+        let (_, _, empties) = position.board.counts();
+        let limits = Limits {
+            depth: (empties > time::solve_empties(position.size())).then(|| empties - 1),
+            ..Limits::default()
+        };
+        let outcome = self.run_from(position, &limits, false, &mut |_, _| {});
+        if outcome.report.depth > 0 {
+            let hit = PonderHit {
+                // An exact result lives in the table it came from; the next search then
+                // starts as usual and finds it there.
+                depth: if outcome.report.exact {
+                    1
+                } else {
+                    outcome.report.depth
+                },
+                time: start.elapsed(),
+            };
+            log::info!("pondered {position}: depth {}", hit.depth);
+            self.pondered = Some((*position, hit));
+        }
+    }
+
+    /// [`Engine::search`], and whether it started from what pondering found.
+    pub fn search_with_ponder(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchReport),
+    ) -> (SearchReport, Option<PonderHit>) {
+        let hit = self
+            .pondered
+            .take()
+            .filter(|(pondered, _)| pondered == position)
+            .map(|(_, hit)| hit);
+        self.first_depth = hit.map_or(1, |h| h.depth);
+        let report = self.search(position, limits, progress);
+        self.first_depth = 1;
+        (report, hit)
     }
 
     /// Searches `position` within `limits` and returns the move to play: always a legal
@@ -232,19 +343,20 @@ impl Engine {
 
     /// The best `count` moves of `position` with their scores, best first: every move is
     /// searched with a full window, deeper and deeper within one shared set of `limits`.
-    /// `progress` gets the best `count` after every finished depth. When the mover must
-    /// pass, the one move is the pass, scored from the opponent's side.
+    /// `progress` gets the depth's report (nodes and time so far) and the best `count`
+    /// after every finished depth. When the mover must pass, the one move is the pass,
+    /// scored from the opponent's side.
     pub fn hint(
         &mut self,
         position: &Position,
         count: usize,
         limits: &Limits,
-        progress: &mut dyn FnMut(&[MoveScore]),
+        progress: &mut dyn FnMut(&SearchReport, &[MoveScore]),
     ) -> Vec<MoveScore> {
         let limits = with_default_time(self.resolve(limits, position));
         let best = |scores: &[MoveScore]| scores[..count.min(scores.len())].to_vec();
-        let outcome = self.run(position, &limits, true, &mut |_, scores| {
-            progress(&best(scores))
+        let outcome = self.run(position, &limits, true, &mut |report, scores| {
+            progress(report, &best(scores))
         });
         best(&outcome.root_scores)
     }
@@ -279,11 +391,23 @@ impl Engine {
         score_all_moves: bool,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
+        self.run_from(position, limits, score_all_moves, progress)
+    }
+
+    /// [`Engine::run`] without lowering the stop flag first.
+    fn run_from(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        score_all_moves: bool,
+        progress: &mut search::Progress,
+    ) -> search::SearchResult {
+        let start = Instant::now();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
-        let plan = time::plan(limits, empties, position.size(), &self.margins);
+        let margins = self.margins.with_delay(self.watchdog.delay());
+        let plan = time::plan(limits, empties, position.size(), &margins);
         let _armed = self
             .watchdog
             .arm(plan.backstop.and_then(|b| start.checked_add(b)));
@@ -297,10 +421,13 @@ impl Engine {
             stop: &stop,
             score_all_moves,
             probcut: self.probcut,
+            first_depth: self.first_depth,
         };
         // The solvers handle a forced pass at the root as well as any other move.
         if !score_all_moves && !position.is_game_over() {
-            if let Some(exact) = ExactPlan::new(position.size(), empties, &plan, max_depth) {
+            if let Some(exact) =
+                ExactPlan::new(position.size(), empties, &plan, max_depth, limits.nodes)
+            {
                 return self.run_exact(position, exact, &settings, start, progress);
             }
         }
@@ -314,16 +441,16 @@ impl Engine {
         settings: &search::SearchSettings,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        let tt = &mut self.tt;
+        let (tt, threads) = (&self.tt, self.threads);
         match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
-                search::search(b, pattern, tt, settings, progress)
+                search::search(b, pattern, tt, settings, threads, progress)
             }),
             (EvalKind::Classic | EvalKind::Pattern, _) => with_board!(&position.board, b => {
-                search::search(b, &self.classic, tt, settings, progress)
+                search::search(b, &self.classic, tt, settings, threads, progress)
             }),
             (EvalKind::Squares, _) => with_board!(&position.board, b => {
-                search::search(b, &self.square_table, tt, settings, progress)
+                search::search(b, &self.square_table, tt, settings, threads, progress)
             }),
         }
     }
@@ -340,7 +467,11 @@ impl Engine {
     ) -> search::SearchResult {
         let mut fallback = None;
         if let Some(plan) = exact.midgame {
-            let first = search::SearchSettings { plan, ..*settings };
+            let first = search::SearchSettings {
+                plan,
+                node_limit: exact.midgame_nodes.unwrap_or(settings.node_limit),
+                ..*settings
+            };
             let outcome = self.midgame(position, &first, progress);
             if outcome.report.exact || settings.stop.load(Ordering::Relaxed) {
                 return outcome;
@@ -348,12 +479,10 @@ impl Engine {
             fallback = Some(outcome);
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
-        let mib = table_split(self.hash_mib).solver_mib;
-        let solver = self.solver.get_or_insert_with(|| Solvers::new(mib));
         let max_nodes =
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
         match exact8::solve(
-            solver,
+            &mut self.solver,
             &position.board,
             start,
             exact.deadline,
@@ -395,6 +524,22 @@ pub(crate) fn table_split(mib: usize) -> TableSplit {
         solver_mib,
         midgame_bytes: (mib << 20).saturating_sub(Solver::table_bytes_for(solver_mib)),
     }
+}
+
+/// The threads the system offers this process (the option `threads` takes `all` for it).
+pub(crate) fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
+/// says.
+fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError> {
+    crate::memory::check_available(mib << 20)?;
+    let split = table_split(mib);
+    Ok((
+        TranspositionTable::with_bytes(split.midgame_bytes)?,
+        Solvers::try_new(split.solver_mib)?,
+    ))
 }
 
 /// `limits`, or [`Engine::DEFAULT_MOVE_TIME`] when they set no limit at all.

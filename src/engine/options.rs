@@ -30,6 +30,11 @@ pub enum OptionKind {
     Choice(&'static [&'static str]),
     /// Free text, such as a file path.
     Text,
+    /// A number of threads in `1..=max`, or `all` for as many as the system offers.
+    Threads {
+        /// Largest value.
+        max: u64,
+    },
 }
 
 impl fmt::Display for OptionKind {
@@ -40,6 +45,7 @@ impl fmt::Display for OptionKind {
             OptionKind::Limit { max } => write!(f, "1 to {}, or 0, none or off", show_max(*max)),
             OptionKind::Choice(words) => f.write_str(&words.join(", ")),
             OptionKind::Text => f.write_str("text"),
+            OptionKind::Threads { max } => write!(f, "1 to {max}, or all"),
         }
     }
 }
@@ -196,6 +202,10 @@ impl EngineOption {
                     choices: words,
                 }),
             OptionKind::Text => Ok(OptionValue::Text(text)),
+            OptionKind::Threads { .. } if text.eq_ignore_ascii_case("all") => Ok(
+                OptionValue::Number(super::available_cores().min(MAX_THREADS as usize) as u64),
+            ),
+            OptionKind::Threads { max } => within(number()?, 1, max),
         }
     }
 }
@@ -218,13 +228,23 @@ pub(crate) fn check(name: &str, value: &str) -> Result<(), OptionError> {
     option.read(value.trim()).map(|_| ())
 }
 
+/// The number of threads `text` asks for, read as the option `threads` reads it (for
+/// commands that take `--threads` without an engine).
+pub(crate) fn threads(text: &str) -> Result<usize, OptionError> {
+    let option = find("threads").expect("the option table has threads");
+    Ok(number(option.read(text.trim())?) as usize)
+}
+
 /// The player names `player` takes: the real search, then the baseline players.
 const PLAYERS: [&str; 7] = [
     "emilia", "random", "greedy", "squares", "quadrant", "kukreja", "phased",
 ];
 
+/// Most threads a search takes.
+const MAX_THREADS: u64 = 1024;
+
 /// Every engine option, in the order `setoption` lists them.
-pub static OPTIONS: [EngineOption; 9] = [
+pub static OPTIONS: [EngineOption; 11] = [
     EngineOption {
         name: "hash",
         kind: OptionKind::Number { min: 1, max: 65536 },
@@ -233,8 +253,31 @@ pub static OPTIONS: [EngineOption; 9] = [
                table takes half of it rounded down to a power of two, its near table 1 MiB, \
                the midgame table the rest",
         get: |e| e.hash_mib.to_string(),
+        set: |e, v| e.set_hash(number(v)),
+    },
+    EngineOption {
+        name: "threads",
+        kind: OptionKind::Threads { max: MAX_THREADS },
+        default: "all",
+        help: "threads of every search: all takes every core the system offers; the \
+               midgame search runs them as lazy SMP, the exact solver as young brothers \
+               wait; with 1, searches are the same on every run, node for node",
+        get: |e| e.threads.to_string(),
         set: |e, v| {
-            e.set_hash(number(v));
+            e.set_threads(number(v) as usize);
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "ponder",
+        kind: OptionKind::Choice(&["off", "on"]),
+        default: "off",
+        help: "on: after answering genmove (in NBoard mode, once the move go answered is \
+               played), the engine searches the expected reply until the next command comes, \
+               and a search of that position starts from what it found",
+        get: |e| if e.ponder { "on" } else { "off" }.to_string(),
+        set: |e, v| {
+            e.ponder = text(v) == "on";
             Ok(())
         },
     },
@@ -407,13 +450,29 @@ impl Engine {
 pub(crate) fn command_line_help() -> String {
     let mut text = String::new();
     for option in &OPTIONS {
-        text.push_str(&format!(
-            "  --{} VALUE\n      {} ({}; default {})\n",
-            option.name, option.help, option.kind, option.default
-        ));
+        text.push_str(&format!("  --{} VALUE\n", option.name));
+        let what = format!(
+            "{} ({}; default {})",
+            option.help, option.kind, option.default
+        );
+        let mut line = String::new();
+        for word in what.split(' ') {
+            if !line.is_empty() && line.len() + 1 + word.len() > HELP_WIDTH {
+                text.push_str(&format!("      {line}\n"));
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text.push_str(&format!("      {line}\n"));
     }
     text
 }
+
+/// Width of the help's option descriptions, so that `--help` fits 80 columns.
+const HELP_WIDTH: usize = 72;
 
 #[cfg(test)]
 mod tests {
@@ -460,10 +519,15 @@ mod tests {
     fn every_option_takes_its_default_and_shows_it() {
         let mut engine = Engine::with_hash(64);
         for option in &OPTIONS {
+            // Threads show how many `all` is.
+            let default = match option.kind {
+                OptionKind::Threads { .. } => super::super::available_cores().to_string(),
+                _ => option.default.to_string(),
+            };
             let shown = engine.option(option.name).unwrap();
-            assert_eq!(shown, option.default, "{}", option.name);
+            assert_eq!(shown, default, "{}", option.name);
             engine.set_option(option.name, option.default).unwrap();
-            assert_eq!(engine.option(option.name).unwrap(), option.default);
+            assert_eq!(engine.option(option.name).unwrap(), default);
         }
     }
 
@@ -492,7 +556,7 @@ mod tests {
             (
                 "colour",
                 "blue",
-                "unknown option 'colour': known options are hash, eval",
+                "unknown option 'colour': known options are hash, threads, ponder, eval",
             ),
         ];
         for (name, value, message) in cases {
@@ -527,5 +591,22 @@ mod tests {
         }
         engine.set_option("eval", "CLASSIC").unwrap();
         assert_eq!(engine.option("eval").as_deref(), Some("classic"));
+    }
+
+    #[test]
+    fn threads_take_a_number_or_all() {
+        let mut engine = Engine::with_hash(4);
+        engine.set_option("threads", "3").unwrap();
+        assert_eq!(engine.option("threads").as_deref(), Some("3"));
+        let error = engine.set_option("threads", "0").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "option threads: 0 is out of range (1 to 1024, or all)"
+        );
+        assert!(engine.set_option("threads", "many").is_err());
+        assert_eq!(engine.option("threads").as_deref(), Some("3"));
+        engine.set_option("threads", "ALL").unwrap();
+        let cores = super::super::available_cores().to_string();
+        assert_eq!(engine.option("threads"), Some(cores));
     }
 }

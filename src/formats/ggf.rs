@@ -375,6 +375,11 @@ fn value_text(text: &str) -> String {
         .collect()
 }
 
+/// The date and time now, as GGF's `DT` writes it (`2025-11-22 13:30:34 GMT`).
+pub(crate) fn now_utc() -> String {
+    utc(now_seconds())
+}
+
 fn now_seconds() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::session_log::SessionLog;
+
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).
 pub(crate) const MAX_LINE: usize = 16 * 1024;
@@ -101,7 +103,8 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// Counts interruptions (NBoard `ping` and `quit`) read but not yet handled, and raises
+/// Counts interruptions (NBoard `ping` and `quit`, the text protocol's `stop`) read but not
+/// yet handled, and raises
 /// the engine's stop flag when one arrives; knows when the client is gone.
 #[derive(Clone)]
 pub(crate) struct Interrupts {
@@ -157,6 +160,19 @@ pub(crate) fn is_nboard_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))
 }
 
+/// Whether a text-protocol line is `stop` (with or without an id): it stops the search in
+/// progress, which then answers with its best result so far.
+pub(crate) fn is_text_interrupt(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let command = if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+        words.next().unwrap_or("")
+    } else {
+        first
+    };
+    command.eq_ignore_ascii_case("stop")
+}
+
 /// Whether a first line opens an NBoard session.
 pub(crate) fn is_nboard_hello(line: &str) -> bool {
     line.split_whitespace().next() == Some("nboard")
@@ -195,13 +211,15 @@ fn hung_up(fd: RawFd, wait: Duration) -> bool {
 }
 
 /// Reads `input` on a new thread. Once the first line shows an NBoard session, `ping` and
-/// `quit` lines raise `interrupts` as soon as they are read. At the end of the input the
+/// `quit` lines raise `interrupts` as soon as they are read; in a text session, `stop`
+/// lines do. At the end of the input the
 /// client is gone in an NBoard session, and in a text session once `at_end.output` is
 /// hung up as well (lines already read are answered meanwhile).
 pub(crate) fn spawn_reader<R: Read + Send + 'static>(
     input: R,
     interrupts: Interrupts,
     at_end: AtEnd,
+    log: Option<Arc<SessionLog>>,
 ) -> Receiver<Line> {
     let (sender, receiver) = mpsc::channel();
     thread::Builder::new()
@@ -210,9 +228,17 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
             let mut reader = LineReader::new(BufReader::new(input));
             let mut nboard = None;
             while let Some(line) = reader.next_line() {
+                if let Some(log) = &log {
+                    log.input(&line);
+                }
                 if let Line::Text(text) = &line {
                     let is_nboard = *nboard.get_or_insert_with(|| is_nboard_hello(text));
-                    if is_nboard && is_nboard_interrupt(text) {
+                    let interrupt = if is_nboard {
+                        is_nboard_interrupt(text)
+                    } else {
+                        is_text_interrupt(text)
+                    };
+                    if interrupt {
                         interrupts.raise();
                     }
                 } else if nboard.is_none() {
@@ -287,6 +313,16 @@ mod tests {
     }
 
     #[test]
+    fn text_stop_is_recognised_with_an_id_and_in_any_case() {
+        assert!(is_text_interrupt("stop"));
+        assert!(is_text_interrupt("12 STOP"));
+        assert!(is_text_interrupt("  stop  # now"));
+        assert!(!is_text_interrupt("stopper"));
+        assert!(!is_text_interrupt("genmove black"));
+        assert!(!is_text_interrupt("12"));
+    }
+
+    #[test]
     fn interrupts_count_and_stop() {
         let stop = Arc::new(AtomicBool::new(false));
         let interrupts = Interrupts::new(Arc::clone(&stop));
@@ -309,6 +345,7 @@ mod tests {
             &b"nboard 2\nping 1\ngo\nquit\n"[..],
             interrupts.clone(),
             AtEnd::default(),
+            None,
         );
         let all: Vec<Line> = receiver.iter().collect();
         assert_eq!(all.len(), 4);
@@ -340,6 +377,7 @@ mod tests {
                 output: Some(output.as_raw_fd()),
                 exit: false,
             },
+            None,
         );
         assert_eq!(receiver.iter().count(), 2);
         thread::sleep(HANGUP_POLL * 3);

@@ -4,7 +4,8 @@
 //! protocol asks; nothing but protocol goes to stdout and nothing at all to stderr.
 
 use std::io::Write;
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvError};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
@@ -27,6 +28,10 @@ pub(crate) struct NboardSession<'a, W: Write> {
     depth: u32,
     out: &'a mut Output<W>,
     interrupts: Interrupts,
+    /// With option `ponder` on, after `go`: the position after the move it answered, and
+    /// the one after the reply it expects. While the game is at the first, waiting for the
+    /// GUI's next line, the session ponders the second.
+    ponder: Option<(Position, Position)>,
     quit: bool,
 }
 
@@ -52,6 +57,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             depth: DEFAULT_DEPTH,
             out,
             interrupts,
+            ponder: None,
             quit: false,
         }
     }
@@ -185,9 +191,15 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let limits = self.limits(&position);
         let start = Instant::now();
         let out = &mut *self.out;
-        let report = self.engine.search(&position, &limits, &mut |r| {
-            out.line(&search_line(r));
-        });
+        let (report, hit) = self
+            .engine
+            .search_with_ponder(&position, &limits, &mut |r| {
+                out.line(&search_line(r));
+            });
+        if let Some(hit) = hit {
+            log::info!("ponder hit: started at depth {}", hit.depth);
+        }
+        self.ponder = self.expected(&position, &report);
         let seconds = start.elapsed().as_secs_f64();
         self.out
             .line(&format!("nodestats {} {seconds:.2}", report.nodes));
@@ -196,6 +208,41 @@ impl<'a, W: Write> NboardSession<'a, W> {
             move_text(report.best),
             eval_text(report.score)
         ));
+    }
+
+    /// With option `ponder` on, the position after `report`'s move in `position` and the
+    /// one after the reply it expects, if the game goes on there.
+    fn expected(&self, position: &Position, report: &SearchReport) -> Option<(Position, Position)> {
+        if !self.engine.ponders() {
+            return None;
+        }
+        let after = position.play(report.best).ok()?;
+        let expected = after.play(*report.pv.get(1)?).ok()?;
+        (!expected.is_game_over()).then_some((after, expected))
+    }
+
+    /// The next line from the GUI; meanwhile, if the game is at the move `go` answered, the
+    /// engine ponders the reply it expects. Any line stops that search.
+    fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
+        let Some((_, expected)) = self
+            .ponder
+            .filter(|(after, _)| after == self.game.position() && !self.interrupts.pending())
+        else {
+            return lines.recv();
+        };
+        let stop = self.engine.stop_flag();
+        // Lowered here, before the search starts: a line read from now on stops it.
+        stop.store(false, Ordering::SeqCst);
+        let engine = &mut self.engine;
+        std::thread::scope(|scope| {
+            let pondering = scope.spawn(move || engine.ponder(&expected));
+            let line = lines.recv();
+            stop.store(true, Ordering::SeqCst);
+            if pondering.join().is_err() {
+                log::error!("pondering failed");
+            }
+            line
+        })
     }
 
     /// The best `count` moves at every depth of the level, as the engine finds them.
@@ -218,7 +265,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let out = &mut *self.out;
         let (interrupts, stop) = (&self.interrupts, self.engine.stop_flag());
         self.engine
-            .hint(&position, count.clamp(1, 64), &limits, &mut |scores| {
+            .hint(&position, count.clamp(1, 64), &limits, &mut |_, scores| {
                 if interrupts.pending() {
                     // A ping came while this depth was searched: its numbers are stale,
                     // and the search stops (should the ping have come before it started).
@@ -288,7 +335,7 @@ pub(crate) fn serve<W: Write>(
 ) {
     let mut session = NboardSession::new(engine, out, interrupts);
     while !session.finished() {
-        match lines.recv() {
+        match session.ponder_until_line(lines) {
             Ok(Line::Text(text)) => {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     session.handle(&text)

@@ -1,12 +1,14 @@
 //! The text protocol: GTP version 2 framing (`=[id] answer` or `?[id] message`, then a
 //! blank line) with the standard GTP commands and Othello ones. protocol.md documents each.
 
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvError};
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::{Engine, OPTIONS};
+use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
 use crate::perft::{perft_any, Convention};
@@ -30,6 +32,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "komi",
     "play",
     "genmove",
+    "reg_genmove",
     "undo",
     "showboard",
     "final_score",
@@ -41,6 +44,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "setboard",
     "hint",
     "solve",
+    "stop",
     "perft",
     "setoption",
     "history",
@@ -139,17 +143,44 @@ pub(crate) struct TextSession {
     clocks: GtpClocks,
     /// What the last `genmove` search found, for `last_search` (referees average depths).
     last_search: Option<SearchReport>,
+    /// Whether that search started from what pondering found, and how.
+    last_ponder: Option<PonderHit>,
+    /// The position to ponder before the next command: the expected reply to the move just
+    /// played by `genmove`, with option `ponder` on.
+    ponder_next: Option<Position>,
+    /// `stop` lines read (by the input thread) but not yet answered.
+    interrupts: Interrupts,
     quit: bool,
 }
 
+/// What a search for `genmove` or `reg_genmove` chose, not yet played.
+struct Choice {
+    /// The game with any implicit pass before the move.
+    game: Game,
+    color: Color,
+    mv: Move,
+    eval: Option<f64>,
+    used: Duration,
+    /// The search, `None` for a forced pass.
+    report: Option<SearchReport>,
+    /// Whether the search started from what pondering found, and how.
+    ponder_hit: Option<PonderHit>,
+}
+
+/// How long a `hint` or `solve` runs before it writes progress to stderr.
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
 impl TextSession {
-    /// A session on the 8x8 start position.
-    pub(crate) fn new(engine: Engine) -> TextSession {
+    /// A session on the 8x8 start position; `interrupts` counts the `stop`s read.
+    pub(crate) fn new(engine: Engine, interrupts: Interrupts) -> TextSession {
         TextSession {
             engine,
             game: Game::standard(8).expect("8x8 is supported"),
             clocks: GtpClocks::default(),
             last_search: None,
+            interrupts,
+            last_ponder: None,
+            ponder_next: None,
             quit: false,
         }
     }
@@ -270,6 +301,7 @@ impl TextSession {
             },
             "play" => self.play(&args),
             "genmove" => self.genmove(&args),
+            "reg_genmove" => self.reg_genmove(&args),
             "undo" => no_args(Ok(String::new())).and_then(|_| match self.game.undo() {
                 Some(_) => Ok(String::new()),
                 None => Err("cannot undo: no move to take back".to_string()),
@@ -300,6 +332,7 @@ impl TextSession {
             "setboard" => self.setboard(&args),
             "hint" => self.hint(&args),
             "solve" => self.solve(&args),
+            "stop" => no_args(Ok(String::new())).inspect(|_| self.interrupts.handled()),
             "perft" => self.perft(&args),
             "setoption" => self.setoption(&args),
             "history" => match args.as_slice() {
@@ -335,6 +368,33 @@ impl TextSession {
     }
 
     fn genmove(&mut self, args: &[&str]) -> Answer {
+        let choice = self.choose(args, "genmove")?;
+        let Choice {
+            mut game,
+            color,
+            mv,
+            eval,
+            used,
+            report,
+            ponder_hit,
+        } = choice;
+        game.play_annotated(mv, eval, Some(used.as_secs_f64()))
+            .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
+        self.game = game;
+        self.last_search = report;
+        self.last_ponder = ponder_hit;
+        self.ponder_next = self.expected_position();
+        self.clocks.spend(color, used);
+        Ok(mv.to_string())
+    }
+
+    /// `reg_genmove`: the move `genmove` would choose, not played; nothing changes.
+    fn reg_genmove(&mut self, args: &[&str]) -> Answer {
+        Ok(self.choose(args, "reg_genmove")?.mv.to_string())
+    }
+
+    /// Searches a move for `genmove [color] [limits]` without playing it.
+    fn choose(&mut self, args: &[&str], command: &str) -> Result<Choice, String> {
         let (color, rest) = match args.first() {
             Some(first) => match first.parse::<Color>() {
                 Ok(color) => (Some(color), &args[1..]),
@@ -343,7 +403,7 @@ impl TextSession {
             },
             None => (None, args),
         };
-        let search = parse_search_args(rest, true, "genmove")?;
+        let search = parse_search_args(rest, true, command)?;
         if self.game.is_over() {
             return Err(self.game.over_error().to_string());
         }
@@ -353,31 +413,87 @@ impl TextSession {
         game.turn_for(color).map_err(|e| e.to_string())?;
         let position = *game.position();
         let start = Instant::now();
-        let (mv, eval) = if game.must_pass() {
-            self.last_search = None;
+        let (mv, report) = if game.must_pass() {
             (Move::Pass, None)
         } else {
-            let limits = self.limits(search, color);
-            log::info!("genmove {color} with {limits:?}");
-            let report = self.engine.search(&position, &limits, &mut log_progress);
-            let chosen = (report.best, Some(report.score.discs()));
-            self.last_search = Some(report);
-            chosen
+            let limits = self.stoppable(self.limits(search, color));
+            log::info!("{command} {color} with {limits:?}");
+            let (report, hit) =
+                self.engine
+                    .search_with_ponder(&position, &limits, &mut log_progress);
+            (report.best, Some((report, hit)))
         };
-        let used = start.elapsed();
-        game.play_annotated(mv, eval, Some(used.as_secs_f64()))
-            .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
-        self.game = game;
-        self.clocks.spend(color, used);
-        Ok(mv.to_string())
+        let (report, ponder_hit) = report.unzip();
+        Ok(Choice {
+            game,
+            color,
+            mv,
+            eval: report.as_ref().map(|r| r.score.discs()),
+            used: start.elapsed(),
+            report,
+            ponder_hit: ponder_hit.flatten(),
+        })
+    }
+
+    /// `limits`, or the shortest search when a `stop` is already waiting: it was sent
+    /// while this command waited its turn, and asks for an answer at once.
+    fn stoppable(&self, limits: Limits) -> Limits {
+        if self.interrupts.pending() {
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            }
+        } else {
+            limits
+        }
+    }
+
+    /// With option `ponder` on, the position after the reply the last search expects to
+    /// the move just played, if the game goes on there.
+    fn expected_position(&self) -> Option<Position> {
+        if !self.engine.ponders() {
+            return None;
+        }
+        let reply = *self.last_search.as_ref()?.pv.get(1)?;
+        let expected = self.game.position().play(reply).ok()?;
+        (!expected.is_game_over()).then_some(expected)
+    }
+
+    /// Ponders the position [`TextSession::genmove`] left to ponder, if any, until the next
+    /// line arrives (or the input ends): returns that line.
+    fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
+        let Some(position) = self.ponder_next.take() else {
+            return lines.recv();
+        };
+        let stop = self.engine.stop_flag();
+        // Lowered here, before the search starts: a line read from now on stops it.
+        stop.store(false, Ordering::SeqCst);
+        let engine = &mut self.engine;
+        std::thread::scope(|scope| {
+            let pondering = scope.spawn(move || engine.ponder(&position));
+            let line = lines.recv();
+            stop.store(true, Ordering::SeqCst);
+            if pondering.join().is_err() {
+                log::error!("pondering failed");
+            }
+            line
+        })
     }
 
     /// `last_search`: depth, score, exactness, nodes and time of the last `genmove`
-    /// search, empty when it searched nothing (a pass, or none yet).
+    /// search, empty when it searched nothing (a pass, or none yet); after a ponder hit,
+    /// the depth it started at and how long pondering searched that position before.
     fn last_search_text(&self) -> String {
         self.last_search.as_ref().map_or(String::new(), |r| {
+            let ponder = self.last_ponder.map_or(String::new(), |hit| {
+                format!(
+                    " ponder_depth {} ponder_time {:.3}",
+                    hit.depth,
+                    hit.time.as_secs_f64()
+                )
+            });
             format!(
-                "depth {} score {} exact {} nodes {} time {:.3}",
+                "depth {} score {} exact {} nodes {} time {:.3}{ponder}",
                 r.depth,
                 r.score,
                 r.exact,
@@ -456,8 +572,13 @@ impl TextSession {
             return Ok("pass".to_string());
         }
         let position = *self.game.position();
-        let limits = self.limits(search, position.to_move);
-        let scores = self.engine.hint(&position, count, &limits, &mut |_| {});
+        let limits = self.stoppable(self.limits(search, position.to_move));
+        let start = Instant::now();
+        let scores = self
+            .engine
+            .hint(&position, count, &limits, &mut |report, _| {
+                progress_note("hint", report, start)
+            });
         let lines: Vec<String> = scores
             .iter()
             .map(|s| {
@@ -480,7 +601,26 @@ impl TextSession {
             return Err(self.game.over_error().to_string());
         }
         let position = *self.game.position();
-        let report = self.engine.solve(&position, &search, &mut log_progress);
+        let limits = if self.interrupts.pending() {
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            }
+        } else {
+            search
+        };
+        let start = Instant::now();
+        let report = self.engine.solve(&position, &limits, &mut |report| {
+            log_progress(report);
+            progress_note("solve", report, start);
+        });
+        if !report.exact && self.interrupts.pending() {
+            // Stopped by the client: the best found so far is the answer it asked for.
+            return Ok(format!(
+                "{} {} depth {}",
+                report.best, report.score, report.depth
+            ));
+        }
         if !report.exact {
             return Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
@@ -569,6 +709,26 @@ fn extra_after_side(args: &[&str]) -> Option<String> {
         squares += word.chars().count();
     }
     found
+}
+
+/// Writes a search's progress to stderr once it has run [`PROGRESS_AFTER`]: a long
+/// `hint` or `solve` shows that it works (stdout is for replies only).
+fn progress_note(command: &str, report: &SearchReport, start: Instant) {
+    let elapsed = start.elapsed();
+    if elapsed < PROGRESS_AFTER {
+        return;
+    }
+    let seconds = elapsed.as_secs_f64();
+    let what = if report.exact { "exact" } else { "depth" };
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{command}: {what} {} best {} score {} nodes {} speed {:.0} nodes/s time {seconds:.1} s",
+        report.depth,
+        report.best,
+        report.score,
+        report.nodes,
+        report.nodes as f64 / seconds.max(1e-9)
+    );
 }
 
 fn log_progress(report: &SearchReport) {
@@ -786,12 +946,12 @@ pub(crate) fn serve<W: std::io::Write>(
     out: &mut Output<W>,
     interrupts: &Interrupts,
 ) {
-    let mut session = TextSession::new(engine);
+    let mut session = TextSession::new(engine, interrupts.clone());
     let mut next = Some(first);
     while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
-            None => match lines.recv() {
+            None => match session.ponder_until_line(lines) {
                 Ok(line) => line,
                 Err(_) => return,
             },
@@ -812,7 +972,9 @@ mod tests {
     use super::*;
 
     fn session() -> TextSession {
-        TextSession::new(Engine::new())
+        let engine = Engine::new();
+        let interrupts = Interrupts::new(engine.stop_flag());
+        TextSession::new(engine, interrupts)
     }
 
     fn ask(session: &mut TextSession, line: &str) -> String {

@@ -7,9 +7,10 @@
 //! of empty squares every line is played to the end, so such results are exact final
 //! disc differences (in score units): the same search solves small endgames exactly.
 //!
-//! Determinism: with a fixed depth (or node budget) and no time limit, a search from a
-//! fresh engine gives the same move, score and node count on every run. With a warm
-//! transposition table the move and score may still vary slightly and node counts do.
+//! Determinism: on one thread, with a fixed depth (or node budget) and no time limit, a
+//! search from a fresh engine gives the same move, score and node count on every run. With
+//! a warm transposition table, or more threads, the move and score may vary slightly and
+//! node counts do.
 
 pub(crate) mod exact8;
 mod limits;
@@ -77,6 +78,9 @@ pub struct SearchSettings<'a> {
     /// ProbCut margin in tenths of a standard deviation (0: off): midgame nodes that a
     /// shallow search predicts to fall this far outside the window are pruned.
     pub probcut: u32,
+    /// The first iteration: 1, or deeper when the table already holds a search of the
+    /// position to that depth (pondering found it).
+    pub first_depth: u32,
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -100,8 +104,10 @@ struct RootMove<B> {
 /// One search in progress.
 struct Searcher<'a, B: Board, E: Evaluator> {
     eval: &'a E,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     settings: &'a SearchSettings<'a>,
+    /// 0 for the main thread; helpers of a parallel search count from 1.
+    thread: usize,
     size: usize,
     ordering: MoveOrdering,
     start: Instant,
@@ -126,35 +132,71 @@ struct Searcher<'a, B: Board, E: Evaluator> {
 /// with their scores, best first, when it scores them all ([`SearchSettings::score_all_moves`]).
 pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 
-/// Searches `board` and returns the move to play with the search's statistics.
-pub fn search<B: Board, E: Evaluator>(
+/// Searches `board` and returns the move to play with the search's statistics, on
+/// `threads` threads sharing the table `tt`.
+///
+/// More threads search as lazy SMP: every helper runs its own iterative deepening of the
+/// same position, skipping some depths so that the threads spread over several at once,
+/// and what each learns reaches the others through the shared table. The main thread's
+/// result is the search's; helpers stop when it does. With one thread the search is the
+/// sequential one, node for node.
+pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     board: &B,
     eval: &E,
-    tt: &mut TranspositionTable,
+    tt: &TranspositionTable,
     settings: &SearchSettings,
+    threads: usize,
     progress: &mut Progress,
 ) -> SearchResult {
-    let start = settings.start;
-    let mut searcher = Searcher {
-        eval,
-        tt,
-        settings,
-        size: board.size(),
-        ordering: MoveOrdering::new(board.size()),
-        start,
-        hard_deadline: settings.plan.hard.and_then(|h| start.checked_add(h)),
-        nodes: 0,
-        // Look at the clock every 1024 nodes, every 256 on the larger boards, whose nodes
-        // take longer (about a millisecond apart with the classic evaluation on 12x12).
-        next_check: 0,
-        check_interval: if board.size() <= 8 { 1024 } else { 256 },
-        aborted: false,
-        heuristic_leaves: 0,
-        pv: vec![Vec::new(); MAX_PLY + 2],
-        lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
-        iteration_best: None,
+    if threads <= 1 {
+        return Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
+    }
+    let helpers_stop = AtomicBool::new(false);
+    let helper_settings = SearchSettings {
+        plan: TimePlan::UNLIMITED,
+        node_limit: u64::MAX,
+        stop: &helpers_stop,
+        ..*settings
     };
-    searcher.iterate(board, progress)
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|thread| {
+                let helper_settings = &helper_settings;
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
+                    helper.iterate(board, &mut |_, _| {});
+                    helper.nodes
+                })
+            })
+            .collect();
+        let mut result = Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
+        helpers_stop.store(true, AtomicOrdering::Relaxed);
+        let main_nodes = result.report.nodes;
+        for helper in helpers {
+            result.report.nodes += helper
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        }
+        log::debug!(
+            "lazy SMP: {main_nodes} nodes on the main thread, {} on {} helpers",
+            result.report.nodes - main_nodes,
+            threads - 1
+        );
+        result
+    })
+}
+
+/// Whether helper `thread` of a lazy SMP search skips the iteration at `depth`: helpers
+/// skip blocks of depths of various lengths and phases, so that at any moment the threads
+/// work on different depths rather than all on the same one.
+fn skips_depth(thread: usize, depth: u32) -> bool {
+    const BLOCK: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % BLOCK.len();
+    (depth + PHASE[i]) / BLOCK[i] % 2 == 1
 }
 
 fn to_move(index: usize, size: usize) -> Move {
@@ -165,7 +207,40 @@ fn to_move(index: usize, size: usize) -> Move {
     }
 }
 
-impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
+impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
+    fn new(
+        board: &B,
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        settings: &'a SearchSettings<'a>,
+        thread: usize,
+    ) -> Searcher<'a, B, E> {
+        Searcher {
+            eval,
+            tt,
+            settings,
+            thread,
+            size: board.size(),
+            ordering: MoveOrdering::new(board.size()),
+            start: settings.start,
+            hard_deadline: settings
+                .plan
+                .hard
+                .and_then(|h| settings.start.checked_add(h)),
+            nodes: 0,
+            // Look at the clock about every 0.1 ms, so that a deadline is kept to that (a look
+            // costs a few nanoseconds): every 256 nodes up to 8x8, every 64 on the larger
+            // boards, whose nodes take longer.
+            next_check: 0,
+            check_interval: if board.size() <= 8 { 256 } else { 64 },
+            aborted: false,
+            heuristic_leaves: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            iteration_best: None,
+        }
+    }
+
     fn report(&self, score: i32, depth: u32, exact: bool, pv: &[usize]) -> SearchReport {
         SearchReport {
             best: pv.first().map_or(Move::Pass, |&m| to_move(m, self.size)),
@@ -218,8 +293,18 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         let max_depth = self.settings.max_depth.clamp(1, empties);
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
-        let mut previous_score = 0;
+        // A search that starts deeper centres its first window on the table's score.
+        let mut previous_score = match self.settings.first_depth {
+            0 | 1 => 0,
+            _ => self.tt.probe(board.hash_key()).map_or(0, |p| p.score),
+        };
         for depth in 1..=max_depth {
+            if depth < self.settings.first_depth && depth < max_depth {
+                continue;
+            }
+            if skips_depth(self.thread, depth) && depth < max_depth {
+                continue;
+            }
             self.iteration_best = None;
             self.heuristic_leaves = 0;
             let (score, pv) = self.aspiration(&mut root, depth, previous_score);
@@ -502,7 +587,8 @@ impl<B: Board, E: Evaluator> Searcher<'_, B, E> {
         }
         self.nodes += 1;
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + self.check_interval;
+            // The node limit is looked at when reached: a search never passes it.
+            self.next_check = (self.nodes + self.check_interval).min(self.settings.node_limit);
             self.check_limits();
         }
         if self.aborted {

@@ -14,7 +14,9 @@
 //!   writing the answer, process switches: time the referee counts and the search does
 //!   not), 10 ms for a pause of a busy machine, and 5 % of what is left; and at least half
 //!   of a short clock up to 20 ms, so that with about 10 ms left the move is played at
-//!   once. What remains is the usable time.
+//!   once. What remains is the usable time;
+//! - on a loaded machine both pauses grow by twice the scheduling delay the [`Watchdog`]
+//!   measured during the latest searches.
 //!
 //! **Budget** on a game clock: the usable time is shared over the mover's remaining moves
 //! plus a reserve of [`RESERVE_MOVES`] (or over the moves to play before the clock is
@@ -27,7 +29,7 @@
 //! expected to finish within the hard deadline (by a time model per board size); a short
 //! midgame search first finds a fallback move.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -45,9 +47,9 @@ pub const SOLVE_BONUS: f64 = 2.5;
 
 /// The time kept back from deadlines for what the search's own clock does not see.
 ///
-/// The fixed parts stand for the longest pause a busy machine imposes on the process
-/// (waiting for a core while the wall clock runs); a margin that grows with the scheduling
-/// delay measured while running would raise them.
+/// The fixed parts stand for the pause a busy machine imposes on the process (waiting for
+/// a core while the wall clock runs); [`Margins::with_delay`] raises them by the scheduling
+/// delay measured while running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Margins {
     /// Kept back from a game clock for every own move still to play.
@@ -65,6 +67,17 @@ impl Margins {
         clock_pause: Duration::from_millis(10),
         move_time_pause: Duration::from_millis(1),
     };
+
+    /// These margins with every pause raised by twice `delay`, the scheduling delay measured
+    /// lately ([`Watchdog::delay`]): on a loaded machine the process waits that long for a
+    /// core, once when the deadline passes unseen and once more before the answer is read.
+    pub fn with_delay(&self, delay: Duration) -> Margins {
+        Margins {
+            per_move: self.per_move,
+            clock_pause: self.clock_pause + delay * 2,
+            move_time_pause: self.move_time_pause + delay * 2,
+        }
+    }
 
     /// Time kept back from a fixed move time: a quarter of short times, the pause plus
     /// 5 % of longer ones, at most 50 ms.
@@ -250,27 +263,34 @@ pub(crate) fn estimated_solve_time(size: usize, empties: u32) -> Duration {
 pub(crate) struct ExactPlan {
     /// Time for the midgame search that runs first, if any.
     pub midgame: Option<TimePlan>,
+    /// Node budget of the midgame search that runs first, when the search has a node
+    /// limit: the solve gets what it leaves.
+    pub midgame_nodes: Option<u64>,
     /// Deadline of the solve, from the start of the search.
     pub deadline: Option<Duration>,
 }
 
 impl ExactPlan {
     /// Whether and how to solve a position with `empties` empties on a board of side `size`
-    /// exactly, given the search's time plan and depth limit; `None` keeps the midgame search alone. Without a
-    /// time limit (a fixed depth at least the empties, or an explicit solve) the solver
-    /// runs alone.
+    /// exactly, given the search's time plan, depth limit and node limit; `None` keeps the
+    /// midgame search alone. Without a time or node limit (a fixed depth at least the
+    /// empties, or an explicit solve) the solver runs alone. With a node limit, a midgame
+    /// search first gets a quarter of the nodes (a tenth with a cheap solve in time), so
+    /// that a solve cut short by the limit leaves a move searched within it.
     pub(crate) fn new(
         size: usize,
         empties: u32,
         time: &TimePlan,
         max_depth: u32,
+        node_limit: Option<u64>,
     ) -> Option<ExactPlan> {
         if max_depth < empties {
             return None;
         }
         let Some(hard) = time.hard else {
             return Some(ExactPlan {
-                midgame: None,
+                midgame: node_limit.map(|_| TimePlan::UNLIMITED),
+                midgame_nodes: node_limit.map(|n| n / 4),
                 deadline: None,
             });
         };
@@ -290,6 +310,7 @@ impl ExactPlan {
                 hard: Some(midgame_hard),
                 backstop: time.backstop,
             }),
+            midgame_nodes: node_limit.map(|n| n / share as u64),
             deadline: Some(hard),
         })
     }
@@ -303,13 +324,23 @@ pub(crate) fn process_move_time(left: Duration) -> Duration {
     left.saturating_sub(reserve).max(Duration::from_millis(1))
 }
 
+/// How often the watchdog wakes while a search runs, to measure the scheduling delay.
+const DELAY_TICK: Duration = Duration::from_millis(2);
+
 /// Raises a stop flag at a deadline unless disarmed first: the backstop that holds any
 /// search to its time plan. One thread waits for all the deadlines of an engine, so a
 /// search costs no thread of its own.
+///
+/// While a search runs, the thread also wakes every [`DELAY_TICK`] and measures how late
+/// it wakes: the time the process waits for a core on a loaded machine, which no clock
+/// check inside the search can see. [`Watchdog::delay`] gives the largest delay of the
+/// latest searches, and the time plans keep back a margin that grows with it.
 pub(crate) struct Watchdog {
     stop: Arc<AtomicBool>,
     /// Commands to the waiting thread, which starts with the first deadline.
     commands: Option<mpsc::Sender<Command>>,
+    /// The scheduling delay measured, microseconds ([`Watchdog::delay`]).
+    delay_micros: Arc<AtomicU64>,
 }
 
 enum Command {
@@ -328,7 +359,15 @@ impl Watchdog {
         Watchdog {
             stop,
             commands: None,
+            delay_micros: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// The largest scheduling delay measured during the latest searches: each search's
+    /// largest, or three quarters of the previous figure if that is more, so that a busy
+    /// spell is remembered for a few searches and then forgotten.
+    pub(crate) fn delay(&self) -> Duration {
+        Duration::from_micros(self.delay_micros.load(Ordering::Relaxed))
     }
 
     /// Raises the stop flag at `deadline`, if given, unless the result is dropped first.
@@ -346,29 +385,51 @@ impl Watchdog {
         Armed { commands }
     }
 
-    /// The waiting thread: sleeps until a deadline or a command, whichever comes first.
+    /// The waiting thread: sleeps until a deadline, the next tick or a command, whichever
+    /// comes first.
     fn spawn(&self) -> Option<mpsc::Sender<Command>> {
         let (sender, commands) = mpsc::channel::<Command>();
         let stop = Arc::clone(&self.stop);
+        let delay_micros = Arc::clone(&self.delay_micros);
         let spawned = thread::Builder::new()
             .name("watchdog".into())
             .spawn(move || {
                 let mut deadline: Option<Instant> = None;
+                // The largest delay of the search under way.
+                let mut largest = Duration::ZERO;
                 loop {
-                    let command = match deadline {
-                        None => commands
-                            .recv()
-                            .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                    let (command, woken_for) = match deadline {
+                        None => (
+                            commands
+                                .recv()
+                                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                            None,
+                        ),
                         Some(d) => {
-                            commands.recv_timeout(d.saturating_duration_since(Instant::now()))
+                            let wake = d.min(Instant::now() + DELAY_TICK);
+                            let wait = wake.saturating_duration_since(Instant::now());
+                            (commands.recv_timeout(wait), Some(wake))
                         }
                     };
                     match command {
-                        Ok(Command::Arm(d)) => deadline = Some(d),
-                        Ok(Command::Disarm) => deadline = None,
-                        Err(mpsc::RecvTimeoutError::Timeout) => {
-                            stop.store(true, Ordering::SeqCst);
+                        Ok(Command::Arm(d)) => {
+                            deadline = Some(d);
+                            largest = Duration::ZERO;
+                        }
+                        Ok(Command::Disarm) => {
                             deadline = None;
+                            remember_delay(&delay_micros, largest);
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            let now = Instant::now();
+                            if let Some(wake) = woken_for {
+                                largest = largest.max(now.saturating_duration_since(wake));
+                            }
+                            if deadline.is_some_and(|d| now >= d) {
+                                stop.store(true, Ordering::SeqCst);
+                                deadline = None;
+                                remember_delay(&delay_micros, largest);
+                            }
                         }
                         // The engine is gone.
                         Err(mpsc::RecvTimeoutError::Disconnected) => return,
@@ -377,6 +438,13 @@ impl Watchdog {
             });
         spawned.ok().map(|_| sender)
     }
+}
+
+/// Folds a search's largest delay into the figure [`Watchdog::delay`] reads.
+fn remember_delay(delay_micros: &AtomicU64, largest: Duration) {
+    let largest = largest.as_micros().min(u64::MAX as u128) as u64;
+    let previous = delay_micros.load(Ordering::Relaxed);
+    delay_micros.store(largest.max(previous * 3 / 4), Ordering::Relaxed);
 }
 
 impl Drop for Armed {
@@ -565,24 +633,31 @@ mod tests {
             backstop: None,
         };
         // Too deep for the time: the midgame search alone.
-        assert_eq!(ExactPlan::new(8, 26, &timed(1_000), u32::MAX), None);
+        assert_eq!(ExactPlan::new(8, 26, &timed(1_000), u32::MAX, None), None);
         // Within the time: a short midgame search first, then the solve.
-        let p = ExactPlan::new(8, 20, &timed(1_000), u32::MAX).unwrap();
+        let p = ExactPlan::new(8, 20, &timed(1_000), u32::MAX, None).unwrap();
         assert_eq!(p.deadline, Some(ms(1_000)));
         assert_eq!(p.midgame.unwrap().hard, Some(ms(250)));
         // Cheap: an even shorter midgame search.
-        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX).unwrap();
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, None).unwrap();
         assert_eq!(p.midgame.unwrap().hard, Some(ms(100)));
         // A depth limit short of the end keeps the midgame search.
-        assert_eq!(ExactPlan::new(8, 12, &timed(1_000), 8), None);
+        assert_eq!(ExactPlan::new(8, 12, &timed(1_000), 8, None), None);
         // No time limit: the solver alone.
         assert_eq!(
-            ExactPlan::new(8, 30, &TimePlan::UNLIMITED, u32::MAX),
+            ExactPlan::new(8, 30, &TimePlan::UNLIMITED, u32::MAX, None),
             Some(ExactPlan {
                 midgame: None,
+                midgame_nodes: None,
                 deadline: None
             })
         );
+        // A node limit: a midgame search first with a share of the nodes.
+        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(250));
+        assert_eq!(p.midgame, Some(TimePlan::UNLIMITED));
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, Some(1000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(100));
     }
 
     #[test]
@@ -611,5 +686,29 @@ mod tests {
             thread::sleep(ms(1));
         }
         assert!(stop.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn delays_are_remembered_for_a_few_searches() {
+        let delay = AtomicU64::new(0);
+        remember_delay(&delay, ms(8));
+        assert_eq!(delay.load(Ordering::Relaxed), 8_000);
+        remember_delay(&delay, ms(1));
+        assert_eq!(delay.load(Ordering::Relaxed), 6_000);
+        remember_delay(&delay, ms(10));
+        assert_eq!(delay.load(Ordering::Relaxed), 10_000);
+        for _ in 0..20 {
+            remember_delay(&delay, Duration::ZERO);
+        }
+        assert!(delay.load(Ordering::Relaxed) < 100);
+    }
+
+    #[test]
+    fn margins_grow_with_the_scheduling_delay() {
+        let loaded = M.with_delay(ms(5));
+        assert_eq!(loaded.clock_pause, M.clock_pause + ms(10));
+        assert_eq!(loaded.move_time(ms(100)), ms(16));
+        assert!(for_move_time(ms(100), &loaded).hard < for_move_time(ms(100), &M).hard);
+        assert_eq!(M.with_delay(Duration::ZERO), M);
     }
 }

@@ -3,8 +3,13 @@
 //!
 //! Layout: one flat array of 64-byte buckets (one cache line), each holding four 16-byte
 //! entries. A position's bucket is chosen from its 64-bit hash by multiply-shift, so any
-//! size works, not only powers of two. An entry is the full hash (to recognise the
-//! position) and one packed word:
+//! size works, not only powers of two. An entry is two 64-bit words: one packed data word
+//! and the full hash (to recognise the position) XORed with it, so that all search threads
+//! share the table without locks: each word is written and read atomically, and an entry
+//! torn by two threads writing at once no longer matches its position's hash (the key
+//! word checks the data word), so it reads as a miss rather than as wrong data.
+//!
+//! The data word:
 //!
 //! | bits  | field                                             |
 //! |-------|---------------------------------------------------|
@@ -19,6 +24,8 @@
 //! store must not erase a deeper one); otherwise an empty slot is taken; otherwise the
 //! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
 //! leave first and, among equals, the shallowest.
+
+use crate::memory::{MemoryError, TableMemory, Zeroable};
 
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,15 +51,55 @@ pub(crate) struct Probe {
     pub(crate) bound: Bound,
 }
 
-#[derive(Clone, Copy, Default)]
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One slot of a bucket, as stored: the position's hash XOR the data word, and the data word.
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot {
+            key: AtomicU64::new(self.key.load(Relaxed)),
+            data: AtomicU64::new(self.data.load(Relaxed)),
+        }
+    }
+}
+
+impl Slot {
+    /// The entry as read now, with its hash recovered from the key word.
+    #[inline(always)]
+    fn read(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry {
+            key: self.key.load(Relaxed) ^ data,
+            data,
+        }
+    }
+
+    #[inline(always)]
+    fn write(&self, entry: Entry) {
+        self.key.store(entry.key ^ entry.data, Relaxed);
+        self.data.store(entry.data, Relaxed);
+    }
+}
+
+/// An entry as read from a slot: the position's hash and the data word.
+#[derive(Clone, Copy)]
 struct Entry {
     key: u64,
     data: u64,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; 4]);
+struct Bucket([Slot; 4]);
+
+// SAFETY: an all-zero bucket holds four empty entries (bound bits 0).
+unsafe impl Zeroable for Bucket {}
 
 const NO_MOVE: u64 = 255;
 
@@ -102,25 +149,32 @@ impl Entry {
     }
 }
 
-/// A fixed-size transposition table.
+/// A fixed-size transposition table, shared by the threads of a search: probes and stores
+/// take `&self`.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: TableMemory<Bucket>,
     generation: u8,
 }
 
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had.
     pub fn new(mib: usize) -> TranspositionTable {
-        TranspositionTable::with_bytes(mib << 20)
+        TranspositionTable::with_bytes(mib << 20).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A table of at most `bytes` bytes (at least one bucket).
-    pub(crate) fn with_bytes(bytes: usize) -> TranspositionTable {
-        let count = bytes / std::mem::size_of::<Bucket>();
-        TranspositionTable {
-            buckets: vec![Bucket::default(); count.max(1)],
+    /// A table of at most `bytes` bytes (at least one bucket), its pages touched in the
+    /// background (see [`crate::memory`]); an error when the memory cannot be had.
+    pub(crate) fn with_bytes(bytes: usize) -> Result<TranspositionTable, MemoryError> {
+        let buckets = TableMemory::zeroed(bytes / std::mem::size_of::<Bucket>())?;
+        buckets.populate_in_background();
+        Ok(TranspositionTable {
+            buckets,
             generation: 0,
-        }
+        })
     }
 
     /// Size in mebibytes.
@@ -131,7 +185,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.buckets.clear();
         self.generation = 0;
     }
 
@@ -166,14 +220,15 @@ impl TranspositionTable {
         bucket
             .0
             .iter()
+            .map(Slot::read)
             .find(|e| e.key == hash && !e.is_empty())
-            .map(Entry::probe)
+            .map(|e| e.probe())
     }
 
     /// Stores a search result for the position with `hash`.
     #[inline]
     pub(crate) fn store(
-        &mut self,
+        &self,
         hash: u64,
         score: i32,
         best: Option<usize>,
@@ -181,28 +236,37 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let generation = self.generation;
-        let index = self.bucket_index(hash);
-        let bucket = &mut self.buckets[index];
+        let bucket = &self.buckets[self.bucket_index(hash)];
+        let entries = [
+            bucket.0[0].read(),
+            bucket.0[1].read(),
+            bucket.0[2].read(),
+            bucket.0[3].read(),
+        ];
         let age = |e: &Entry| (generation.wrapping_sub(e.generation()) & 63) as i32;
-        if let Some(own) = bucket.0.iter_mut().find(|e| e.key == hash && !e.is_empty()) {
-            if own.depth() > depth && own.generation() == generation && bound != Bound::Exact {
+        if let Some(own) = entries.iter().position(|e| e.key == hash && !e.is_empty()) {
+            let old = &entries[own];
+            if old.depth() > depth && old.generation() == generation && bound != Bound::Exact {
                 return;
             }
             // Keep the old best move when this search found none (an all-node).
-            let best = best.or_else(|| own.best());
-            own.data = Entry::pack(score, best, depth, bound, generation);
+            let best = best.or_else(|| old.best());
+            bucket.0[own].write(Entry {
+                key: hash,
+                data: Entry::pack(score, best, depth, bound, generation),
+            });
             return;
         }
-        let victim = match bucket.0.iter().position(Entry::is_empty) {
+        let victim = match entries.iter().position(Entry::is_empty) {
             Some(empty) => empty,
             None => (0..4)
-                .min_by_key(|&i| bucket.0[i].depth() as i32 - 8 * age(&bucket.0[i]))
+                .min_by_key(|&i| entries[i].depth() as i32 - 8 * age(&entries[i]))
                 .unwrap_or(0),
         };
-        bucket.0[victim] = Entry {
+        bucket.0[victim].write(Entry {
             key: hash,
             data: Entry::pack(score, best, depth, bound, generation),
-        };
+        });
     }
 }
 
@@ -212,7 +276,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_negative_scores_survive_packing() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(42, -1234, Some(143), 17, Bound::Lower);
         let p = tt.probe(42).expect("stored");
         assert_eq!(
@@ -241,7 +305,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_old_shallow_entries_first() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Small hashes all land in bucket 0 (the index is the hash's top bits).
         let same_bucket: Vec<u64> = (1..=5).collect();
         assert!(same_bucket.iter().all(|&h| tt.bucket_index(h) == 0));
@@ -254,5 +318,40 @@ mod tests {
         for &h in &same_bucket[1..4] {
             assert!(tt.probe(h).is_some());
         }
+    }
+
+    #[test]
+    fn many_threads_storing_at_once_never_read_another_positions_data() {
+        // A small table, so that the threads fight over the same buckets and slots; every
+        // position's data is a function of its hash, so a torn entry would show.
+        let tt = TranspositionTable::with_bytes(64 * 16).unwrap();
+        let data_of = |hash: u64| {
+            let score = (hash % 20_000) as i32 - 10_000;
+            let best = (hash >> 20) as usize % 64;
+            let depth = 1 + (hash >> 30) as u32 % 60;
+            (score, best, depth)
+        };
+        let threads = 8;
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let (tt, hits) = (&tt, &hits);
+                s.spawn(move || {
+                    let mut rng = crate::rng::Rng::new(t + 1);
+                    for _ in 0..200_000 {
+                        // Few distinct positions: the same ones come back often.
+                        let hash = (rng.next_u64() % 512).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let (score, best, depth) = data_of(hash);
+                        if let Some(p) = tt.probe(hash) {
+                            assert_eq!((p.score, p.best, p.depth), (score, Some(best), depth));
+                            assert_eq!(p.bound, Bound::Exact);
+                            hits.fetch_add(1, Relaxed);
+                        }
+                        tt.store(hash, score, Some(best), depth, Bound::Exact);
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 1000, "the threads met in the table");
     }
 }

@@ -1,0 +1,331 @@
+//! The parallel solve: young brothers wait (YBWC). A node with many empty squares searches
+//! its first move (the eldest brother) alone; if that does not cut off, the other moves are
+//! shared out among the threads that are idle at that moment, each taking the next move
+//! not yet taken, until all are searched or one proves a cut-off, which stops the others.
+//! Nodes with fewer empties stay sequential: their subtrees are too small to be worth a
+//! thread.
+//!
+//! Helpers are threads started for one split and ended with it; how many may run at once
+//! is counted in [`Shared`], so at most the solve's thread count search at any moment. A
+//! thread waiting for its helpers to finish counts as idle, so that their subtrees may
+//! split again in its place (the waiting thread itself only sleeps). The threads share the
+//! transposition tables, which take concurrent probes and stores without locks.
+
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::parity::QUADRANT_BIT;
+use super::solver::{play, Candidate, Search};
+use super::table::{Tables, NO_MOVE};
+use super::SolveLimits;
+
+/// Nodes with at least this many empties share out their moves. A helper costs a thread
+/// start (tens of microseconds); a null-window subtree at 15 empties takes milliseconds.
+const SPLIT_MIN_EMPTIES: u32 = 16;
+
+/// Nodes between two looks at the limits and cut-off flags: about every 0.1 ms with one
+/// thread, so that a deadline is kept to that (a look costs a few nanoseconds), more often
+/// with more, where a cut-off at a split must soon stop the helpers' now useless work.
+const POLL_INTERVAL: u64 = 1 << 11;
+const PARALLEL_POLL_INTERVAL: u64 = 1 << 10;
+
+/// What the threads of one solve share besides the tables.
+pub(super) struct Shared<'a> {
+    /// The solver's transposition tables.
+    pub(super) tables: &'a Tables,
+    /// The solve's limits, on the nodes of all threads together.
+    pub(super) limits: &'a SolveLimits<'a>,
+    /// Threads that may still start (negative for a moment when a thread that waited for
+    /// its helpers takes its place back).
+    idle: AtomicIsize,
+    /// Nodes of all threads, as each last added its own.
+    nodes: AtomicU64,
+    /// Set once a limit stopped the solve: every thread stops.
+    pub(super) stopped: AtomicBool,
+    /// Nodes between two looks at the limits.
+    pub(super) poll_interval: u64,
+}
+
+impl<'a> Shared<'a> {
+    /// What the `threads` threads of a solve share, `nodes` nodes into it.
+    pub(super) fn new(
+        tables: &'a Tables,
+        limits: &'a SolveLimits<'a>,
+        threads: usize,
+        nodes: u64,
+    ) -> Shared<'a> {
+        Shared {
+            tables,
+            limits,
+            idle: AtomicIsize::new(threads.max(1) as isize - 1),
+            nodes: AtomicU64::new(nodes),
+            stopped: AtomicBool::new(false),
+            poll_interval: if threads > 1 {
+                PARALLEL_POLL_INTERVAL
+            } else {
+                POLL_INTERVAL
+            },
+        }
+    }
+
+    /// Adds `nodes` to the count of all threads; the new count.
+    pub(super) fn add_nodes(&self, nodes: u64) -> u64 {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed) + nodes
+    }
+
+    /// Takes up to `wanted` idle threads; how many it took.
+    fn take_idle(&self, wanted: usize) -> usize {
+        let mut idle = self.idle.load(Ordering::Relaxed);
+        loop {
+            if idle <= 0 {
+                return 0;
+            }
+            let taken = (idle as usize).min(wanted);
+            match self.idle.compare_exchange_weak(
+                idle,
+                idle - taken as isize,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return taken,
+                Err(now) => idle = now,
+            }
+        }
+    }
+
+    fn give_back(&self, threads: usize) {
+        self.idle.fetch_add(threads as isize, Ordering::Relaxed);
+    }
+}
+
+/// One split node's moves and what its threads found.
+struct Split<'m> {
+    moves: &'m [Candidate],
+    /// The next move to take.
+    next: AtomicUsize,
+    /// Set on a cut-off: the moves still under way are not needed.
+    cutoff: Arc<AtomicBool>,
+    /// The window's lower end (it rises at principal-variation nodes), the best score and
+    /// its move.
+    found: Mutex<Found>,
+}
+
+#[derive(Clone, Copy)]
+struct Found {
+    alpha: i32,
+    best: i32,
+    best_move: u8,
+}
+
+/// The node a split searches and its window.
+#[derive(Clone, Copy)]
+struct Node {
+    player: u64,
+    opponent: u64,
+    empties: u32,
+    parity: u8,
+    beta: i32,
+    /// A null-window node: every move is searched with the window `alpha..alpha + 1`.
+    null_window: bool,
+}
+
+impl<'a> Search<'a> {
+    /// How many helpers a node with `empties` empties and `remaining` moves still to search
+    /// gets, taken from the idle threads; `None` when it stays sequential.
+    #[inline(always)]
+    pub(super) fn helpers_for(&self, empties: u32, remaining: usize) -> Option<usize> {
+        if empties < SPLIT_MIN_EMPTIES || remaining < 2 {
+            return None;
+        }
+        if self.shared.idle.load(Ordering::Relaxed) <= 0 {
+            return None;
+        }
+        match self.shared.take_idle(remaining - 1) {
+            0 => None,
+            taken => Some(taken),
+        }
+    }
+
+    /// Searches the rest of a null-window node's moves, `moves`, with `helpers` helper
+    /// threads (already taken from the idle ones): the best score and move (fail-soft).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split_nws(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+        moves: &[Candidate],
+        helpers: usize,
+    ) -> (i32, u8) {
+        let node = Node {
+            player,
+            opponent,
+            empties,
+            parity,
+            beta: alpha + 1,
+            null_window: true,
+        };
+        self.split(node, alpha, moves, helpers)
+    }
+
+    /// Searches the rest of a principal-variation node's moves, `moves`, within
+    /// `alpha..beta` with `helpers` helper threads: the best score and move (fail-soft).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split_pvs(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u8,
+        moves: &[Candidate],
+        helpers: usize,
+    ) -> (i32, u8) {
+        let node = Node {
+            player,
+            opponent,
+            empties,
+            parity,
+            beta,
+            null_window: false,
+        };
+        self.split(node, alpha, moves, helpers)
+    }
+
+    fn split(&mut self, node: Node, alpha: i32, moves: &[Candidate], helpers: usize) -> (i32, u8) {
+        let split = Split {
+            moves,
+            next: AtomicUsize::new(0),
+            cutoff: Arc::new(AtomicBool::new(false)),
+            found: Mutex::new(Found {
+                alpha,
+                best: -100,
+                best_move: NO_MOVE,
+            }),
+        };
+        let shared = self.shared;
+        let mut cancel = self.cancel.clone();
+        cancel.push(Arc::clone(&split.cutoff));
+        let helper_nodes: u64 = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..helpers)
+                .map(|_| {
+                    let mut helper = Search {
+                        nodes: 0,
+                        flushed: 0,
+                        shared,
+                        cancel: cancel.clone(),
+                        next_poll: shared.poll_interval,
+                        aborted: false,
+                        order_eval: self.order_eval,
+                    };
+                    let split = &split;
+                    scope.spawn(move || {
+                        helper.work(&node, split);
+                        shared.add_nodes(helper.nodes - helper.flushed);
+                        shared.give_back(1);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            std::mem::swap(&mut self.cancel, &mut cancel);
+            self.work(&node, &split);
+            std::mem::swap(&mut self.cancel, &mut cancel);
+            // While waiting, this thread leaves its place to the helpers' own splits.
+            shared.give_back(1);
+            let nodes = threads
+                .into_iter()
+                .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum();
+            shared.take_back();
+            nodes
+        });
+        // The helpers added their nodes to the shared count already.
+        self.nodes += helper_nodes;
+        self.flushed += helper_nodes;
+        if self.aborted {
+            // Stopped by this split's own cut-off, the search goes on; by a limit or a
+            // cut-off above, it stops.
+            let above = self.cancel.iter().any(|c| c.load(Ordering::Relaxed));
+            if shared.stopped.load(Ordering::Relaxed) || above {
+                return (0, NO_MOVE);
+            }
+            self.aborted = false;
+        }
+        if shared.stopped.load(Ordering::Relaxed) {
+            // A helper stopped on a limit: its move is unsearched.
+            self.aborted = true;
+            return (0, NO_MOVE);
+        }
+        let found = *split.found.lock().unwrap_or_else(|e| e.into_inner());
+        (found.best, found.best_move)
+    }
+
+    /// Takes the split's moves one by one and searches them until none is left, a cut-off
+    /// is found or the search stops.
+    fn work(&mut self, node: &Node, split: &Split) {
+        let found = |split: &Split| *split.found.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if self.aborted || split.cutoff.load(Ordering::Relaxed) {
+                return;
+            }
+            let i = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(m) = split.moves.get(i) else {
+                return;
+            };
+            let alpha = found(split).alpha;
+            let x = m.square as usize;
+            let (p, o) = play(node.player, node.opponent, x, m.flips);
+            let (empties, parity) = (node.empties - 1, node.parity ^ QUADRANT_BIT[x]);
+            let mut score = -self.nws(p, o, -alpha - 1, empties, parity);
+            if !node.null_window && score > alpha && score < node.beta && !self.aborted {
+                score = -self.pvs(p, o, -node.beta, -alpha, empties, parity).0;
+            }
+            if self.aborted {
+                return;
+            }
+            let mut found = split.found.lock().unwrap_or_else(|e| e.into_inner());
+            if score > found.best {
+                found.best = score;
+                found.best_move = m.square;
+                if score > found.alpha {
+                    found.alpha = score;
+                    if score >= node.beta {
+                        split.cutoff.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Shared<'_> {
+    /// A thread that waited for its helpers takes its place back, even if the count goes
+    /// below zero for a moment: it was running before, and others give theirs back soon.
+    fn take_back(&self) {
+        self.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_threads_are_taken_at_most_once() {
+        let tables = Tables::new(0).unwrap();
+        let shared = Shared::new(&tables, &SolveLimits::NONE, 4, 0);
+        assert_eq!(shared.take_idle(2), 2);
+        assert_eq!(shared.take_idle(5), 1);
+        assert_eq!(shared.take_idle(1), 0);
+        shared.give_back(3);
+        assert_eq!(shared.take_idle(9), 3);
+        assert_eq!(
+            Shared::new(&tables, &SolveLimits::NONE, 1, 0).take_idle(1),
+            0
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! Memory for the search tables: taken zero-filled and fallibly, before any clock runs.
+//!
+//! A table is mapped from the operating system as zero pages: asking for it costs nothing
+//! however large, and a size that cannot be had is an error the caller can report
+//! ([`MemoryError`]), never an abort. What costs time is the first touch of each page (the
+//! kernel clears it; a virtual machine may also have to back it): about 3 ms per MiB on a
+//! busy virtual machine, seconds for a few GiB. Doing that inside a search would spend the
+//! search's clock on it, and doing it before answering would leave a GUI waiting in silence,
+//! so a background thread touches the pages
+//! ([`TableMemory::populate_in_background`]) between the moment a table is made and its
+//! first searches; a search that comes first simply touches the pages it needs itself.
+//!
+//! Before mapping, the size is checked against the memory the system says is available:
+//! an over-committed table would be killed at its first touch, which is worse than a clear
+//! refusal. Tables of 2 MiB and more start on a 2 MiB boundary and ask for huge pages, so
+//! that random probes mostly hit the address translation cache.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Types whose all-zero bytes are a valid value (for a table entry: an empty one).
+///
+/// # Safety
+///
+/// Implementors must accept every byte being zero as a valid value, and need no drop (the
+/// memory is given back without dropping its values): plain numbers, atomics, and arrays
+/// and structs of them.
+pub(crate) unsafe trait Zeroable {}
+
+/// Why a table could not be had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryError {
+    /// More than the system has available.
+    Unavailable {
+        /// Bytes asked for.
+        wanted: usize,
+        /// Bytes the system says are available.
+        available: usize,
+    },
+    /// The operating system refused the mapping.
+    Refused {
+        /// Bytes asked for.
+        wanted: usize,
+        /// The system's reason.
+        reason: String,
+    },
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mib = |bytes: usize| bytes.div_ceil(1 << 20);
+        match self {
+            MemoryError::Unavailable { wanted, available } => write!(
+                f,
+                "cannot have {} MiB of tables: the system has {} MiB available",
+                mib(*wanted),
+                mib(*available)
+            ),
+            MemoryError::Refused { wanted, reason } => {
+                write!(f, "cannot have {} MiB of tables: {reason}", mib(*wanted))
+            }
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
+/// The huge page size of x86-64 and arm64 Linux.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// Tables at least this large are cleared by giving their pages back (writing zeros over
+/// them would take a noticeable time: about 0.1 s a GiB).
+const DISCARD_BYTES: usize = 256 << 20;
+
+/// How much the background thread touches at a time: one huge page. The kernel holds the
+/// process's memory map for the duration of each call, and a search that maps memory (or
+/// faults on a page while another thread waits to) waits for it: a large chunk made
+/// moves late by seconds under load.
+const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
+
+/// A zero-filled array of `T` for a search table.
+pub(crate) struct TableMemory<T: Zeroable> {
+    region: Arc<Region>,
+    len: usize,
+    _marker: PhantomData<T>,
+}
+
+/// The mapping behind a [`TableMemory`], shared with the thread that touches it; unmapped
+/// when the last owner drops it.
+struct Region {
+    start: *mut u8,
+    bytes: usize,
+    /// The mapping, which may begin before `start` (alignment slack is given back).
+    mapped: *mut u8,
+    mapped_bytes: usize,
+    /// Set when the table is dropped or cleared: a touching thread stops.
+    abandoned: AtomicBool,
+}
+
+// SAFETY: the region is plain memory; the table that owns it hands out references only
+// through `&self`/`&mut self`, and the touching thread never reads or writes it (it asks
+// the kernel to back pages, which leaves their contents as they are).
+unsafe impl Send for Region {}
+// SAFETY: as for Send.
+unsafe impl Sync for Region {}
+
+impl<T: Zeroable> TableMemory<T> {
+    /// `len` (at least one) zeroed values, or why they cannot be had.
+    pub(crate) fn zeroed(len: usize) -> Result<TableMemory<T>, MemoryError> {
+        let len = len.max(1);
+        let wanted = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(MemoryError::Refused {
+                wanted: usize::MAX,
+                reason: "larger than the address space".to_string(),
+            })?;
+        check_available(wanted)?;
+        assert!(std::mem::align_of::<T>() <= 4096, "page-aligned at most");
+        let region = Region::map(wanted)?;
+        Ok(TableMemory {
+            region: Arc::new(region),
+            len,
+            _marker: PhantomData,
+        })
+    }
+
+    /// Touches every page in a background thread, so that searches find
+    /// them ready (see the module docs); stops early if the table is dropped or cleared.
+    pub(crate) fn populate_in_background(&self) {
+        let region = Arc::clone(&self.region);
+        if region.bytes < HUGE_PAGE_BYTES {
+            // A few hundred pages at most: the searches touch them at little cost.
+            return;
+        }
+        let spawned = std::thread::Builder::new()
+            .name("table-populate".into())
+            .spawn(move || region.populate());
+        if let Err(e) = spawned {
+            log::debug!("no thread to touch the tables ({e}): searches will touch them");
+        }
+    }
+
+    /// Sets every value back to zero: tables of [`DISCARD_BYTES`] and more get fresh zero
+    /// pages (instant), touched again in the background, instead of being written over;
+    /// smaller ones are written over, which keeps their pages (touching them afresh costs
+    /// a search more than the writing).
+    pub(crate) fn clear(&mut self) {
+        if !self.region.discard() {
+            // SAFETY: all-zero bytes are a valid `T`; the range is the table's own.
+            unsafe { std::ptr::write_bytes(self.region.start as *mut T, 0, self.len) };
+        }
+    }
+}
+
+impl<T: Zeroable> Deref for TableMemory<T> {
+    type Target = [T];
+
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        // SAFETY: the region holds `len` zero-initialised (so valid) `T`s, suitably aligned,
+        // and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.region.start as *const T, self.len) }
+    }
+}
+
+impl<T: Zeroable> DerefMut for TableMemory<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as for `deref`; `&mut self` makes this the only reference.
+        unsafe { std::slice::from_raw_parts_mut(self.region.start as *mut T, self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for TableMemory<T> {
+    fn drop(&mut self) {
+        self.region.abandoned.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Region {
+    #[cfg(unix)]
+    fn map(bytes: usize) -> Result<Region, MemoryError> {
+        let huge = bytes >= HUGE_PAGE_BYTES;
+        let slack = if huge { HUGE_PAGE_BYTES } else { 0 };
+        let refused = |reason: String| MemoryError::Refused {
+            wanted: bytes,
+            reason,
+        };
+        let mapped_bytes = bytes
+            .checked_add(slack)
+            .ok_or_else(|| refused("larger than the address space".to_string()))?;
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing
+        // touches no existing memory.
+        let mapped = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                mapped_bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if mapped == libc::MAP_FAILED {
+            return Err(refused(std::io::Error::last_os_error().to_string()));
+        }
+        let mapped = mapped as *mut u8;
+        let offset = (HUGE_PAGE_BYTES - mapped as usize % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES;
+        let start = if huge {
+            mapped.wrapping_add(offset)
+        } else {
+            mapped
+        };
+        #[cfg(target_os = "linux")]
+        if huge {
+            // SAFETY: the range lies inside the mapping; the advice changes only how the
+            // kernel backs it, not its contents.
+            unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        }
+        Ok(Region {
+            start,
+            bytes,
+            mapped,
+            mapped_bytes,
+            abandoned: AtomicBool::new(false),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn map(bytes: usize) -> Result<Region, MemoryError> {
+        let layout =
+            std::alloc::Layout::from_size_align(bytes, 4096).map_err(|e| MemoryError::Refused {
+                wanted: bytes,
+                reason: e.to_string(),
+            })?;
+        // SAFETY: the layout has a non-zero size.
+        let start = unsafe { std::alloc::alloc_zeroed(layout) };
+        if start.is_null() {
+            return Err(MemoryError::Refused {
+                wanted: bytes,
+                reason: "the allocator has no memory".to_string(),
+            });
+        }
+        Ok(Region {
+            start,
+            bytes,
+            mapped: start,
+            mapped_bytes: bytes,
+            abandoned: AtomicBool::new(false),
+        })
+    }
+
+    /// Backs every page, chunk by chunk, unless abandoned meanwhile.
+    fn populate(&self) {
+        #[cfg(target_os = "linux")]
+        {
+            let mut done = 0;
+            while done < self.bytes && !self.abandoned.load(Ordering::Relaxed) {
+                let chunk = POPULATE_CHUNK.min(self.bytes - done);
+                // SAFETY: the range lies inside the mapping, which this thread keeps alive;
+                // populating backs pages without changing what they hold.
+                let result = unsafe {
+                    libc::madvise(
+                        self.start.add(done) as *mut libc::c_void,
+                        chunk,
+                        libc::MADV_POPULATE_WRITE,
+                    )
+                };
+                if result != 0 {
+                    // Kernels before 5.14 do not know the advice: searches touch the pages.
+                    return;
+                }
+                done += chunk;
+            }
+        }
+    }
+
+    /// Replaces the pages by fresh zero pages and touches them again in the background;
+    /// false where that is not possible (the caller then writes zeros).
+    fn discard(self: &Arc<Self>) -> bool {
+        #[cfg(target_os = "linux")]
+        if self.bytes >= DISCARD_BYTES {
+            // SAFETY: the range lies inside the mapping; the caller holds the only
+            // reference to its contents, which become zeros.
+            let result = unsafe {
+                libc::madvise(
+                    self.start as *mut libc::c_void,
+                    self.bytes,
+                    libc::MADV_DONTNEED,
+                )
+            };
+            if result == 0 {
+                let region = Arc::clone(self);
+                let _ = std::thread::Builder::new()
+                    .name("table-populate".into())
+                    .spawn(move || region.populate());
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: the mapping was made by `map` and nothing refers to it any more.
+        unsafe {
+            libc::munmap(self.mapped as *mut libc::c_void, self.mapped_bytes);
+        }
+        #[cfg(not(unix))]
+        // SAFETY: allocated by `map` with this layout.
+        unsafe {
+            std::alloc::dealloc(
+                self.mapped,
+                std::alloc::Layout::from_size_align_unchecked(self.mapped_bytes, 4096),
+            );
+        }
+    }
+}
+
+/// Fails when `bytes` are more than the system has available (when it says).
+pub(crate) fn check_available(bytes: usize) -> Result<(), MemoryError> {
+    match available_bytes() {
+        Some(available) if bytes > available => Err(MemoryError::Unavailable {
+            wanted: bytes,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The memory the system says can be had without swapping (`MemAvailable`), if known.
+fn available_bytes() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_available(&text)
+}
+
+fn parse_available(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // SAFETY: zero is a valid u64.
+    unsafe impl Zeroable for u64 {}
+
+    #[test]
+    fn tables_start_zeroed_and_clear_to_zero() {
+        for len in [1, 1000, 3 << 18] {
+            let mut table = TableMemory::<u64>::zeroed(len).unwrap();
+            assert_eq!(table.len(), len);
+            assert!(table.iter().all(|&v| v == 0));
+            table.populate_in_background();
+            table[len - 1] = 7;
+            table[0] = 9;
+            table.clear();
+            assert!(table.iter().all(|&v| v == 0), "{len}");
+        }
+    }
+
+    #[test]
+    fn large_tables_start_on_a_huge_page_boundary() {
+        let table = TableMemory::<u64>::zeroed(HUGE_PAGE_BYTES / 8).unwrap();
+        assert_eq!(table.as_ptr() as usize % HUGE_PAGE_BYTES, 0);
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_had_are_errors() {
+        let error = TableMemory::<u64>::zeroed(usize::MAX / 4).err().unwrap();
+        assert!(error.to_string().starts_with("cannot have"), "{error}");
+        let error = TableMemory::<u64>::zeroed(1 << 60).err().unwrap();
+        assert!(error.to_string().contains("MiB"), "{error}");
+    }
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24684000 kB\nMemFree:  1 kB\nMemAvailable:   2048 kB\n";
+        assert_eq!(parse_available(meminfo), Some(2 << 20));
+        assert_eq!(parse_available("MemTotal: 5 kB\n"), None);
+    }
+}

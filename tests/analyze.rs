@@ -1,0 +1,148 @@
+//! `emilia analyze` through the real binary: a WTHOR game valued move by move, its exact
+//! end checked against the database's result, and the SVG chart opened in a real headless
+//! browser where one is installed.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::data_dir;
+use emilia::formats::wthor::WthorFile;
+
+fn emilia(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("emilia-analyze-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The table rows of an analysis: ply, empties, mover, move, value, best, best value,
+/// loss, kind, Black's value.
+fn rows(report: &str) -> Vec<Vec<String>> {
+    report
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .filter(|w| w.len() == 10 && w[0].parse::<usize>().is_ok())
+        .collect()
+}
+
+#[test]
+fn a_wthor_game_is_valued_and_its_exact_end_is_the_recorded_result() {
+    let wtb = data_dir().join("WTH_2003.wtb");
+    let file = WthorFile::read(&wtb).unwrap();
+    let record = &file.games[0];
+    let svg = scratch("chart.svg");
+    let (ok, out, err) = emilia(&[
+        "analyze",
+        wtb.to_str().unwrap(),
+        "--game",
+        "1",
+        "--depth",
+        "4",
+        "--exact",
+        "12",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let rows = rows(&out);
+    assert_eq!(rows.len(), record.moves.len(), "{out}");
+    for row in &rows {
+        let value: f64 = row[4].parse().unwrap();
+        let best: f64 = row[6].parse().unwrap();
+        let loss: f64 = row[7].parse().unwrap();
+        assert!(
+            best >= value && (best - value - loss).abs() < 0.011,
+            "{row:?}"
+        );
+    }
+    // Perfect-play values can only fall for the side that moves: after a Black move,
+    // Black's exact score is at most what it was before, after a White move at least.
+    let exact: Vec<&Vec<String>> = rows.iter().filter(|r| r[8] == "exact").collect();
+    assert!(exact.len() >= 12, "{out}");
+    for pair in exact.windows(2) {
+        let (before, after): (f64, f64) =
+            (pair[0][9].parse().unwrap(), pair[1][9].parse().unwrap());
+        match pair[1][2].as_str() {
+            "black" => assert!(after <= before, "{pair:?}"),
+            _ => assert!(after >= before, "{pair:?}"),
+        }
+    }
+    // The last move's exact value is the game's result, as the database records it (its
+    // disc count gives empty squares to the winner).
+    let last = rows.last().unwrap();
+    assert_eq!(last[8], "exact");
+    let recorded = 2 * i32::from(record.black_discs) - 64;
+    assert_eq!(
+        last[9].parse::<f64>().unwrap(),
+        f64::from(recorded),
+        "{out}"
+    );
+    assert!(err.contains("analysed 1 of "), "{err}");
+    // The chart exists; it is not replaced without --force.
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(chart.matches("<polyline").count(), 2, "searched and exact");
+    let (ok, _, err) = emilia(&["analyze", "f5d6c3", "--svg", svg.to_str().unwrap()]);
+    assert!(!ok && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&svg).unwrap(), chart);
+    opens_in_a_browser(&svg);
+    std::fs::remove_file(&svg).unwrap();
+}
+
+/// Opens the chart in headless Chromium, where installed, and checks that the browser
+/// parsed it as SVG and drew its lines; skipped, with a message, without Chromium.
+fn opens_in_a_browser(svg: &std::path::Path) {
+    let Some(browser) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok())
+    else {
+        eprintln!("no chromium installed: the chart is not opened in a browser");
+        return;
+    };
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            svg.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!dom.contains("parsererror"), "{dom}");
+    assert!(dom.contains("<polyline") && dom.contains("</svg>"), "{dom}");
+}
+
+#[test]
+fn transcripts_are_games_and_bad_input_is_refused() {
+    let (ok, out, _) = emilia(&["analyze", "f5d6c3d3c4", "--depth", "2"]);
+    assert!(ok);
+    assert_eq!(rows(&out).len(), 5, "{out}");
+    for (args, message) in [
+        (vec!["analyze", "f5f5"], "neither a file nor a transcript"),
+        (vec!["analyze"], "expected one game"),
+        (vec!["analyze", "f5", "--depth", "0"], "--depth 0"),
+        (vec!["analyze", "f5", "--frobnicate"], "unknown option"),
+    ] {
+        let (ok, _, err) = emilia(&args);
+        assert!(!ok && err.contains(message), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,309 @@
+//! The docs run: every transcript in README.md and protocol.md is played against the real
+//! binary and its answers compared with the documented ones, so that the docs cannot drift
+//! from the program.
+//!
+//! - Protocol transcripts: fenced blocks whose lines all start with `>` (what the client
+//!   sends) or `<` (what Emilia answers), each played in a fresh session. In the text
+//!   protocol an answer starts at a line beginning with `=` or `?`; blank `<` lines (the
+//!   ends of replies) may be left out. A session opened with `nboard` answers line by line.
+//! - Shell transcripts: fenced `console` blocks of `$ command` lines, each followed by its
+//!   output, run by `sh` in the repository with `emilia` on the PATH.
+//! - The error table of protocol.md: each row whose input is one command is sent to a
+//!   session at the start position.
+//!
+//! Times, dates and node speeds change from run to run: they are masked on both sides.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::Emilia;
+
+/// A fenced block: its info string, its lines and the line of the file it starts on.
+struct Block {
+    info: String,
+    lines: Vec<String>,
+    line: usize,
+}
+
+fn blocks(text: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut open: Option<Block> = None;
+    for (number, line) in text.lines().enumerate() {
+        match (&mut open, line.strip_prefix("```")) {
+            (None, Some(info)) => {
+                open = Some(Block {
+                    info: info.trim().to_string(),
+                    lines: Vec::new(),
+                    line: number + 1,
+                })
+            }
+            (Some(_), Some(_)) => blocks.push(open.take().unwrap()),
+            (Some(block), None) => block.lines.push(line.to_string()),
+            (None, None) => {}
+        }
+    }
+    blocks
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+}
+
+/// `text` with what changes between runs replaced by `_`: times (`time 0.004`,
+/// `nodestats 275 0.00`, NBoard's `/0.02/0.00`, GGF's `/-0.73/0.21`), GGF dates, node
+/// speeds, and node counts (`nodes 2301`, `nodestats 275`: searches on several threads,
+/// the default, count a few nodes more or fewer from one run to the next).
+fn masked(text: &str) -> String {
+    text.lines().map(masked_line).collect::<Vec<_>>().join("\n")
+}
+
+fn masked_line(line: &str) -> String {
+    let mut line = line.to_string();
+    if let Some(start) = line.find("DT[") {
+        if let Some(end) = line[start..].find(']') {
+            line.replace_range(start..start + end + 1, "DT[_]");
+        }
+    }
+    let words: Vec<&str> = line.split(' ').collect();
+    let nodestats = words.first() == Some(&"nodestats");
+    let masked: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            if i > 0 && matches!(words[i - 1], "time" | "nodes") || nodestats && i >= 1 {
+                "_".to_string()
+            } else {
+                mask_move_times(word)
+            }
+        })
+        .collect();
+    masked.join(" ")
+}
+
+/// Masks the seconds in `MOVE/eval/seconds` (NBoard answers, GGF moves).
+fn mask_move_times(word: &str) -> String {
+    let mut out = String::new();
+    let mut rest = word;
+    while let Some(slash) = rest.find('/') {
+        let after = &rest[slash + 1..];
+        let Some(second) = after.find('/') else {
+            break;
+        };
+        let seconds_end = after[second + 1..]
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .map_or(after.len(), |e| second + 1 + e);
+        out.push_str(&rest[..slash + 1 + second + 1]);
+        out.push('_');
+        rest = &after[seconds_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text protocol's answers in `expected` (`<` lines, blanks left out): a new answer
+/// starts at each line beginning with `=` or `?`.
+fn answers(expected: &[String]) -> Vec<Vec<String>> {
+    let mut answers: Vec<Vec<String>> = Vec::new();
+    for line in expected.iter().filter(|l| !l.is_empty()) {
+        if line.starts_with('=') || line.starts_with('?') || answers.is_empty() {
+            answers.push(vec![line.clone()]);
+        } else {
+            answers.last_mut().unwrap().push(line.clone());
+        }
+    }
+    answers
+}
+
+/// Plays one protocol transcript; returns the differences found.
+fn play_transcript(file: &str, block: &Block) -> Vec<String> {
+    let mut emilia = Emilia::start(&[]);
+    let nboard = block
+        .lines
+        .first()
+        .is_some_and(|l| l.starts_with("> nboard"));
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < block.lines.len() {
+        let sent = block.lines[i].strip_prefix("> ").unwrap_or("");
+        emilia.send(sent);
+        i += 1;
+        let mut expected = Vec::new();
+        while i < block.lines.len() && block.lines[i].starts_with('<') {
+            let line = &block.lines[i][1..];
+            expected.push(line.strip_prefix(' ').unwrap_or(line).to_string());
+            i += 1;
+        }
+        let (want, got): (Vec<String>, Vec<String>) = if nboard {
+            let got = (0..expected.len())
+                .map(|_| {
+                    emilia
+                        .line_within(Duration::from_secs(30))
+                        .unwrap_or_default()
+                })
+                .collect();
+            (expected, got)
+        } else {
+            let want = answers(&expected);
+            let got = (0..want.len()).map(|_| emilia.reply()).collect();
+            (want.iter().map(|a| a.join("\n")).collect(), got)
+        };
+        for (want, got) in want.iter().zip(&got) {
+            let matches = if is_timed_genmove(sent) {
+                // A search bounded by time alone may answer another move on another run.
+                is_move_answer(got) && is_move_answer(want)
+            } else {
+                masked(want) == masked(got)
+            };
+            if !matches {
+                problems.push(format!(
+                    "{file}:{} `{sent}`:\n  documented: {want:?}\n  answered:   {got:?}",
+                    block.line
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Whether `command` is a `genmove` bounded by time alone (no depth or nodes).
+fn is_timed_genmove(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    words.first() == Some(&"genmove") && !words.contains(&"depth") && !words.contains(&"nodes")
+}
+
+/// Whether `answer` is `= <square>` or `= pass`.
+fn is_move_answer(answer: &str) -> bool {
+    answer.strip_prefix("= ").is_some_and(|mv| {
+        mv == "pass"
+            || mv.len() >= 2
+                && mv.as_bytes()[0].is_ascii_lowercase()
+                && mv[1..].bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+fn is_transcript(block: &Block) -> bool {
+    !block.lines.is_empty()
+        && block.lines[0].starts_with('>')
+        && block
+            .lines
+            .iter()
+            .all(|l| l.starts_with("> ") || l.starts_with('<'))
+}
+
+#[test]
+fn protocol_transcripts_answer_as_documented() {
+    let mut problems = Vec::new();
+    let mut played = 0;
+    for file in ["protocol.md", "README.md"] {
+        for block in blocks(&read(file)).iter().filter(|b| is_transcript(b)) {
+            problems.extend(play_transcript(file, block));
+            played += 1;
+        }
+    }
+    assert!(played >= 20, "only {played} transcripts found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_error_table_answers_as_documented() {
+    let spec = read("protocol.md");
+    let table = spec
+        .split("| input | reply |")
+        .nth(1)
+        .expect("protocol.md has the error table");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row
+            .split(" | ")
+            .map(|c| c.trim_matches('|').trim())
+            .collect();
+        let [input, reply] = cells[..] else {
+            panic!("{row}");
+        };
+        // Rows whose input is one literal command; the others describe a situation.
+        let Some(command) = input.strip_prefix('`').and_then(|i| i.strip_suffix('`')) else {
+            continue;
+        };
+        if command.contains('`') || command.contains('<') {
+            continue;
+        }
+        let reply = reply.trim_matches('`');
+        let mut emilia = Emilia::start(&[]);
+        let answer = emilia.ask(command);
+        if answer != reply {
+            problems.push(format!(
+                "`{command}`: documented {reply:?}, answered {answer:?}"
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} rows checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn shell_transcripts_print_as_documented() {
+    let binary = Path::new(env!("CARGO_BIN_EXE_emilia"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut problems = Vec::new();
+    let mut run = 0;
+    for file in ["README.md", "protocol.md"] {
+        for block in blocks(&read(file)).iter().filter(|b| b.info == "console") {
+            let mut lines = block.lines.iter().peekable();
+            while let Some(line) = lines.next() {
+                let command = line
+                    .strip_prefix("$ ")
+                    .expect("a console block starts with $");
+                let mut expected = Vec::new();
+                while let Some(output) = lines.next_if(|l| !l.starts_with("$ ")) {
+                    expected.push(output.clone());
+                }
+                let output = Command::new("sh")
+                    .arg("-c")
+                    .arg(command)
+                    .env("PATH", &path)
+                    .current_dir(env!("CARGO_MANIFEST_DIR"))
+                    .output()
+                    .unwrap();
+                let got = String::from_utf8_lossy(&output.stdout);
+                let got: Vec<&str> = got.lines().collect();
+                if !output.status.success()
+                    || masked(&got.join("\n")) != masked(&expected.join("\n"))
+                {
+                    problems.push(format!(
+                        "{file}:{} `{command}` ({}):\n  documented: {expected:?}\n  printed:    {got:?}\n  stderr: {}",
+                        block.line,
+                        output.status,
+                        String::from_utf8_lossy(&output.stderr)
+                    ));
+                }
+                run += 1;
+            }
+        }
+    }
+    assert!(run >= 1, "no shell transcript found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn masks_hide_only_what_changes_between_runs() {
+    assert_eq!(
+        masked("= depth 6 score 0.00 exact false nodes 2301 time 0.004"),
+        "= depth 6 score 0.00 exact false nodes _ time _"
+    );
+    assert_eq!(masked("nodestats 275 0.00"), "nodestats _ _");
+    assert_eq!(masked("=== D3/0.02/0.00"), "=== D3/0.02/_");
+    assert_eq!(
+        masked("(;GM[Othello]PC[Emilia]DT[2025-11-22 13:30:34 GMT]PB[]W[F4/-0.73/0.21]B[C3];)"),
+        "(;GM[Othello]PC[Emilia]DT[_]PB[]W[F4/-0.73/_]B[C3];)"
+    );
+    assert_ne!(masked("=== D3/0.02/0.00"), masked("=== C4/0.02/0.00"));
+}
