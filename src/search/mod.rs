@@ -250,10 +250,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 .and_then(|h| settings.start.checked_add(h)),
             nodes: 0,
             // Look at the clock about every 0.1 ms, so that a deadline is kept to that (a look
-            // costs a few nanoseconds): every 256 nodes on 8x8 bitboards, every 16 on the
-            // slower square-by-square boards.
+            // costs a few nanoseconds): every 256 nodes up to 8x8, every 64 on the larger
+            // boards, whose nodes take longer.
             next_check: 0,
-            check_interval: if board.size() == 8 { 256 } else { 16 },
+            check_interval: if board.size() <= 8 { 256 } else { 64 },
             aborted: false,
             heuristic_leaves: 0,
             end_level: None,
