@@ -154,6 +154,10 @@ fn play_transcript(file: &str, block: &Block) -> Vec<String> {
             let matches = if is_timed_genmove(sent) {
                 // A search bounded by time alone may answer another move on another run.
                 is_move_answer(got) && is_move_answer(want)
+            } else if is_open_solve(sent) {
+                // A solve without limits is shown stopped by hand: how far it got before
+                // the stop depends on the run.
+                masked(want) == masked(got) || is_estimate_answer(got) && is_estimate_answer(want)
             } else {
                 masked(want) == masked(got)
             };
@@ -172,6 +176,18 @@ fn play_transcript(file: &str, block: &Block) -> Vec<String> {
 fn is_timed_genmove(command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     words.first() == Some(&"genmove") && !words.contains(&"depth") && !words.contains(&"nodes")
+}
+
+/// Whether `command` is a `solve` bounded by neither time nor nodes.
+fn is_open_solve(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    words.first() == Some(&"solve") && !words.contains(&"movetime") && !words.contains(&"nodes")
+}
+
+/// Whether `answer` is a stopped search's `= <move> <score> depth <d>`.
+fn is_estimate_answer(answer: &str) -> bool {
+    let words: Vec<&str> = answer.split_whitespace().collect();
+    words.len() == 5 && words[0] == "=" && words[3] == "depth" && words[4].parse::<u32>().is_ok()
 }
 
 /// Whether `answer` is `= <square>` or `= pass`.
