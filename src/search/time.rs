@@ -241,6 +241,10 @@ const SOLVE_TIMES: [SolveTimes; 4] = [
     },
 ];
 
+/// Nodes a second of the exact solver on one thread, rounded down (about 32 million on
+/// the FFO positions): turns an expected solve time into expected nodes.
+const SOLVER_NODE_RATE: f64 = 20e6;
+
 /// A solve expected to take at most this share of the hard limit is "cheap": the midgame
 /// search before it gets only a tenth of the time, otherwise a quarter.
 const CHEAP_SOLVE_SHARE: f64 = 0.25;
@@ -276,7 +280,8 @@ impl ExactPlan {
     /// midgame search alone. Without a time or node limit (a fixed depth at least the
     /// empties, or an explicit solve) the solver runs alone. With a node limit, a midgame
     /// search first gets a quarter of the nodes (a tenth with a cheap solve in time), so
-    /// that a solve cut short by the limit leaves a move searched within it.
+    /// that a solve cut short by the limit leaves a move searched within it; without a depth
+    /// limit, a solve not expected to fit in the node limit is not started.
     pub(crate) fn new(
         size: usize,
         empties: u32,
@@ -286,6 +291,15 @@ impl ExactPlan {
     ) -> Option<ExactPlan> {
         if max_depth < empties {
             return None;
+        }
+        // A node budget without a depth that asks for the end (a `genmove nodes N`) solves
+        // only when the solve should fit in it; otherwise the solver would spend the budget
+        // on a proof it cannot finish, and the move would come from a quarter of it.
+        if let (u32::MAX, Some(nodes)) = (max_depth, node_limit) {
+            let expected = estimated_solve_time(size, empties).as_secs_f64() * SOLVER_NODE_RATE;
+            if expected > nodes as f64 {
+                return None;
+            }
         }
         let Some(hard) = time.hard else {
             return Some(ExactPlan {
@@ -681,12 +695,24 @@ mod tests {
         assert!(prelude > ms(100) && prelude < estimated_solve_time(8, 23) / 10);
         let p = ExactPlan::new(8, 40, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
         assert_eq!(p.midgame.unwrap().hard, Some(ms(2_000)));
-        // A node limit: a midgame search first with a share of the nodes.
-        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)).unwrap();
-        assert_eq!(p.midgame_nodes, Some(250));
+        // A node limit: a midgame search first with a share of the nodes, when the solve
+        // should fit in them or the depth asks for the end (a `solve`)...
+        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(100_000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(25_000));
         assert_eq!(p.midgame, Some(TimePlan::UNLIMITED));
-        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, Some(1000)).unwrap();
-        assert_eq!(p.midgame_nodes, Some(100));
+        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, 14, Some(1000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(250));
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, Some(10_000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(1_000));
+        // ... and the midgame search alone when the nodes could not finish the solve.
+        assert_eq!(
+            ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)),
+            None
+        );
+        assert_eq!(
+            ExactPlan::new(10, 96, &TimePlan::UNLIMITED, u32::MAX, Some(3000)),
+            None
+        );
     }
 
     #[test]
