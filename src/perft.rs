@@ -1,7 +1,9 @@
 //! Perft: counting the leaves of the game tree to a fixed depth, the standard check of move
 //! generation and a speed measure. A forced pass counts as one ply.
 
-use crate::board::{Board, Board8};
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::{AnyBoard, Board, Board8, SizedBoard};
 
 /// How games that end before the requested depth are counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,6 +91,53 @@ pub fn perft8(board: &Board8, depth: u32, convention: Convention) -> u64 {
             }
             leaves
         }
+    }
+}
+
+/// Leaves at `depth` plies below a board of another size on its bitboards, counting the
+/// last two plies in bulk as [`perft8`] does.
+pub fn perft_sized<G: Geometry>(board: &SizedBoard<G>, depth: u32, convention: Convention) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.move_mask();
+    if moves.is_empty() {
+        let passed = board.pass();
+        if passed.move_mask().is_empty() {
+            return convention.ended();
+        }
+        return perft_sized(&passed, depth - 1, convention);
+    }
+    match depth {
+        1 => moves.count() as u64,
+        2 => moves
+            .iter()
+            .map(|bit| {
+                let child = board.after(bit, board.flips(bit));
+                let replies = child.move_mask();
+                if !replies.is_empty() {
+                    replies.count() as u64
+                } else if !child.pass().move_mask().is_empty() {
+                    1
+                } else {
+                    convention.ended()
+                }
+            })
+            .sum(),
+        _ => moves
+            .iter()
+            .map(|bit| perft_sized(&board.after(bit, board.flips(bit)), depth - 1, convention))
+            .sum(),
+    }
+}
+
+/// Leaves at `depth` plies below any board, on its fastest path.
+pub fn perft_any(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
+    match board {
+        AnyBoard::Six(b) => perft_sized(b, depth, convention),
+        AnyBoard::Eight(b) => perft8(b, depth, convention),
+        AnyBoard::Ten(b) => perft_sized(b, depth, convention),
+        AnyBoard::Twelve(b) => perft_sized(b, depth, convention),
     }
 }
 

@@ -55,10 +55,10 @@ fn small_book() -> &'static (Book, PathBuf) {
 }
 
 fn board_of(position: &Position) -> Board8 {
-    match position.board {
-        AnyBoard::Eight(b) => b,
-        AnyBoard::Other(_) => unreachable!("8x8"),
-    }
+    let AnyBoard::Eight(board) = position.board else {
+        unreachable!("8x8")
+    };
+    board
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use emilia::board::{AnyBoard, Board, Board8, Move, Square};
-use emilia::endgame::{Outcome, SolveLimits, Solver};
+use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
+use emilia::endgame::{Outcome, SolveLimits, Solver, Solvers};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
 use emilia::rng::Rng;
 
@@ -16,7 +16,7 @@ fn data(path: &str) -> String {
 fn board8(record: &Record) -> Board8 {
     match record.position.board {
         AnyBoard::Eight(b) => b,
-        AnyBoard::Other(_) => panic!("not 8x8"),
+        _ => panic!("not 8x8"),
     }
 }
 
@@ -265,6 +265,84 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
     // Nothing half-done was kept: the full solve is still right.
     let solution = solver.solve_exact(&board);
     assert_eq!((solution.score, solution.best), (38, Some(8))); // a2
+}
+
+/// Plain negamax on the square-by-square reference board.
+fn reference_minimax(board: &BoardN) -> i32 {
+    let moves: Vec<usize> = board.moves().collect();
+    if moves.is_empty() {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return board.final_score();
+        }
+        return -reference_minimax(&passed);
+    }
+    moves
+        .into_iter()
+        .map(|m| -reference_minimax(&board.play(m)))
+        .max()
+        .unwrap()
+}
+
+/// The square-by-square copy of `board`.
+fn reference(board: &AnyBoard) -> BoardN {
+    let (mut player, mut opponent) = (SquareSet::default(), SquareSet::default());
+    for index in 0..board.size() * board.size() {
+        match board.cell(index) {
+            Cell::Player => player.insert(index),
+            Cell::Opponent => opponent.insert(index),
+            Cell::Empty => {}
+        }
+    }
+    BoardN::from_sets(board.size(), player, opponent)
+}
+
+/// A position `empties` empty squares from the end of a random game on `size`, or `None`
+/// when the game ended before.
+fn random_position(size: usize, empties: u32, rng: &mut Rng) -> Option<AnyBoard> {
+    let mut board = AnyBoard::start(size).unwrap();
+    while board.counts().2 > empties {
+        let moves = board.moves();
+        if moves.is_empty() {
+            board = board.pass();
+            if !board.has_moves() {
+                return None;
+            }
+            continue;
+        }
+        board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+    }
+    Some(board)
+}
+
+#[test]
+fn every_size_solves_to_the_square_by_square_minimax() {
+    let mut rng = Rng::new(17);
+    let mut solvers = Solvers::new(1);
+    // The last 6x6 positions have 10 empties: the reference's tree then has about a
+    // million leaves, the solver's a few thousand nodes.
+    for (size, empties, count) in [(6, 7, 30), (6, 10, 3), (10, 7, 6), (12, 7, 6)] {
+        let mut checked = 0;
+        while checked < count {
+            let Some(board) = random_position(size, empties, &mut rng) else {
+                continue;
+            };
+            let slow = reference(&board);
+            let expected = reference_minimax(&slow);
+            solvers.clear();
+            let solution = solvers.solve_exact(&board);
+            assert_eq!(solution.score, expected, "{size}x{size}: {slow:?}");
+            match solution.best {
+                Some(m) => assert_eq!(-reference_minimax(&slow.play(m)), expected),
+                None => assert!(!slow.has_moves()),
+            }
+            // A window: a bound on the right side outside it.
+            let limits = SolveLimits::NONE;
+            let above = solvers.solve_within(&board, expected - 5, expected - 1, &limits);
+            assert!(above.unwrap().score >= expected - 1);
+            checked += 1;
+        }
+    }
 }
 
 /// The parallel solver (2 to 4 threads, more than this machine may have cores) gives the

@@ -32,7 +32,7 @@ fn texts(value: &Value) -> BTreeSet<String> {
 fn board8(position: &Position) -> Board8 {
     match position.board {
         AnyBoard::Eight(board) => board,
-        AnyBoard::Other(_) => panic!("8x8 positions use the bitboard"),
+        _ => panic!("8x8 positions use the 8x8 bitboard"),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The 8x8 board on two bitboards: the fast path of every search.
 
-use super::bitboard::{self, Bits};
+use super::bitboard::{self, neighbours, Bits};
 use super::{mix64, Board, Cell};
 
 /// An 8x8 position seen from the side to move: one bitboard per side, bit `i` being square
@@ -127,6 +127,11 @@ impl Board for Board8 {
     #[inline(always)]
     fn hash_key(&self) -> u64 {
         mix64(self.player ^ mix64(self.opponent ^ 0x2545_F491_4F6C_DD1D))
+    }
+
+    #[inline(always)]
+    fn potential_mobility(&self) -> u32 {
+        (neighbours(self.opponent) & self.empty_mask()).count_ones()
     }
 
     #[inline(always)]

@@ -6,16 +6,26 @@
 //! [`Position`] adds colours and the text formats users type.
 
 pub mod bitboard;
+pub mod bitset;
+mod board10;
+mod board12;
+mod board6;
 mod board8;
 mod boardn;
 mod color;
+pub mod geometry;
 mod position;
+mod sized;
 mod square;
 
+pub use board10::{Board10, Ten};
+pub use board12::{Board12, Twelve};
+pub use board6::{Board6, Six};
 pub use board8::Board8;
 pub use boardn::{BoardN, SquareSet};
 pub use color::{Color, ColorError};
 pub use position::{transcript, AnyBoard, MoveError, Position, PositionError};
+pub use sized::SizedBoard;
 pub use square::{Move, Square, SquareError, MAX_SIZE};
 
 /// Board sides that Emilia plays.
@@ -91,6 +101,42 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn as_board8(&self) -> Option<&Board8> {
         None
     }
+    /// This board as a 6x6, 10x10 or 12x12 bitboard, when it is one; known at compile time
+    /// for each board type, as [`Board::as_board8`].
+    #[inline(always)]
+    fn as_sized(&self) -> Option<SizedRef<'_>> {
+        None
+    }
+    /// Empty squares next to a disc of the opponent: where the side to move may later find
+    /// moves (its potential mobility).
+    fn potential_mobility(&self) -> u32 {
+        let size = self.size() as i32;
+        (0..size * size)
+            .filter(|&index| {
+                let (row, col) = (index / size, index % size);
+                self.cell(index as usize) == Cell::Empty
+                    && (-1..=1).any(|dr| {
+                        (-1..=1).any(|dc| {
+                            let (r, c) = (row + dr, col + dc);
+                            (0..size).contains(&r)
+                                && (0..size).contains(&c)
+                                && self.cell((r * size + c) as usize) == Cell::Opponent
+                        })
+                    })
+            })
+            .count() as u32
+    }
+}
+
+/// A board on the bitboards of a size other than 8x8 (see [`Board::as_sized`]).
+#[derive(Clone, Copy, Debug)]
+pub enum SizedRef<'a> {
+    /// A 6x6 board.
+    Six(&'a Board6),
+    /// A 10x10 board.
+    Ten(&'a Board10),
+    /// A 12x12 board.
+    Twelve(&'a Board12),
 }
 
 /// Mixes a 64-bit value so that every input bit affects every output bit.

@@ -5,15 +5,22 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::square::PASS_WORDS;
-use super::{Board, Board8, BoardN, Cell, Color, Move, Square, SquareError, SquareSet, SIZES};
+use super::{
+    Board, Board10, Board12, Board6, Board8, Cell, Color, Move, Square, SquareError, SquareSet,
+    SIZES,
+};
 
-/// A board of any supported size: the 8x8 fast path or the general one.
+/// A board of any supported size, each on its own bitboards.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum AnyBoard {
-    /// 8x8 on bitboards.
+    /// 6x6.
+    Six(Board6),
+    /// 8x8.
     Eight(Board8),
-    /// 6x6, 10x10 or 12x12.
-    Other(BoardN),
+    /// 10x10.
+    Ten(Board10),
+    /// 12x12.
+    Twelve(Board12),
 }
 
 /// Runs generic code on whichever board an [`AnyBoard`] holds:
@@ -22,8 +29,10 @@ pub enum AnyBoard {
 macro_rules! with_board {
     ($any:expr, $board:ident => $body:expr) => {
         match $any {
+            $crate::board::AnyBoard::Six($board) => $body,
             $crate::board::AnyBoard::Eight($board) => $body,
-            $crate::board::AnyBoard::Other($board) => $body,
+            $crate::board::AnyBoard::Ten($board) => $body,
+            $crate::board::AnyBoard::Twelve($board) => $body,
         }
     };
 }
@@ -32,8 +41,10 @@ impl AnyBoard {
     /// The start position on a board of side `size`, or `None` for an unsupported size.
     pub fn start(size: usize) -> Option<AnyBoard> {
         match size {
+            6 => Some(AnyBoard::Six(Board6::start(6))),
             8 => Some(AnyBoard::Eight(Board8::START)),
-            _ if SIZES.contains(&size) => Some(AnyBoard::Other(BoardN::start(size))),
+            10 => Some(AnyBoard::Ten(Board10::start(10))),
+            12 => Some(AnyBoard::Twelve(Board12::start(12))),
             _ => None,
         }
     }
@@ -66,16 +77,20 @@ impl AnyBoard {
     /// The position after the legal move on `index`.
     pub fn play(&self, index: usize) -> AnyBoard {
         match self {
+            AnyBoard::Six(b) => AnyBoard::Six(b.play(index)),
             AnyBoard::Eight(b) => AnyBoard::Eight(b.play(index)),
-            AnyBoard::Other(b) => AnyBoard::Other(b.play(index)),
+            AnyBoard::Ten(b) => AnyBoard::Ten(b.play(index)),
+            AnyBoard::Twelve(b) => AnyBoard::Twelve(b.play(index)),
         }
     }
 
     /// The position after a pass.
     pub fn pass(&self) -> AnyBoard {
         match self {
+            AnyBoard::Six(b) => AnyBoard::Six(b.pass()),
             AnyBoard::Eight(b) => AnyBoard::Eight(b.pass()),
-            AnyBoard::Other(b) => AnyBoard::Other(b.pass()),
+            AnyBoard::Ten(b) => AnyBoard::Ten(b.pass()),
+            AnyBoard::Twelve(b) => AnyBoard::Twelve(b.pass()),
         }
     }
 
@@ -114,13 +129,14 @@ impl AnyBoard {
                 Cell::Empty => {}
             }
         }
-        if size == 8 {
-            AnyBoard::Eight(Board8 {
+        match size {
+            6 => AnyBoard::Six(Board6::from_sets(player, opponent)),
+            8 => AnyBoard::Eight(Board8 {
                 player: player.0[0],
                 opponent: opponent.0[0],
-            })
-        } else {
-            AnyBoard::Other(BoardN::from_sets(size, player, opponent))
+            }),
+            10 => AnyBoard::Ten(Board10::from_sets(player, opponent)),
+            _ => AnyBoard::Twelve(Board12::from_sets(player, opponent)),
         }
     }
 }

@@ -1,17 +1,16 @@
 //! `emilia bench`: speed benchmarks. Figures, not pass/fail: goals are compared by people.
 
 use anyhow::{bail, Result};
-use std::time::Instant;
 
 use super::output::{out, outln};
 use super::{bench_search, Args};
-use crate::board::Board8;
-use crate::perft::{perft8, Convention};
 
 const HELP: &str = "\
 Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
 
-  perft     perft from the 8x8 start position (Edax convention), default depth 12
+  perft     perft from the start position of every board size in turn (Edax convention),
+            leaves a second against 8x8's; --size N one size, --depth D, --rounds R
+            (default 2)
   ffo       exact solves of FFO endgame positions #40-#49 (20-26 empties), every score
             checked
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
@@ -55,6 +54,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("b", 1),
             ("clocks", 1),
             ("engine", 1),
+            ("rounds", 1),
             ("threads", 1),
             ("load", 1),
             ("movetime", 1),
@@ -76,14 +76,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         }
     }
     if all || which.contains(&"perft") {
-        let depth = args.get("depth", 12u32)?;
-        let start = Instant::now();
-        let leaves = perft8(&Board8::START, depth, Convention::EndedDropOut);
-        let seconds = start.elapsed().as_secs_f64();
-        outln!(
-            "perft {depth}: {leaves} leaves in {seconds:.3} s, {:.0} leaves/s",
-            leaves as f64 / seconds
-        )?;
+        super::bench_perft::run(&args)?;
     }
     if all || which.contains(&"ffo") {
         bench_ffo(threads(&args)?)?;
@@ -120,11 +113,11 @@ pub(crate) fn threads(args: &Args) -> Result<usize> {
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo(threads: usize) -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_49)?;
-    let mut solver = crate::endgame::Solver::default();
-    solver.set_threads(threads);
+    let mut solvers = crate::endgame::Solvers::new(crate::endgame::DEFAULT_TABLE_MIB);
+    solvers.set_threads(threads);
     let plural = if threads == 1 { "" } else { "s" };
     outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;
-    let report = super::solve::solve_records(&mut solver, &records[..10], 40, true)?;
+    let report = super::solve::solve_records(&mut solvers, &records[..10], 40, true)?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);
     }

@@ -6,6 +6,7 @@ mod args;
 mod bench;
 mod bench_clock;
 mod bench_eval;
+mod bench_perft;
 mod bench_search;
 mod book;
 mod match_cmd;

@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use super::output::{out, outln};
 use super::Args;
-use crate::board::{AnyBoard, Position};
-use crate::perft::{perft, perft8, Convention};
+use crate::board::Position;
+use crate::perft::{perft_any, Convention};
 
 const HELP: &str = "\
 Usage: emilia perft <depth> [--size N] [--board <squares> <side>] [--stay-counted]
@@ -67,7 +67,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     )?;
     for d in 1..=depth {
         let start = Instant::now();
-        let leaves = count(&position.board, d, convention);
+        let leaves = perft_any(&position.board, d, convention);
         let seconds = start.elapsed().as_secs_f64();
         outln!(
             "{d:>5} {leaves:>16} {seconds:>10.3} {:>14.0}",
@@ -75,12 +75,4 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Leaves at `depth` on any board, using the 8x8 fast path where it applies.
-pub(crate) fn count(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
-    match board {
-        AnyBoard::Eight(b) => perft8(b, depth, convention),
-        AnyBoard::Other(b) => perft(b, depth, convention),
-    }
 }

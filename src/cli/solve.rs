@@ -6,19 +6,22 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{AnyBoard, Move, Position, Square};
-use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
+use crate::board::{Move, Position, Square, SIZES};
+use crate::endgame::{Solvers, DEFAULT_TABLE_MIB};
 use crate::formats::obf::{read_endgames, read_obf, Record};
 
 const HELP: &str = "\
 Usage: emilia solve <squares> <side>
+       emilia solve --size N
        emilia solve --obf <file>
        emilia solve --endgames <file>
 
-Solves 8x8 positions exactly: the final disc difference for the side to move under perfect
+Solves positions exactly: the final disc difference for the side to move under perfect
 play (empty squares to the winner) and a best move, with nodes, time and nodes per second.
 
-  <squares> <side>   64 squares of X, O and - (a1, b1, ..., h8), then X or O to move
+  <squares> <side>   36, 64, 100 or 144 squares of X, O and - (a1, b1, ... row by row),
+                     then X or O to move
+  --size N           the start position of the N x N board (6, 8, 10 or 12)
   --obf FILE         every position of an OBF file (`<squares> <X|O>; MOVE:SCORE; ...`),
                      each checked against the file's best score and moves; a line on
                      stderr names each position as its solve starts
@@ -35,7 +38,9 @@ play (empty squares to the winner) and a best move, with nodes, time and nodes p
 /// Runs `emilia solve`.
 pub(crate) fn run(args: &[String]) -> Result<()> {
     // Board squares may start with "--": take them out before option parsing.
-    let is_squares = |a: &String| a.len() == 64 && a.chars().all(|c| "XOxo*-._".contains(c));
+    let is_squares = |a: &String| {
+        SIZES.iter().any(|s| a.len() == s * s) && a.chars().all(|c| "XOxo*-._".contains(c))
+    };
     let squares: Vec<String> = args.iter().filter(|a| is_squares(a)).cloned().collect();
     let rest: Vec<String> = args.iter().filter(|a| !is_squares(a)).cloned().collect();
     let mut args = Args::parse(
@@ -45,6 +50,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("endgames", 1),
             ("first", 1),
             ("table", 1),
+            ("size", 1),
             ("threads", 1),
         ],
     )?;
@@ -54,19 +60,31 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         return Ok(());
     }
     args.reject_unknown_flags(&["keep-table"])?;
+    let position = |position| Record {
+        position,
+        score: None,
+        moves: Vec::new(),
+    };
     let mut records = match (
         args.value("obf"),
         args.value("endgames"),
+        args.value("size"),
         &args.positional[..],
     ) {
-        (Some(path), None, []) => read_file(path, read_obf)?,
-        (None, Some(path), []) => read_file(path, read_endgames)?,
-        (None, None, [squares, side]) => vec![Record {
-            position: Position::from_parts(squares, side)?,
-            score: None,
-            moves: Vec::new(),
-        }],
-        _ => bail!("expected a position, --obf FILE or --endgames FILE\n\n{HELP}"),
+        (Some(path), None, None, []) => read_file(path, read_obf)?,
+        (None, Some(path), None, []) => read_file(path, read_endgames)?,
+        (None, None, None, [squares, side]) => {
+            vec![position(Position::from_parts(squares, side)?)]
+        }
+        (None, None, Some(size), []) => {
+            let size: usize = size
+                .parse()
+                .map_err(|_| anyhow!("--size {size}: not a number"))?;
+            let start = Position::start(size)
+                .ok_or_else(|| anyhow!("unsupported board size {size}: use 6, 8, 10 or 12"))?;
+            vec![position(start)]
+        }
+        _ => bail!("expected a position, --size N, --obf FILE or --endgames FILE\n\n{HELP}"),
     };
     if let Some(first) = args.value("first") {
         let first: usize = first
@@ -75,9 +93,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         records.truncate(first);
     }
     let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
-    let mut solver = Solver::new(args.get("table", DEFAULT_TABLE_MIB)?);
-    solver.set_threads(threads);
-    let report = solve_records(&mut solver, &records, 1, !args.flag("keep-table"))?;
+    let mut solvers = Solvers::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    solvers.set_threads(threads);
+    let report = solve_records(&mut solvers, &records, 1, !args.flag("keep-table"))?;
     if report.wrong > 0 {
         bail!(
             "{} of {} scores differ from the file",
@@ -117,6 +135,14 @@ fn plain_difference(score: i32, file: i32, empties: u32) -> bool {
     score.signum() == file.signum() && (1..=empties as i32).contains(&(score.abs() - file.abs()))
 }
 
+/// Processor time used by this thread so far, where the system reports it (Linux), in
+/// seconds: on a busy machine it shows the solver's own cost better than the clock does.
+pub(super) fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(nanoseconds as f64 * 1e-9)
+}
+
 /// Processor time used by this process so far, all its threads together (the solver's
 /// helpers included), where the system reports it: on a busy machine it shows the solver's
 /// own cost better than the clock does.
@@ -138,10 +164,11 @@ fn cpu_seconds() -> Option<f64> {
     None
 }
 
-/// The move's name: its square, `pass`, or `end` when neither side can move.
-fn move_name(index: Option<usize>, game_over: bool) -> String {
+/// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
+/// side can move.
+fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
     match index {
-        Some(i) => Square::from_index(i, 8).to_string(),
+        Some(i) => Square::from_index(i, size).to_string(),
         None if game_over => "end".to_string(),
         None => "pass".to_string(),
     }
@@ -150,7 +177,7 @@ fn move_name(index: Option<usize>, game_over: bool) -> String {
 /// Solves every record, printing a line each (numbered from `first_number`) and a total line;
 /// clears the table before each position when `clear` is set.
 pub(crate) fn solve_records(
-    solver: &mut Solver,
+    solvers: &mut Solvers,
     records: &[Record],
     first_number: usize,
     clear: bool,
@@ -174,13 +201,13 @@ pub(crate) fn solve_records(
         plain: 0,
     };
     for (i, record) in records.iter().enumerate() {
-        let AnyBoard::Eight(board) = record.position.board else {
-            bail!("position {} is not 8x8", i + first_number);
-        };
+        let board = &record.position.board;
+        let size = record.position.size();
+        solvers.prepare(board);
         if clear {
-            solver.clear();
+            solvers.clear();
         }
-        let empties = board.empty_mask().count_ones();
+        let (_, _, empties) = board.counts();
         if records.len() > 1 {
             // Progress: a hard position can take minutes before its line is printed.
             note(&format!(
@@ -191,7 +218,7 @@ pub(crate) fn solve_records(
             ));
         }
         let (start, cpu_start) = (Instant::now(), cpu_seconds());
-        let solution = solver.solve_exact(&board);
+        let solution = solvers.solve_exact(board);
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = cpu_seconds().zip(cpu_start).map(|(end, start)| end - start);
         report.nodes += solution.nodes;
@@ -201,7 +228,7 @@ pub(crate) fn solve_records(
             None => String::new(),
             Some(expected) => {
                 let played = match solution.best {
-                    Some(index) => Move::Play(Square::from_index(index, 8)),
+                    Some(index) => Move::Play(Square::from_index(index, size)),
                     None => Move::Pass,
                 };
                 if solution.score != expected && plain_difference(solution.score, expected, empties)
@@ -223,7 +250,7 @@ pub(crate) fn solve_records(
             "{:>4} {:>7} {:>5} {:>+6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
-            move_name(solution.best, record.position.is_game_over()),
+            move_name(solution.best, size, record.position.is_game_over()),
             solution.score,
             solution.nodes,
             seconds,

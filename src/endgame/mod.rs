@@ -1,6 +1,8 @@
-//! Exact endgame solving on 8x8: the final disc difference under perfect play by both sides.
+//! Exact endgame solving: the final disc difference under perfect play by both sides.
 //!
-//! [`Solver`] owns a transposition table and is reused from call to call:
+//! [`Solver`] solves 8x8 boards, [`SizedSolver`] the other sizes (6x6, 10x10, 12x12) and
+//! [`Solvers`] holds one of each for boards of any size. Each owns a transposition table
+//! and is reused from call to call:
 //!
 //! ```
 //! use emilia::board::{Board8, Position, AnyBoard};
@@ -24,6 +26,7 @@ mod last;
 mod last_flip;
 mod order;
 mod parity;
+mod sized;
 mod solver;
 mod split;
 mod stability;
@@ -32,12 +35,13 @@ mod table;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::Board8;
+use crate::board::{AnyBoard, Board8};
 pub use crate::memory::MemoryError;
 use solver::Search;
 use split::Shared;
 use table::{Tables, NO_MOVE};
 
+pub use sized::SizedSolver;
 pub use stability::stable_discs;
 
 /// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
@@ -45,6 +49,116 @@ const FAIL_LOW_DROP: i32 = 2;
 
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// The exact solvers for every board size: the 8x8 one and the one for the other sizes.
+/// Each is made on first use with a table of `table_mib`, and making one drops the other,
+/// so that the tables never take more than one solver's share of memory (a game is played
+/// on one size).
+pub struct Solvers {
+    table_mib: usize,
+    /// Threads of the 8x8 solver; the other sizes' solver runs on one.
+    threads: usize,
+    eight: Option<Solver>,
+    other: Option<SizedSolver>,
+}
+
+impl Solvers {
+    /// Solvers whose tables take about `table_mib` MiB (see [`Solver::new`]).
+    pub fn new(table_mib: usize) -> Solvers {
+        Solvers {
+            table_mib,
+            threads: 1,
+            eight: None,
+            other: None,
+        }
+    }
+
+    /// Solvers whose 8x8 solver is made now with its tables (see [`Solver::try_new`]), so
+    /// that no search's clock pays for them; a solver of another size is made on first use.
+    pub fn try_new(table_mib: usize) -> Result<Solvers, MemoryError> {
+        Ok(Solvers {
+            table_mib,
+            threads: 1,
+            eight: Some(Solver::try_new(table_mib)?),
+            other: None,
+        })
+    }
+
+    /// Forgets what the solvers' tables learnt.
+    pub fn clear(&mut self) {
+        if let Some(solver) = self.eight.as_mut() {
+            solver.clear();
+        }
+        if let Some(solver) = self.other.as_mut() {
+            solver.clear();
+        }
+    }
+
+    /// Makes the solver for `board` if it does not exist yet (so that timings can leave
+    /// out the making of its table).
+    pub fn prepare(&mut self, board: &AnyBoard) {
+        match board {
+            AnyBoard::Eight(_) => {
+                self.eight_solver();
+            }
+            _ => {
+                self.other_solver();
+            }
+        }
+    }
+
+    /// Solves 8x8 positions on `threads` threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if let Some(solver) = self.eight.as_mut() {
+            solver.set_threads(self.threads);
+        }
+    }
+
+    fn eight_solver(&mut self) -> &mut Solver {
+        let (mib, threads) = (self.table_mib, self.threads);
+        self.other = None;
+        self.eight.get_or_insert_with(|| {
+            let mut solver = Solver::new(mib);
+            solver.set_threads(threads);
+            solver
+        })
+    }
+
+    fn other_solver(&mut self) -> &mut SizedSolver {
+        let mib = self.table_mib;
+        self.eight = None;
+        self.other.get_or_insert_with(|| SizedSolver::new(mib))
+    }
+
+    /// The exact score of `board` and a best move (a row-major square index).
+    pub fn solve_exact(&mut self, board: &AnyBoard) -> Solution {
+        self.solve_within(board, i32::MIN + 1, i32::MAX, &SolveLimits::NONE)
+            .expect("a solve without limits runs to the end")
+    }
+
+    /// Solves `board` within the window `alpha..beta`, as [`Solver::solve_within`] does
+    /// (windows beyond the board's scores are clipped to them); `None` when a limit is
+    /// reached first.
+    ///
+    /// # Panics
+    ///
+    /// If `alpha >= beta`.
+    pub fn solve_within(
+        &mut self,
+        board: &AnyBoard,
+        alpha: i32,
+        beta: i32,
+        limits: &SolveLimits,
+    ) -> Option<Solution> {
+        match board {
+            AnyBoard::Eight(b) => self.eight_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Six(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Ten(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+            AnyBoard::Twelve(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+        }
+    }
+}
 
 /// The result of a solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,52 +324,16 @@ impl Solver {
             let (score, best, nodes) = self.search(board, alpha, beta, limits, 0)?;
             return Some(Solution { score, best, nodes });
         }
-        let (mut lower, mut upper) = (-64, 64);
-        let shared = Shared::new(&self.table, limits, 1, 0);
-        let mut search = Search::new(&shared, 0);
-        let estimate = search.estimate(board.player, board.opponent);
-        let mut nodes = search.nodes;
+        let (estimate, nodes) = {
+            let shared = Shared::new(&self.table, limits, 1, 0);
+            let mut search = Search::new(&shared, 0);
+            let estimate = search.estimate(board.player, board.opponent);
+            (estimate, search.nodes)
+        };
         log::debug!("solve: estimate {estimate} after {nodes} nodes");
-        let mut guess = estimate.clamp(alpha + 1, beta - 1);
-        let mut best = None;
-        loop {
-            let (score, found, total) = self.search(board, guess - 1, guess + 1, limits, nodes)?;
-            log::debug!("solve: guess {guess}: score {score}, {total} nodes so far");
-            nodes = total;
-            if score > guess {
-                lower = score;
-                best = found;
-            } else if score < guess {
-                upper = score;
-                best = best.or(found);
-            } else {
-                return Some(Solution {
-                    score,
-                    best: found,
-                    nodes,
-                });
-            }
-            // Done when the window is decided or the score known.
-            if lower >= beta || lower == upper {
-                return Some(Solution {
-                    score: lower,
-                    best,
-                    nodes,
-                });
-            }
-            if upper <= alpha {
-                return Some(Solution {
-                    score: upper,
-                    best,
-                    nodes,
-                });
-            }
-            guess = if score > guess {
-                lower
-            } else {
-                (upper - FAIL_LOW_DROP).max(lower).max(alpha + 1)
-            };
-        }
+        narrow_window(alpha, beta, 64, estimate, nodes, |alpha, beta, nodes| {
+            self.search(board, alpha, beta, limits, nodes)
+        })
     }
 
     /// One principal variation search of the root with the window `alpha..beta`, after
@@ -289,5 +367,61 @@ impl Solver {
             (best != NO_MOVE).then_some(best as usize),
             search.nodes,
         ))
+    }
+}
+
+/// Narrows `alpha..beta` to the score by a series of searches with a window of two around a
+/// guess, each answering "below, at or above the guess", starting from `estimate` (see
+/// [`Solver::solve_within`]); scores lie within ±`max`. `search(alpha, beta, nodes)` runs one
+/// search after `nodes` nodes and returns its score, best move and the node count since the
+/// first search, or `None` when a limit stopped it.
+fn narrow_window(
+    alpha: i32,
+    beta: i32,
+    max: i32,
+    estimate: i32,
+    mut nodes: u64,
+    mut search: impl FnMut(i32, i32, u64) -> Option<(i32, Option<usize>, u64)>,
+) -> Option<Solution> {
+    let (mut lower, mut upper) = (-max, max);
+    let mut guess = estimate.clamp(alpha + 1, beta - 1);
+    let mut best = None;
+    loop {
+        let (score, found, total) = search(guess - 1, guess + 1, nodes)?;
+        log::debug!("solve: guess {guess}: score {score}, {total} nodes so far");
+        nodes = total;
+        if score > guess {
+            lower = score;
+            best = found;
+        } else if score < guess {
+            upper = score;
+            best = best.or(found);
+        } else {
+            return Some(Solution {
+                score,
+                best: found,
+                nodes,
+            });
+        }
+        // Done when the window is decided or the score known.
+        if lower >= beta || lower == upper {
+            return Some(Solution {
+                score: lower,
+                best,
+                nodes,
+            });
+        }
+        if upper <= alpha {
+            return Some(Solution {
+                score: upper,
+                best,
+                nodes,
+            });
+        }
+        guess = if score > guess {
+            lower
+        } else {
+            (upper - FAIL_LOW_DROP).max(lower).max(alpha + 1)
+        };
     }
 }

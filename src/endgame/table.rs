@@ -4,7 +4,8 @@
 //!
 //! An entry holds bounds on the exact final score of one position (exact solving has no
 //! depth, so bounds from any search of the same position can be merged), the best move
-//! found, and the log2 of the nodes its search took as the cost of recomputing it.
+//! found (a square on 8x8, a bit of the board's layout on the other sizes, whose scores
+//! reach ±144), and the log2 of the nodes its search took as the cost of recomputing it.
 //!
 //! An entry is two 64-bit words, the packed data and the position's hash XORed with it, so
 //! that the threads of a solve share the tables without locks: each word is written and
@@ -19,8 +20,8 @@
 
 use crate::memory::{MemoryError, TableMemory, Zeroable};
 
-/// Marks "no move" in an entry.
-pub(crate) const NO_MOVE: u8 = 64;
+/// Marks "no move" in an entry: no square of any board.
+pub(crate) const NO_MOVE: u8 = u8::MAX;
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -29,8 +30,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 struct Entry {
     /// The position's full 64-bit hash.
     key: u64,
-    lower: i8,
-    upper: i8,
+    lower: i16,
+    upper: i16,
     best: u8,
     /// Empty squares of the position; 0 marks an unused entry.
     empties: u8,
@@ -39,27 +40,28 @@ struct Entry {
 }
 
 impl Entry {
-    /// The data word: every field but the key, a byte each.
+    /// The data word: every field but the key, the two bounds 16 bits each (scores reach
+    /// ±144 on 12x12), the rest a byte each.
     #[inline(always)]
     fn data(&self) -> u64 {
-        (self.lower as u8 as u64)
-            | (self.upper as u8 as u64) << 8
-            | (self.best as u64) << 16
-            | (self.empties as u64) << 24
-            | (self.cost as u64) << 32
-            | (self.generation as u64) << 40
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.best as u64) << 32
+            | (self.empties as u64) << 40
+            | (self.cost as u64) << 48
+            | (self.generation as u64) << 56
     }
 
     #[inline(always)]
     fn from_words(key: u64, data: u64) -> Entry {
         Entry {
             key,
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            best: (data >> 16) as u8,
-            empties: (data >> 24) as u8,
-            cost: (data >> 32) as u8,
-            generation: (data >> 40) as u8,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            best: (data >> 32) as u8,
+            empties: (data >> 40) as u8,
+            cost: (data >> 48) as u8,
+            generation: (data >> 56) as u8,
         }
     }
 }
@@ -231,8 +233,8 @@ impl Table {
             } else {
                 (lower, upper)
             };
-            entry.lower = lower as i8;
-            entry.upper = upper as i8;
+            entry.lower = lower as i16;
+            entry.upper = upper as i16;
             if best != NO_MOVE {
                 entry.best = best;
             }
@@ -256,8 +258,8 @@ impl Table {
         }
         bucket.0[victim].write(&Entry {
             key,
-            lower: lower as i8,
-            upper: upper as i8,
+            lower: lower as i16,
+            upper: upper as i16,
             best,
             empties: empties as u8,
             cost,

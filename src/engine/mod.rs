@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position, Square};
+use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::{Backing, Book};
-use crate::endgame::{MemoryError, Solver};
+use crate::endgame::{MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::players::BaselinePlayer;
 use crate::rng::Rng;
@@ -51,9 +51,9 @@ pub struct Engine {
     /// `nodes`).
     defaults: Limits,
     tt: TranspositionTable,
-    /// The 8x8 exact endgame solver with its share of `hash`, made with the engine so that
-    /// no search's clock pays for its tables.
-    solver: Solver,
+    /// The exact endgame solvers with their share of `hash`, the 8x8 one made with the
+    /// engine so that no search's clock pays for its tables.
+    solver: Solvers,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -612,12 +612,12 @@ impl Engine {
                 &[]
             },
         };
-        if let AnyBoard::Eight(board) = position.board {
-            // The solver handles a forced pass at the root as well as any other move.
-            if !score_all_moves && settings.excluded.is_empty() && !board.is_game_over() {
-                if let Some(exact) = ExactPlan::new(empties, &plan, max_depth, limits.nodes) {
-                    return self.run_exact(position, &board, exact, &settings, start, progress);
-                }
+        // The solvers handle a forced pass at the root as well as any other move.
+        if !score_all_moves && settings.excluded.is_empty() && !position.is_game_over() {
+            if let Some(exact) =
+                ExactPlan::new(position.size(), empties, &plan, max_depth, limits.nodes)
+            {
+                return self.run_exact(position, exact, &settings, start, progress);
             }
         }
         self.midgame(position, &settings, progress)
@@ -644,12 +644,11 @@ impl Engine {
         }
     }
 
-    /// An 8x8 search handed to the exact solver as `exact` plans: a short midgame search
-    /// for a fallback move, then the solve; the fallback stands if the solve is cut short.
+    /// A search handed to the exact solver as `exact` plans: a short midgame search for a
+    /// fallback move, then the solve; the fallback stands if the solve is cut short.
     fn run_exact(
         &mut self,
         position: &Position,
-        board: &Board8,
         exact: ExactPlan,
         settings: &search::SearchSettings,
         start: Instant,
@@ -673,7 +672,7 @@ impl Engine {
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
         match exact8::solve(
             &mut self.solver,
-            board,
+            &position.board,
             start,
             exact.deadline,
             settings.stop,
@@ -698,9 +697,9 @@ impl Engine {
 /// How a `hash` budget is shared among the search tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TableSplit {
-    /// What the exact solver is created with ([`Solver::new`]): half the budget, which its
-    /// large table rounds down to a power of two; its near table adds 1 MiB (at most a
-    /// quarter of the budget).
+    /// What the exact solvers are created with ([`Solvers::new`]; one solver at a time, each
+    /// with the tables of [`Solver::new`]): half the budget, which the large table rounds
+    /// down to a power of two; the near table adds 1 MiB (at most a quarter of the budget).
     pub solver_mib: usize,
     /// The midgame transposition table: the rest of the budget (at least one bucket).
     pub midgame_bytes: usize,
@@ -723,12 +722,12 @@ pub(crate) fn available_cores() -> usize {
 
 /// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
 /// says.
-fn make_tables(mib: usize) -> Result<(TranspositionTable, Solver), MemoryError> {
+fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError> {
     crate::memory::check_available(mib << 20)?;
     let split = table_split(mib);
     Ok((
         TranspositionTable::with_bytes(split.midgame_bytes)?,
-        Solver::try_new(split.solver_mib)?,
+        Solvers::try_new(split.solver_mib)?,
     ))
 }
 
@@ -775,6 +774,45 @@ mod tests {
             };
             let report = engine.search(&start, &limits, &mut |_| {});
             assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+            let timed = Limits {
+                move_time: Some(Duration::from_millis(20)),
+                ..Limits::default()
+            };
+            let report = engine.search(&start, &timed, &mut |_| {});
+            assert!(start.play(report.best).is_ok(), "{size}: {}", report.best);
+        }
+    }
+
+    #[test]
+    fn the_exact_solver_takes_over_near_the_end_on_every_size() {
+        let mut engine = Engine::with_hash(4);
+        let mut solvers = crate::endgame::Solvers::new(1);
+        for size in crate::board::SIZES {
+            // A game between shallow searches, to 12 empties.
+            let mut position = Position::start(size).unwrap();
+            let shallow = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+            while position.board.counts().2 > 12 && !position.is_game_over() {
+                let report = engine.search(&position, &shallow, &mut |_| {});
+                position = position.play(report.best).unwrap();
+            }
+            if !position.board.has_moves() {
+                continue;
+            }
+            let timed = Limits {
+                move_time: Some(Duration::from_secs(2)),
+                ..Limits::default()
+            };
+            let report = engine.search(&position, &timed, &mut |_| {});
+            assert!(report.exact, "{size}: {report:?}");
+            let expected = solvers.solve_exact(&position.board).score;
+            assert_eq!(report.score, Score::from_discs(expected), "{size}");
+            // The move played keeps the score.
+            let after = position.play(report.best).unwrap();
+            let reply = solvers.solve_exact(&after.board).score;
+            assert_eq!(-reply, expected, "{size}: {}", report.best);
         }
     }
 

@@ -1,12 +1,14 @@
 //! The measured features of a position that the classic evaluation weighs: each one a number
 //! from the side to move's point of view (its own count minus the opponent's, unless said
-//! otherwise). Written once square by square for every board size, and again on bitboards
-//! for 8x8; tests check that both agree.
+//! otherwise). Written once square by square for every board size, and again on bitboards:
+//! for 8x8, and once for the other sizes' bitboards; tests check that all agree.
 
 use std::sync::OnceLock;
 
-use crate::board::bitboard::{legal_moves, neighbours};
-use crate::board::{Board, Board8, Cell, MAX_SIZE};
+use crate::board::bitboard::{gather, legal_moves, neighbours};
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{self, Geometry, Layout};
+use crate::board::{Board, Board8, Cell, SizedBoard, SizedRef, MAX_SIZE};
 
 /// Number of features.
 pub(crate) const NUM_FEATURES: usize = 19;
@@ -76,13 +78,18 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
         .map(|k| f::SQUARE_CLASS_BASE + k)
 }
 
-/// Computes the features of `board`, on bitboards when it is a [`Board8`].
+/// Computes the features of `board`, on its bitboards.
 #[inline]
 pub(crate) fn features<B: Board>(board: &B) -> Features {
     if let Some(board8) = board.as_board8() {
         return features8(board8);
     }
-    features_generic(board)
+    match board.as_sized() {
+        Some(SizedRef::Six(board)) => features_sized(board),
+        Some(SizedRef::Ten(board)) => features_sized(board),
+        Some(SizedRef::Twelve(board)) => features_sized(board),
+        None => features_generic(board),
+    }
 }
 
 /// The corners of a board of side `size` with, for each, its X-square and two C-squares.
@@ -336,10 +343,152 @@ pub(crate) fn features8(board: &Board8) -> Features {
     x
 }
 
+/// The squares [`features_sized`] counts, as words of a board's layout.
+struct SizedMasks {
+    corners: [u64; 3],
+    /// Per corner: the corner, its X-square, its two C-squares.
+    corner_groups: [[[u64; 3]; 3]; 4],
+    quadrants: [[u64; 3]; 4],
+    /// The square classes in [`SQUARE_CLASSES`] order.
+    classes: [[u64; 3]; 9],
+    /// The first and last rows and columns.
+    edges: [[u64; 3]; 4],
+}
+
+const fn add_square(words: &mut [u64; 3], layout: Layout, row: usize, col: usize) {
+    let bit = layout.bit(row, col);
+    words[bit / 64] |= 1 << (bit % 64);
+}
+
+const fn sized_masks(layout: Layout) -> SizedMasks {
+    let n = layout.size;
+    let last = n - 1;
+    let mut masks = SizedMasks {
+        corners: [0; 3],
+        corner_groups: [[[0; 3]; 3]; 4],
+        quadrants: [[0; 3]; 4],
+        classes: [[0; 3]; 9],
+        edges: [
+            layout.rectangle(0, 0, 0, last),
+            layout.rectangle(last, last, 0, last),
+            layout.columns(0, 0),
+            layout.columns(last, last),
+        ],
+    };
+    // Per corner: its row and column, and the row and column next to them inwards.
+    let corners = [
+        (0, 0, 1, 1),
+        (0, last, 1, last - 1),
+        (last, 0, last - 1, 1),
+        (last, last, last - 1, last - 1),
+    ];
+    let mut k = 0;
+    while k < 4 {
+        let (row, col, next_row, next_col) = corners[k];
+        add_square(&mut masks.corners, layout, row, col);
+        add_square(&mut masks.corner_groups[k][0], layout, row, col);
+        add_square(&mut masks.corner_groups[k][1], layout, next_row, next_col);
+        add_square(&mut masks.corner_groups[k][2], layout, row, next_col);
+        add_square(&mut masks.corner_groups[k][2], layout, next_row, col);
+        k += 1;
+    }
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let quadrant = (row >= n / 2) as usize * 2 + (col >= n / 2) as usize;
+            add_square(&mut masks.quadrants[quadrant], layout, row, col);
+            // The edge distances of `edge_distances`, capped at 3.
+            let dr = if row < last - row { row } else { last - row };
+            let dc = if col < last - col { col } else { last - col };
+            let (dr, dc) = (if dr < 3 { dr } else { 3 }, if dc < 3 { dc } else { 3 });
+            let (near, far) = if dr < dc { (dr, dc) } else { (dc, dr) };
+            let mut class = 0;
+            while class < 9 {
+                if SQUARE_CLASSES[class].0 as usize == near
+                    && SQUARE_CLASSES[class].1 as usize == far
+                {
+                    add_square(&mut masks.classes[class], layout, row, col);
+                }
+                class += 1;
+            }
+            col += 1;
+        }
+        row += 1;
+    }
+    masks
+}
+
+/// The squares of `bits` under the line `mask` packed into the low bits, in square order.
+#[inline(always)]
+fn gather_line<B: BitSet>(bits: B, mask: &[u64; 3]) -> u32 {
+    let (words, mut line, mut shift) = (bits.words(), 0u64, 0);
+    for w in 0..(B::BITS / 64) as usize {
+        line |= gather(words[w], mask[w]) << shift;
+        shift += mask[w].count_ones();
+    }
+    line as u32
+}
+
+/// Stable discs of the player minus the opponent's on one edge line of `length` squares,
+/// as [`edge_line_stable`] counts them: runs of one colour from either end, or everything on
+/// a full line.
+#[inline(always)]
+fn edge_stable_difference(player: u32, opponent: u32, length: u32) -> i32 {
+    if (player | opponent) == (1 << length) - 1 {
+        return player.count_ones() as i32 - opponent.count_ones() as i32;
+    }
+    // A run from one end cannot meet the run from the other end unless the line is full.
+    let runs = |x: u32| x.trailing_ones() + (x << (32 - length)).leading_ones();
+    runs(player) as i32 - runs(opponent) as i32
+}
+
+/// Features of a 6x6, 10x10 or 12x12 board on its bitboards; equal to [`features_generic`].
+pub(crate) fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
+    let masks: &SizedMasks = const { &sized_masks(Layout::of::<G>()) };
+    let bits = |words: &[u64; 3]| G::Bits::from_words(*words);
+    let (p, o) = (board.player, board.opponent);
+    let empty = board.empty_mask();
+    let count = |x: G::Bits| x.count() as i32;
+    let diff = |mask: G::Bits| count(p & mask) - count(o & mask);
+    let around = geometry::neighbours::<G>;
+
+    let mut x = [0i32; NUM_FEATURES];
+    x[f::DISCS] = count(p) - count(o);
+    x[f::MOBILITY] = count(G::legal_moves(p, o)) - count(G::legal_moves(o, p));
+    x[f::POTENTIAL_MOBILITY] = count(around(o) & empty) - count(around(p) & empty);
+    x[f::FRONTIER] = diff(around(empty));
+    x[f::CORNERS] = diff(bits(&masks.corners));
+    let (mut x_mask, mut c_mask) = (G::Bits::EMPTY, G::Bits::EMPTY);
+    for [corner, x_square, c_squares] in &masks.corner_groups {
+        let open = !(empty & bits(corner)).is_empty();
+        x_mask |= bits(x_square).keep_if(open);
+        c_mask |= bits(c_squares).keep_if(open);
+    }
+    x[f::X_DANGER] = diff(x_mask);
+    x[f::C_DANGER] = diff(c_mask);
+    let mut stable = 0;
+    for edge in &masks.edges {
+        let line = |side: G::Bits| gather_line(side, edge);
+        stable += edge_stable_difference(line(p), line(o), G::SIZE as u32);
+    }
+    x[f::STABLE] = stable - diff(bits(&masks.corners));
+    x[f::PARITY] = if count(empty) % 2 == 1 { 1 } else { -1 };
+    x[f::REGION_PARITY] = masks
+        .quadrants
+        .iter()
+        .filter(|q| count(empty & bits(q)) % 2 == 1)
+        .count() as i32;
+    for (k, class) in masks.classes.iter().enumerate() {
+        x[f::SQUARE_CLASS_BASE + k] = diff(bits(class));
+    }
+    x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{BoardN, SquareSet};
+    use crate::board::{BoardN, Six, SquareSet, Ten, Twelve};
 
     fn to_n(board: &Board8) -> BoardN {
         let (mut p, mut o) = (SquareSet::default(), SquareSet::default());
@@ -371,6 +520,38 @@ mod tests {
                 board = board.play(moves[(seed % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    /// Random games on `G`'s board, comparing the bitboard features with the square by
+    /// square ones at every position.
+    fn sized_features_agree<G: Geometry>(games: usize) {
+        let mut rng = crate::rng::Rng::new(G::SIZE as u64);
+        for _ in 0..games {
+            let mut board = SizedBoard::<G>::start(G::SIZE);
+            loop {
+                assert_eq!(
+                    features_sized(&board),
+                    features_generic(&board),
+                    "{board:?}"
+                );
+                let moves: Vec<usize> = board.moves().collect();
+                if moves.is_empty() {
+                    if board.is_game_over() {
+                        break;
+                    }
+                    board = board.pass();
+                    continue;
+                }
+                board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn bitboard_features_of_other_sizes_equal_square_by_square_features() {
+        sized_features_agree::<Six>(200);
+        sized_features_agree::<Ten>(60);
+        sized_features_agree::<Twelve>(40);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
-use crate::perft::{perft, perft8, Convention};
+use crate::perft::{perft_any, Convention};
 use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
 
@@ -648,10 +648,7 @@ impl TextSession {
                 format!("perft depth '{depth}' is not a number from 0 to {MAX_PERFT_DEPTH}")
             })?;
         let convention = Convention::EndedDropOut;
-        let leaves = match &self.game.position().board {
-            crate::board::AnyBoard::Eight(b) => perft8(b, depth, convention),
-            crate::board::AnyBoard::Other(b) => perft(b, depth, convention),
-        };
+        let leaves = perft_any(&self.game.position().board, depth, convention);
         Ok(leaves.to_string())
     }
 

@@ -1,20 +1,21 @@
-//! The 8x8 exact endgame solver as a search: runs it within a search's limits and turns its
-//! solution into a search report. When the solver takes over from the midgame search is
-//! the time manager's decision ([`super::time::ExactPlan`]).
+//! The exact endgame solvers as a search, on every board size (the 8x8 solver being the
+//! fastest): runs them within a search's limits and turns the solution into a search
+//! report. When the solver takes over from the midgame search is the time manager's
+//! decision ([`super::time::ExactPlan`]).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Board8, Move, Square};
-use crate::endgame::{self, Solver};
+use crate::board::{AnyBoard, Move, Square};
+use crate::endgame::{self, Solvers};
 use crate::score::Score;
 use crate::search::SearchReport;
 
-/// Solves `board` (which must have a legal move) within the limits; `None` when a limit
+/// Solves `board` (whose game must not be over) within the limits; `None` when a limit
 /// stopped it first.
 pub(crate) fn solve(
-    solver: &mut Solver,
-    board: &Board8,
+    solvers: &mut Solvers,
+    board: &AnyBoard,
     start: Instant,
     deadline: Option<Duration>,
     stop: &AtomicBool,
@@ -25,16 +26,17 @@ pub(crate) fn solve(
         deadline: deadline.and_then(|d| start.checked_add(d)),
         max_nodes,
     };
-    let solution = solver.solve_within(board, -65, 65, &limits)?;
-    let best = solution
-        .best
-        .map_or(Move::Pass, |m| Move::Play(Square::from_index(m, 8)));
+    let solution = solvers.solve_within(board, i32::MIN + 1, i32::MAX, &limits)?;
+    let (_, _, empties) = board.counts();
+    let best = solution.best.map_or(Move::Pass, |m| {
+        Move::Play(Square::from_index(m, board.size()))
+    });
     Some(SearchReport {
         best,
         score: Score::from_discs(solution.score),
         exact: true,
         probability: None,
-        depth: board.empties(),
+        depth: empties,
         nodes: solution.nodes,
         elapsed: start.elapsed(),
         pv: vec![best],

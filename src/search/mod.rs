@@ -173,10 +173,22 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
         return Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
     }
     let helpers_stop = AtomicBool::new(false);
+    // A node limit is shared out, so that the threads together keep it.
+    let (helper_nodes, main_nodes) = match settings.node_limit {
+        u64::MAX => (u64::MAX, u64::MAX),
+        limit => {
+            let share = limit / threads as u64;
+            (share, limit - share * (threads as u64 - 1))
+        }
+    };
     let helper_settings = SearchSettings {
         plan: TimePlan::UNLIMITED,
-        node_limit: u64::MAX,
+        node_limit: helper_nodes,
         stop: &helpers_stop,
+        ..*settings
+    };
+    let main_settings = SearchSettings {
+        node_limit: main_nodes,
         ..*settings
     };
     std::thread::scope(|scope| {
@@ -190,7 +202,7 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
                 })
             })
             .collect();
-        let mut result = Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
+        let mut result = Searcher::new(board, eval, tt, &main_settings, 0).iterate(board, progress);
         helpers_stop.store(true, AtomicOrdering::Relaxed);
         let main_nodes = result.report.nodes;
         for helper in helpers {
@@ -250,10 +262,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 .and_then(|h| settings.start.checked_add(h)),
             nodes: 0,
             // Look at the clock about every 0.1 ms, so that a deadline is kept to that (a look
-            // costs a few nanoseconds): every 256 nodes on 8x8 bitboards, every 16 on the
-            // slower square-by-square boards.
+            // costs a few nanoseconds): every 256 nodes up to 8x8, every 64 on the larger
+            // boards, whose nodes take longer.
             next_check: 0,
-            check_interval: if board.size() == 8 { 256 } else { 16 },
+            check_interval: if board.size() <= 8 { 256 } else { 64 },
             aborted: false,
             heuristic_leaves: 0,
             end_level: None,

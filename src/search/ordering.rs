@@ -1,10 +1,9 @@
 //! Move ordering: which move to try first. Alpha-beta prunes most when the best move comes
 //! first, so each node orders its moves by, in decreasing weight: the transposition-table
-//! move; few replies left to the opponent (mobility and, on 8x8, potential mobility after
-//! the move); corners first and X-/C-squares next to an empty corner last; killer moves
+//! move; few replies left to the opponent (mobility and potential mobility after the
+//! move); corners first and X-/C-squares next to an empty corner last; killer moves
 //! (cutoffs at the same ply) and a history of moves that caused cutoffs anywhere.
 
-use crate::board::bitboard::neighbours;
 use crate::board::{Board, Cell, MAX_SIZE};
 
 /// Deepest ply a search may reach (passes included).
@@ -14,7 +13,7 @@ pub(crate) const MAX_PLY: usize = 2 * MAX_SIZE * MAX_SIZE + 8;
 const TT_MOVE: i32 = 1 << 30;
 /// Weight of one opponent reply left after the move.
 const PER_REPLY: i32 = 1 << 10;
-/// Weight of one square where the opponent may later reply (8x8 only).
+/// Weight of one square where the opponent may later reply.
 const PER_POTENTIAL_REPLY: i32 = PER_REPLY / 2;
 /// A corner move.
 const CORNER: i32 = 1 << 12;
@@ -55,13 +54,10 @@ fn square_roles(size: usize) -> Vec<SquareRole> {
 }
 
 /// Empty squares next to the discs of the side that just moved in `child`: where its
-/// opponent may later find moves. Counted on 8x8 only, where bitboards make it cheap.
+/// opponent may later find moves.
 #[inline(always)]
 fn potential_replies<B: Board>(child: &B) -> u32 {
-    match child.as_board8() {
-        Some(c) => (neighbours(c.opponent) & c.empty_mask()).count_ones(),
-        None => 0,
-    }
+    child.potential_mobility()
 }
 
 /// Killer moves and history, reset for each search so that a search from a fresh engine

@@ -25,8 +25,9 @@
 //! is four times the target. No search may take more than half the usable time, nor
 //! (backstop) more than half of what is left on the clock.
 //!
-//! **Exact solving** on 8x8 ([`ExactPlan`]): the solver takes over once it is expected to
-//! finish within the hard deadline; a short midgame search first finds a fallback move.
+//! **Exact solving** on every size ([`ExactPlan`]): the solver takes over once it is
+//! expected to finish within the hard deadline (by a time model per board size); a short
+//! midgame search first finds a fallback move.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -201,23 +202,67 @@ pub fn plan(limits: &Limits, empties: u32, size: usize, margins: &Margins) -> Ti
     plan
 }
 
-/// Typical solve time at [`REFERENCE_EMPTIES`] empties, and its growth per empty square
-/// (measured medians on 17 to 22 empties, rounded up).
-const REFERENCE_SOLVE_TIME: Duration = Duration::from_millis(300);
-const REFERENCE_EMPTIES: i32 = 20;
-const SOLVE_GROWTH_PER_EMPTY: f64 = 2.5;
+/// How solve times grow with the empties on one board size: the typical time at a number
+/// of empties, and the growth per empty square more.
+struct SolveTimes {
+    size: usize,
+    reference_empties: i32,
+    reference_time: Duration,
+    growth_per_empty: f64,
+}
+
+/// Per board size, from measured medians, rounded up: on 8x8 at 17 to 22 empties of real
+/// games; on the other sizes at 14 to 22 (6x6) or 10 to 18 empties of nine games each
+/// between shallow searches.
+const SOLVE_TIMES: [SolveTimes; 4] = [
+    SolveTimes {
+        size: 8,
+        reference_empties: 20,
+        reference_time: Duration::from_millis(300),
+        growth_per_empty: 2.5,
+    },
+    SolveTimes {
+        size: 6,
+        reference_empties: 20,
+        reference_time: Duration::from_millis(40),
+        growth_per_empty: 2.3,
+    },
+    SolveTimes {
+        size: 10,
+        reference_empties: 16,
+        reference_time: Duration::from_millis(60),
+        growth_per_empty: 2.4,
+    },
+    SolveTimes {
+        size: 12,
+        reference_empties: 16,
+        reference_time: Duration::from_millis(150),
+        growth_per_empty: 2.4,
+    },
+];
+
+/// Nodes a second of the exact solver on one thread, rounded down (about 32 million on
+/// the FFO positions): turns an expected solve time into expected nodes.
+const SOLVER_NODE_RATE: f64 = 20e6;
 
 /// A solve expected to take at most this share of the hard limit is "cheap": the midgame
 /// search before it gets only a tenth of the time, otherwise a quarter.
 const CHEAP_SOLVE_SHARE: f64 = 0.25;
 
-/// Expected time for the 8x8 solver to solve a position with `empties` empty squares.
-pub(crate) fn estimated_solve_time(empties: u32) -> Duration {
-    let exponent = empties as i32 - REFERENCE_EMPTIES;
-    REFERENCE_SOLVE_TIME.mul_f64(SOLVE_GROWTH_PER_EMPTY.powi(exponent))
+/// Expected time for the exact solver to solve a position with `empties` empty squares on
+/// a board of side `size`; far from the end the estimate outgrows any duration, and then it
+/// is "forever" ([`Duration::MAX`]).
+pub(crate) fn estimated_solve_time(size: usize, empties: u32) -> Duration {
+    let times = SOLVE_TIMES
+        .iter()
+        .find(|t| t.size == size)
+        .unwrap_or(&SOLVE_TIMES[SOLVE_TIMES.len() - 1]);
+    let exponent = empties as i32 - times.reference_empties;
+    let seconds = times.reference_time.as_secs_f64() * times.growth_per_empty.powi(exponent);
+    Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
 }
 
-/// How a search should use the 8x8 exact solver.
+/// How a search should use the exact solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ExactPlan {
     /// Time for the midgame search that runs first, if any.
@@ -230,13 +275,15 @@ pub(crate) struct ExactPlan {
 }
 
 impl ExactPlan {
-    /// Whether and how to solve a position with `empties` empties exactly, given the
-    /// search's time plan, depth limit and node limit; `None` keeps the midgame search
-    /// alone. Without a time or node limit (a fixed depth at least the empties, or an
-    /// explicit solve) the solver runs alone. With a node limit, a midgame search first
-    /// gets a quarter of the nodes (a tenth with a cheap solve in time), so that a solve
-    /// cut short by the limit leaves a move searched within it.
+    /// Whether and how to solve a position with `empties` empties on a board of side `size`
+    /// exactly, given the search's time plan, depth limit and node limit; `None` keeps the
+    /// midgame search alone. Without a time or node limit (a fixed depth at least the
+    /// empties, or an explicit solve) the solver runs alone. With a node limit, a midgame
+    /// search first gets a quarter of the nodes (a tenth with a cheap solve in time), so
+    /// that a solve cut short by the limit leaves a move searched within it; without a depth
+    /// limit, a solve not expected to fit in the node limit is not started.
     pub(crate) fn new(
+        size: usize,
         empties: u32,
         time: &TimePlan,
         max_depth: u32,
@@ -245,16 +292,25 @@ impl ExactPlan {
         if max_depth < empties {
             return None;
         }
+        // A node budget without a depth that asks for the end (a `genmove nodes N`) solves
+        // only when the solve should fit in it; otherwise the solver would spend the budget
+        // on a proof it cannot finish, and the move would come from a quarter of it.
+        if let (u32::MAX, Some(nodes)) = (max_depth, node_limit) {
+            let expected = estimated_solve_time(size, empties).as_secs_f64() * SOLVER_NODE_RATE;
+            if expected > nodes as f64 {
+                return None;
+            }
+        }
         let Some(hard) = time.hard else {
             return Some(ExactPlan {
                 midgame: node_limit
                     .map(|_| TimePlan::UNLIMITED)
-                    .or_else(|| open_solve_prelude(empties)),
+                    .or_else(|| open_solve_prelude(size, empties)),
                 midgame_nodes: node_limit.map(|n| n / 4),
                 deadline: None,
             });
         };
-        let estimate = estimated_solve_time(empties);
+        let estimate = estimated_solve_time(size, empties);
         if estimate > hard {
             return None;
         }
@@ -284,8 +340,8 @@ const PRELUDE_FROM: Duration = Duration::from_secs(1);
 /// solve's expected time, at most 2 s, when the solve is expected to take over
 /// [`PRELUDE_FROM`]. Its move and estimate answer a `stop`, and its depths are the progress
 /// shown while the solve has not yet proved anything; shorter solves run alone.
-fn open_solve_prelude(empties: u32) -> Option<TimePlan> {
-    let estimate = estimated_solve_time(empties);
+fn open_solve_prelude(size: usize, empties: u32) -> Option<TimePlan> {
+    let estimate = estimated_solve_time(size, empties);
     (estimate > PRELUDE_FROM).then(|| {
         let hard = (estimate / 20).min(Duration::from_secs(2));
         TimePlan {
@@ -585,9 +641,24 @@ mod tests {
 
     #[test]
     fn estimates_grow_with_the_empties() {
-        assert_eq!(estimated_solve_time(20), ms(300));
-        assert!(estimated_solve_time(21) > ms(700) && estimated_solve_time(21) < ms(800));
-        assert!(estimated_solve_time(10) < ms(1));
+        assert_eq!(estimated_solve_time(8, 20), ms(300));
+        assert!(estimated_solve_time(8, 21) > ms(700) && estimated_solve_time(8, 21) < ms(800));
+        assert!(estimated_solve_time(8, 10) < ms(1));
+        for size in [6, 10, 12] {
+            assert!(estimated_solve_time(size, 21) > estimated_solve_time(size, 20));
+        }
+        // From the start of the game: longer than any clock, not an overflow; 6x6 solves
+        // from the start in minutes.
+        for size in [8, 10, 12] {
+            let start = (size * size - 4) as u32;
+            assert!(estimated_solve_time(size, start) > Duration::from_secs(1 << 40));
+        }
+        let six = estimated_solve_time(6, 32);
+        assert!(six > Duration::from_secs(60) && six < Duration::from_secs(3600));
+        // The bigger the board, the more moves a position has and the slower its solve.
+        assert!(estimated_solve_time(6, 20) < estimated_solve_time(8, 20));
+        assert!(estimated_solve_time(8, 20) < estimated_solve_time(10, 20));
+        assert!(estimated_solve_time(10, 20) <= estimated_solve_time(12, 20));
     }
 
     #[test]
@@ -598,19 +669,19 @@ mod tests {
             backstop: None,
         };
         // Too deep for the time: the midgame search alone.
-        assert_eq!(ExactPlan::new(26, &timed(1_000), u32::MAX, None), None);
+        assert_eq!(ExactPlan::new(8, 26, &timed(1_000), u32::MAX, None), None);
         // Within the time: a short midgame search first, then the solve.
-        let p = ExactPlan::new(20, &timed(1_000), u32::MAX, None).unwrap();
+        let p = ExactPlan::new(8, 20, &timed(1_000), u32::MAX, None).unwrap();
         assert_eq!(p.deadline, Some(ms(1_000)));
         assert_eq!(p.midgame.unwrap().hard, Some(ms(250)));
         // Cheap: an even shorter midgame search.
-        let p = ExactPlan::new(12, &timed(1_000), u32::MAX, None).unwrap();
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, None).unwrap();
         assert_eq!(p.midgame.unwrap().hard, Some(ms(100)));
         // A depth limit short of the end keeps the midgame search.
-        assert_eq!(ExactPlan::new(12, &timed(1_000), 8, None), None);
+        assert_eq!(ExactPlan::new(8, 12, &timed(1_000), 8, None), None);
         // No time limit: the solver alone when it should take a second at most...
         assert_eq!(
-            ExactPlan::new(20, &TimePlan::UNLIMITED, u32::MAX, None),
+            ExactPlan::new(8, 20, &TimePlan::UNLIMITED, u32::MAX, None),
             Some(ExactPlan {
                 midgame: None,
                 midgame_nodes: None,
@@ -618,18 +689,30 @@ mod tests {
             })
         );
         // ... and after a short midgame search when longer, which answers a stop.
-        let p = ExactPlan::new(23, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
+        let p = ExactPlan::new(8, 23, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
         assert_eq!(p.deadline, None);
         let prelude = p.midgame.unwrap().hard.unwrap();
-        assert!(prelude > ms(100) && prelude < estimated_solve_time(23) / 10);
-        let p = ExactPlan::new(40, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
+        assert!(prelude > ms(100) && prelude < estimated_solve_time(8, 23) / 10);
+        let p = ExactPlan::new(8, 40, &TimePlan::UNLIMITED, u32::MAX, None).unwrap();
         assert_eq!(p.midgame.unwrap().hard, Some(ms(2_000)));
-        // A node limit: a midgame search first with a share of the nodes.
-        let p = ExactPlan::new(14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)).unwrap();
-        assert_eq!(p.midgame_nodes, Some(250));
+        // A node limit: a midgame search first with a share of the nodes, when the solve
+        // should fit in them or the depth asks for the end (a `solve`)...
+        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(100_000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(25_000));
         assert_eq!(p.midgame, Some(TimePlan::UNLIMITED));
-        let p = ExactPlan::new(12, &timed(1_000), u32::MAX, Some(1000)).unwrap();
-        assert_eq!(p.midgame_nodes, Some(100));
+        let p = ExactPlan::new(8, 14, &TimePlan::UNLIMITED, 14, Some(1000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(250));
+        let p = ExactPlan::new(8, 12, &timed(1_000), u32::MAX, Some(10_000)).unwrap();
+        assert_eq!(p.midgame_nodes, Some(1_000));
+        // ... and the midgame search alone when the nodes could not finish the solve.
+        assert_eq!(
+            ExactPlan::new(8, 14, &TimePlan::UNLIMITED, u32::MAX, Some(1000)),
+            None
+        );
+        assert_eq!(
+            ExactPlan::new(10, 96, &TimePlan::UNLIMITED, u32::MAX, Some(3000)),
+            None
+        );
     }
 
     #[test]
