@@ -834,6 +834,7 @@ fn a_ponder_hit_starts_the_next_search_deeper() {
     emilia.ok("setoption movetime 50");
     white.ok("setoption movetime 300");
     let (mut hits, mut deeper, mut searches) = (0, 0, 0);
+    let mut longest_ponder = 0.0f64;
     for _ in 0..30 {
         let black = emilia.ask("genmove black");
         if black.starts_with("? game over") {
@@ -852,6 +853,7 @@ fn a_ponder_hit_starts_the_next_search_deeper() {
                 };
                 // Exact results found while pondering are found again in the table, from
                 // depth 1; others start where pondering was.
+                longest_ponder = longest_ponder.max(value("ponder_time"));
                 if value("ponder_depth") > 1.0 {
                     deeper += 1;
                     assert!(value("depth") >= value("ponder_depth"), "{last}");
@@ -868,6 +870,9 @@ fn a_ponder_hit_starts_the_next_search_deeper() {
     assert!(searches > 10, "{searches}");
     assert!(hits > 0, "no ponder hit in {searches} searches");
     assert!(deeper > 0, "no ponder hit started deeper ({hits} hits)");
+    // The `last_search` after each move does not end pondering for good: it goes on while
+    // White thinks. Before, it stopped there, after about 15 ms.
+    assert!(longest_ponder >= 0.1, "pondered {longest_ponder} s at most");
 }
 
 #[test]

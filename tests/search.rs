@@ -643,3 +643,38 @@ fn more_threads_search_to_the_same_exact_results() {
         assert_eq!(a.score, b.score, "{position}");
     }
 }
+
+/// Pondering stopped by a command that changes nothing, then resumed, goes on from where it
+/// stopped; a search after the hit that finishes no iteration answers what pondering found.
+#[test]
+fn resumed_pondering_keeps_what_it_found() {
+    let mut engine = engine();
+    let start = Position::start(8).unwrap();
+    let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
+    let stop = engine.stop_flag();
+    let mut ponder_for = |engine: &mut Engine, ms: u64| {
+        stop.store(false, Ordering::SeqCst);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(ms));
+                stop.store(true, Ordering::SeqCst);
+            });
+            engine.ponder(&position);
+        });
+    };
+    ponder_for(&mut engine, 150);
+    ponder_for(&mut engine, 150);
+    stop.store(false, Ordering::SeqCst);
+    // One node: the search stops before it finishes its first iteration.
+    let limits = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let (report, hit) = engine.search_with_ponder(&position, &limits, &mut |_| {});
+    let hit = hit.expect("the pondered position was searched");
+    assert!(hit.time >= Duration::from_millis(300), "{hit:?}");
+    assert!(hit.depth > 1, "{hit:?}");
+    assert_eq!(report.depth, hit.depth);
+    assert!(!report.pv.is_empty());
+    assert!(position.play(report.best).is_ok());
+}

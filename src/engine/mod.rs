@@ -82,7 +82,7 @@ pub struct Engine {
     /// opponent's time ([`Engine::ponder`]).
     ponder: bool,
     /// What the last pondering found, for the next search if it is of the same position.
-    pondered: Option<(Position, PonderHit)>,
+    pondered: Option<Pondered>,
     /// The first iteration of the search under way (deeper than 1 after a ponder hit).
     first_depth: u32,
 }
@@ -95,6 +95,14 @@ pub struct PonderHit {
     pub depth: u32,
     /// How long pondering searched the position.
     pub time: Duration,
+}
+
+/// What pondering found: the position, how deep and long it searched it, and its deepest
+/// finished iteration's report.
+struct Pondered {
+    position: Position,
+    hit: PonderHit,
+    report: SearchReport,
 }
 
 impl Default for Engine {
@@ -308,7 +316,9 @@ impl Engine {
     /// stop raised before the search starts is not lost. Nothing is reported while it runs.
     pub fn ponder(&mut self, position: &Position) {
         let start = Instant::now();
-        self.pondered = None;
+        // Pondering the same position again (after a command that changed nothing) goes on
+        // from where it stopped.
+        let before = self.pondered.take().filter(|p| p.position == *position);
         if position.is_game_over() || self.player.is_some() {
             return;
         }
@@ -320,39 +330,59 @@ impl Engine {
             depth: (empties > time::solve_empties(position.size())).then(|| empties - 1),
             ..Limits::default()
         };
+        self.first_depth = before.as_ref().map_or(1, |p| p.hit.depth);
         let outcome = self.run_from(position, &limits, false, &[], &mut |_, _| {});
-        if outcome.report.depth > 0 {
-            let hit = PonderHit {
-                // An exact result lives in the table it came from; the next search then
-                // starts as usual and finds it there.
-                depth: if outcome.report.exact {
-                    1
-                } else {
-                    outcome.report.depth
+        self.first_depth = 1;
+        let time = start.elapsed() + before.as_ref().map_or(Duration::ZERO, |p| p.hit.time);
+        let pondered = match before {
+            Some(before) if outcome.report.depth <= before.hit.depth && !outcome.report.exact => {
+                Pondered {
+                    hit: PonderHit { time, ..before.hit },
+                    ..before
+                }
+            }
+            _ if outcome.report.depth == 0 => return,
+            _ => Pondered {
+                position: *position,
+                hit: PonderHit {
+                    // An exact result lives in the table it came from; the next search then
+                    // starts as usual and finds it there.
+                    depth: if outcome.report.exact {
+                        1
+                    } else {
+                        outcome.report.depth
+                    },
+                    time,
                 },
-                time: start.elapsed(),
-            };
-            log::info!("pondered {position}: depth {}", hit.depth);
-            self.pondered = Some((*position, hit));
-        }
+                report: outcome.report,
+            },
+        };
+        log::info!("pondered {position}: depth {}", pondered.hit.depth);
+        self.pondered = Some(pondered);
     }
 
-    /// [`Engine::search`], and whether it started from what pondering found.
+    /// [`Engine::search`], and whether it started from what pondering found. A search that
+    /// starts at pondering's depth and finishes no iteration answers what pondering found.
     pub fn search_with_ponder(
         &mut self,
         position: &Position,
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> (SearchReport, Option<PonderHit>) {
-        let hit = self
-            .pondered
-            .take()
-            .filter(|(pondered, _)| pondered == position)
-            .map(|(_, hit)| hit);
-        self.first_depth = hit.map_or(1, |h| h.depth);
-        let report = self.search(position, limits, progress);
+        let Some(pondered) = self.pondered.take().filter(|p| p.position == *position) else {
+            return (self.search(position, limits, progress), None);
+        };
+        self.first_depth = pondered.hit.depth;
+        let mut report = self.search(position, limits, progress);
         self.first_depth = 1;
-        (report, hit)
+        if report.depth == 0 && !report.book && !report.exact && pondered.report.depth > 0 {
+            report = SearchReport {
+                nodes: report.nodes,
+                elapsed: report.elapsed,
+                ..pondered.report
+            };
+        }
+        (report, Some(pondered.hit))
     }
 
     /// Searches `position` within `limits` and returns the move to play: always a legal

@@ -145,9 +145,11 @@ pub(crate) struct TextSession {
     last_search: Option<SearchReport>,
     /// Whether that search started from what pondering found, and how.
     last_ponder: Option<PonderHit>,
-    /// The position to ponder before the next command: the expected reply to the move just
-    /// played by `genmove`, with option `ponder` on.
-    ponder_next: Option<Position>,
+    /// What to ponder while waiting for the next command, as long as the game is at the
+    /// first position: the position just reached by `genmove`'s move, and the one after the
+    /// reply expected to it. Kept until the game moves on, so that pondering resumes after
+    /// commands that change nothing (a referee asks `last_search` after every move).
+    ponder_next: Option<(Position, Position)>,
     /// `stop` lines read (by the input thread) but not yet answered.
     interrupts: Interrupts,
     quit: bool,
@@ -450,19 +452,22 @@ impl TextSession {
 
     /// With option `ponder` on, the position after the reply the last search expects to
     /// the move just played, if the game goes on there.
-    fn expected_position(&self) -> Option<Position> {
+    fn expected_position(&self) -> Option<(Position, Position)> {
         if !self.engine.ponders() {
             return None;
         }
         let reply = *self.last_search.as_ref()?.pv.get(1)?;
-        let expected = self.game.position().play(reply).ok()?;
-        (!expected.is_game_over()).then_some(expected)
+        let now = *self.game.position();
+        let expected = now.play(reply).ok()?;
+        (!expected.is_game_over()).then_some((now, expected))
     }
 
     /// Ponders the position [`TextSession::genmove`] left to ponder, if any, until the next
     /// line arrives (or the input ends): returns that line.
     fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
-        let Some(position) = self.ponder_next.take() else {
+        let Some((_, position)) = self.ponder_next.filter(|(now, _)| {
+            now == self.game.position() && self.engine.ponders() && !self.interrupts.pending()
+        }) else {
             return lines.recv();
         };
         let stop = self.engine.stop_flag();
