@@ -652,7 +652,7 @@ fn resumed_pondering_keeps_what_it_found() {
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
     let stop = engine.stop_flag();
-    let mut ponder_for = |engine: &mut Engine, ms: u64| {
+    let ponder_for = |engine: &mut Engine, ms: u64| {
         stop.store(false, Ordering::SeqCst);
         std::thread::scope(|scope| {
             scope.spawn(|| {
