@@ -418,3 +418,39 @@ fn a_parallel_solve_stops_on_its_limits_and_stays_right() {
     let solution = solver.solve_exact(&board);
     assert_eq!((solution.score, solution.best), (38, Some(8))); // a2
 }
+
+/// A solve keeps the counter of `SolveLimits::nodes_seen` up to date, on one thread or
+/// several and on every size: what progress reports show while it runs.
+#[test]
+fn a_solve_keeps_its_node_count_where_progress_reports_read_it() {
+    let records = read_obf(&data("ffo/fforum-40-59.obf")).unwrap();
+    let mut rng = Rng::new(5);
+    let ten = loop {
+        if let Some(board) = random_position(10, 16, &mut rng) {
+            break board;
+        }
+    };
+    for (board, threads) in [
+        (records[0].position.board, 1),
+        (records[0].position.board, 2),
+        (ten, 1),
+    ] {
+        let mut solvers = Solvers::new(8);
+        solvers.set_threads(threads);
+        let seen = std::sync::atomic::AtomicU64::new(0);
+        let limits = SolveLimits {
+            nodes_seen: Some(&seen),
+            ..SolveLimits::NONE
+        };
+        let solution = solvers.solve_within(&board, -65, 65, &limits).unwrap();
+        let seen = seen.into_inner();
+        assert!(solution.nodes > 100_000, "{}", solution.nodes);
+        assert!(
+            seen > 0 && seen <= solution.nodes,
+            "{threads} threads: {seen} of {} nodes",
+            solution.nodes
+        );
+        // The counter follows the whole solve, not only its first window.
+        assert!(seen >= solution.nodes / 2, "{seen} of {}", solution.nodes);
+    }
+}

@@ -32,7 +32,7 @@ mod split;
 mod stability;
 mod table;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::{AnyBoard, Board8};
@@ -187,6 +187,9 @@ pub struct SolveLimits<'a> {
     pub deadline: Option<Instant>,
     /// Stop after about this many nodes.
     pub max_nodes: Option<u64>,
+    /// Set to the solve's node count (all threads, earlier windows included) at every look
+    /// at the limits: what a progress report shows while the solve runs.
+    pub nodes_seen: Option<&'a AtomicU64>,
 }
 
 impl SolveLimits<'_> {
@@ -195,6 +198,7 @@ impl SolveLimits<'_> {
         stop: None,
         deadline: None,
         max_nodes: None,
+        nodes_seen: None,
     };
 
     /// The node count at which to look at the limits next, `interval` nodes on from
@@ -206,6 +210,9 @@ impl SolveLimits<'_> {
 
     /// Whether a limit is reached after `nodes` nodes.
     fn reached(&self, nodes: u64) -> bool {
+        if let Some(seen) = self.nodes_seen {
+            seen.store(nodes, Ordering::Relaxed);
+        }
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || self.max_nodes.is_some_and(|m| nodes >= m)
             || self.deadline.is_some_and(|d| Instant::now() >= d)

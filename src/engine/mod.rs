@@ -1,8 +1,8 @@
 //! The persistent engine that front-ends drive: it is told positions and limits, searches,
 //! and keeps what it learned between moves and games. It knows nothing of any protocol.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
@@ -700,14 +700,32 @@ impl Engine {
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         let max_nodes =
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
-        match exact8::solve(
-            &mut self.solver,
-            &position.board,
-            start,
-            exact.deadline,
-            settings.stop,
-            max_nodes,
-        ) {
+        let solver = &mut self.solver;
+        let mut solve = |nodes_seen: Option<&AtomicU64>| {
+            exact8::solve(
+                solver,
+                &position.board,
+                start,
+                exact.deadline,
+                settings.stop,
+                max_nodes,
+                nodes_seen,
+            )
+        };
+        let solved = match &fallback {
+            // After a midgame search, the solve reports its nodes about once a second with
+            // the midgame's move and estimate, the best known until it ends.
+            Some(midgame) => solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
+                let report = SearchReport {
+                    nodes: used + nodes,
+                    elapsed: start.elapsed(),
+                    ..midgame.report.clone()
+                };
+                progress(&report, &[]);
+            }),
+            None => solve(None),
+        };
+        match solved {
             Some(mut report) => {
                 report.nodes += used;
                 progress(&report, &[]);
@@ -722,6 +740,36 @@ impl Engine {
             },
         }
     }
+}
+
+/// How often a running exact solve reports its progress.
+const SOLVE_PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Runs `solve` on a thread of its own, given a counter it keeps up to date with its nodes,
+/// and meanwhile calls `report` with the count every `interval`; returns what `solve`
+/// returned, as soon as it does.
+fn solve_with_progress<T: Send>(
+    solve: impl FnOnce(Option<&AtomicU64>) -> T + Send,
+    interval: Duration,
+    report: &mut dyn FnMut(u64),
+) -> T {
+    let nodes = AtomicU64::new(0);
+    let (done, finished) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let nodes = &nodes;
+        let solving = scope.spawn(move || {
+            let result = solve(Some(nodes));
+            // The receiver waits until this arrives or the thread ends.
+            let _ = done.send(());
+            result
+        });
+        while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(interval) {
+            report(nodes.load(Ordering::Relaxed));
+        }
+        solving
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
 }
 
 /// How a `hash` budget is shared among the search tables.
@@ -792,6 +840,36 @@ fn with_default_time(mut limits: Limits) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_running_solve_reports_its_nodes_until_it_returns() {
+        let mut counts = Vec::new();
+        let started = Instant::now();
+        let answer = solve_with_progress(
+            |nodes: Option<&AtomicU64>| {
+                let nodes = nodes.expect("a counter to keep");
+                for i in 1..=6 {
+                    nodes.store(i * 1000, Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                42
+            },
+            Duration::from_millis(10),
+            &mut |n| counts.push(n),
+        );
+        assert_eq!(answer, 42);
+        assert!(counts.len() >= 3, "{counts:?}");
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+        assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+        // It returns when the solve does, not at the next report.
+        let quick = Instant::now();
+        assert_eq!(
+            solve_with_progress(|_| 7, Duration::from_secs(60), &mut |_| {}),
+            7
+        );
+        assert!(quick.elapsed() < Duration::from_secs(1));
+        assert!(started.elapsed() < Duration::from_secs(30));
+    }
 
     #[test]
     fn search_returns_a_legal_move_on_every_size() {

@@ -191,10 +191,20 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let limits = self.limits(&position);
         let start = Instant::now();
         let out = &mut *self.out;
+        // A report that differs from the last only in its nodes comes from a running exact
+        // solve: the GUI gets the count as `nodestats`, not the same line again.
+        let mut last_line = String::new();
         let (report, hit) = self
             .engine
             .search_with_ponder(&position, &limits, &mut |r| {
-                out.line(&search_line(r));
+                let line = search_line(r);
+                if line == last_line {
+                    let seconds = r.elapsed.as_secs_f64();
+                    out.line(&format!("nodestats {} {seconds:.2}", r.nodes));
+                } else {
+                    out.line(&line);
+                    last_line = line;
+                }
             });
         if let Some(hit) = hit {
             log::info!("ponder hit: started at depth {}", hit.depth);

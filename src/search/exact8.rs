@@ -3,7 +3,7 @@
 //! report. When the solver takes over from the midgame search is the time manager's
 //! decision ([`super::time::ExactPlan`]).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
 use crate::board::{AnyBoard, Move, Square};
@@ -12,7 +12,7 @@ use crate::score::Score;
 use crate::search::SearchReport;
 
 /// Solves `board` (whose game must not be over) within the limits; `None` when a limit
-/// stopped it first.
+/// stopped it first. `nodes_seen` follows the node count while the solve runs.
 pub(crate) fn solve(
     solvers: &mut Solvers,
     board: &AnyBoard,
@@ -20,11 +20,13 @@ pub(crate) fn solve(
     deadline: Option<Duration>,
     stop: &AtomicBool,
     max_nodes: Option<u64>,
+    nodes_seen: Option<&AtomicU64>,
 ) -> Option<SearchReport> {
     let limits = endgame::SolveLimits {
         stop: Some(stop),
         deadline: deadline.and_then(|d| start.checked_add(d)),
         max_nodes,
+        nodes_seen,
     };
     let solution = solvers.solve_within(board, i32::MIN + 1, i32::MAX, &limits)?;
     let (_, _, empties) = board.counts();
