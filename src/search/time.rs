@@ -15,8 +15,8 @@
 //!   not), 10 ms for a pause of a busy machine, and 5 % of what is left; and at least half
 //!   of a short clock up to 20 ms, so that with about 10 ms left the move is played at
 //!   once. What remains is the usable time;
-//! - on a loaded machine both pauses grow by twice the scheduling delay the [`Watchdog`]
-//!   measured during the latest searches.
+//! - on a loaded machine the clock's pause grows by twice the scheduling delay the
+//!   [`Watchdog`] measured during the latest searches, a fixed move time's by three times.
 //!
 //! **Budget** on a game clock: the usable time is shared over the mover's remaining moves
 //! plus a reserve of [`RESERVE_MOVES`] (or over the moves to play before the clock is
@@ -68,14 +68,17 @@ impl Margins {
         move_time_pause: Duration::from_millis(1),
     };
 
-    /// These margins with every pause raised by twice `delay`, the scheduling delay measured
-    /// lately ([`Watchdog::delay`]): on a loaded machine the process waits that long for a
-    /// core, once when the deadline passes unseen and once more before the answer is read.
+    /// These margins with the pauses raised by the scheduling delay measured lately
+    /// ([`Watchdog::delay`]): on a loaded machine the process waits that long for a core,
+    /// once when the deadline passes unseen and once more before the answer is read (twice
+    /// the delay on a game clock). A fixed move time is spent to its end, so the wait before
+    /// the command is read comes out of it too: three times the delay (with twice, 3 of 119
+    /// moves at `movetime 100` came up to 4 ms late beside two CPU-bound competitors).
     pub fn with_delay(&self, delay: Duration) -> Margins {
         Margins {
             per_move: self.per_move,
             clock_pause: self.clock_pause + delay * 2,
-            move_time_pause: self.move_time_pause + delay * 2,
+            move_time_pause: self.move_time_pause + delay * 3,
         }
     }
 
@@ -762,7 +765,7 @@ mod tests {
     fn margins_grow_with_the_scheduling_delay() {
         let loaded = M.with_delay(ms(5));
         assert_eq!(loaded.clock_pause, M.clock_pause + ms(10));
-        assert_eq!(loaded.move_time(ms(100)), ms(16));
+        assert_eq!(loaded.move_time(ms(100)), ms(21));
         assert!(for_move_time(ms(100), &loaded).hard < for_move_time(ms(100), &M).hard);
         assert_eq!(M.with_delay(Duration::ZERO), M);
     }
