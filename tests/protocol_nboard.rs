@@ -404,13 +404,25 @@ fn text_session_score(args: &[&str]) -> f64 {
 #[test]
 fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
     // NBoard users set options only on the engine's command line, as in the GUI's engine
-    // list. The GUI's recorded traffic, replayed with depth, evaluation and hash set there.
+    // list. The GUI's recorded traffic, replayed with depth, evaluation, hash, threads and
+    // book set there.
     let log = std::env::temp_dir().join(format!("emilia-nboard-{}.log", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let log_arg = log.to_str().unwrap();
     // Without the book, which would answer the start with its own value.
     let args = [
-        "--hash", "256", "--eval", "classic", "--depth", "2", "--book", "off", "--log", log_arg,
+        "--hash",
+        "256",
+        "--threads",
+        "3",
+        "--eval",
+        "classic",
+        "--depth",
+        "2",
+        "--book",
+        "off",
+        "--log",
+        log_arg,
     ];
     let mut emilia = Emilia::start(&args);
     let mut game = Game::standard(8).unwrap();
@@ -473,8 +485,10 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
     assert!(logged[0].starts_with("# emilia "), "{}", logged[0]);
     assert!(
         logged[1].starts_with("# options: hash 256, ")
+            && logged[1].contains(", threads 3, ")
             && logged[1].contains(", eval classic, ")
-            && logged[1].contains("depth 2"),
+            && logged[1].contains("depth 2")
+            && logged[1].contains(", book off, "),
         "{}",
         logged[1]
     );
