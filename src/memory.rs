@@ -322,6 +322,29 @@ impl Drop for Region {
     }
 }
 
+/// Lets the pages wholly inside `bytes`, data built into the program that has been read
+/// for the last time, leave resident memory. They are mapped from the program file, so the
+/// system reads them back from it should they be touched again.
+pub(crate) fn release_built_in(bytes: &'static [u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            size if size > 0 => size as usize,
+            _ => return,
+        };
+        let start = (bytes.as_ptr() as usize).next_multiple_of(page);
+        let end = (bytes.as_ptr() as usize + bytes.len()) / page * page;
+        if end > start {
+            // SAFETY: the range lies inside `bytes`: read-only data of the program file,
+            // which the advice leaves as it is (pages dropped are read again from the file).
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
 /// Fails when `bytes` are more than the system has available (when it says).
 pub(crate) fn check_available(bytes: usize) -> Result<(), MemoryError> {
     match available_bytes() {

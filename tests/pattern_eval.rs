@@ -59,6 +59,14 @@ fn the_shipped_weights_load_and_damage_is_reported() {
         });
     }
     assert!(positions > 2000, "{positions} positions");
+    // Once laid out, the built-in weights leave resident memory; an evaluation built from
+    // them afterwards reads them again, unchanged, from the program file.
+    let again = PatternEval::load_embedded().unwrap();
+    for _ in 0..20 {
+        random_game(&mut rng, &mut |board, _| {
+            assert_eq!(from_file.evaluate(board), again.evaluate(board));
+        });
+    }
 
     let message = |bytes: &[u8]| PatternEval::from_bytes(bytes).unwrap_err().to_string();
     let truncated = &EMBEDDED_WEIGHTS[..EMBEDDED_WEIGHTS.len() - 100];

@@ -53,13 +53,26 @@ enum DenseWeights {
 }
 
 impl DenseWeights {
+    /// The built-in bytes of stage `stage`'s weights.
+    fn embedded_stage(values: &'static [u8], stage: usize) -> &'static [u8] {
+        let len = Layout::get().dense_len;
+        &values[2 * stage * len..2 * (stage + 1) * len]
+    }
+
+    /// Built-in weights of stage `stage`, now laid out, leave resident memory (7 MB for
+    /// all stages, as much as the laid-out tables take again).
+    fn release(&self, stage: usize) {
+        if let DenseWeights::Embedded(values) = self {
+            crate::memory::release_built_in(DenseWeights::embedded_stage(values, stage));
+        }
+    }
+
     /// The weights of stage `stage`.
     fn stage(&self, stage: usize) -> Cow<'_, [i16]> {
         match self {
             DenseWeights::Decoded(weights) => Cow::Borrowed(weights.stage(stage)),
             DenseWeights::Embedded(values) => {
-                let len = Layout::get().dense_len;
-                let bytes = &values[2 * stage * len..2 * (stage + 1) * len];
+                let bytes = DenseWeights::embedded_stage(values, stage);
                 let weights = bytes
                     .chunks_exact(2)
                     .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
@@ -113,6 +126,7 @@ impl PatternEval {
     fn table(&self, stage: usize) -> &[i16; FULL_LEN] {
         self.tables[stage].get_or_init(|| {
             let table = Layout::get().expand(&self.weights.stage(stage));
+            self.weights.release(stage);
             table
                 .into_boxed_slice()
                 .try_into()
