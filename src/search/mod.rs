@@ -21,6 +21,7 @@ pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
@@ -147,6 +148,9 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     lists: Vec<Vec<(i32, usize, B)>>,
     /// Best root move and score of the iteration under way, once known.
     iteration_best: Option<(usize, i32)>,
+    /// Set when a helper of a parallel search has completed the whole search, which this
+    /// (main) thread then need not finish.
+    peer_finished: Option<&'a AtomicBool>,
 }
 
 /// What a search reports after each finished iteration: its report, and the root moves
@@ -158,9 +162,11 @@ pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 ///
 /// More threads search as lazy SMP: every helper runs its own iterative deepening of the
 /// same position, skipping some depths so that the threads spread over several at once,
-/// and what each learns reaches the others through the shared table. The main thread's
-/// result is the search's; helpers stop when it does. With one thread the search is the
-/// sequential one, node for node.
+/// and what each learns reaches the others through the shared table. The main thread
+/// decides when to stop; its result is the search's unless a helper finished a deeper
+/// iteration first (then the helper's), and a helper that completes the whole search (its
+/// deepest iteration, or the exact end) ends the main thread's too. With one thread the
+/// search is the sequential one, node for node.
 pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     board: &B,
     eval: &E,
@@ -173,6 +179,11 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
         return Searcher::new(board, eval, tt, settings, 0).iterate(board, progress);
     }
     let helpers_stop = AtomicBool::new(false);
+    let helper_finished = AtomicBool::new(false);
+    // The deepest iteration a helper finished, and a helper's whole result once one
+    // completes the search.
+    let deepest: Mutex<Option<SearchReport>> = Mutex::new(None);
+    let finished: Mutex<Option<SearchResult>> = Mutex::new(None);
     // A node limit is shared out, so that the threads together keep it.
     let (helper_nodes, main_nodes) = match settings.node_limit {
         u64::MAX => (u64::MAX, u64::MAX),
@@ -195,28 +206,63 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
         let helpers: Vec<_> = (1..threads)
             .map(|thread| {
                 let helper_settings = &helper_settings;
+                let (deepest, finished, helper_finished) = (&deepest, &finished, &helper_finished);
                 scope.spawn(move || {
                     let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
-                    helper.iterate(board, &mut |_, _| {});
+                    let result = helper.iterate(board, &mut |report, _| {
+                        let mut deepest = lock(deepest);
+                        if deepest.as_ref().is_none_or(|d| report.depth > d.depth) {
+                            *deepest = Some(report.clone());
+                        }
+                    });
+                    if !helper.aborted {
+                        lock(finished).get_or_insert(result);
+                        helper_finished.store(true, AtomicOrdering::Relaxed);
+                    }
                     helper.nodes
                 })
             })
             .collect();
-        let mut result = Searcher::new(board, eval, tt, &main_settings, 0).iterate(board, progress);
+        let mut main = Searcher::new(board, eval, tt, &main_settings, 0);
+        main.peer_finished = Some(&helper_finished);
+        let mut result = main.iterate(board, progress);
         helpers_stop.store(true, AtomicOrdering::Relaxed);
-        let main_nodes = result.report.nodes;
+        let mut helper_nodes = 0;
         for helper in helpers {
-            result.report.nodes += helper
+            helper_nodes += helper
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
+        let main_nodes = result.report.nodes;
+        if let Some(whole) = lock(&finished).take().filter(|_| main.aborted) {
+            log::debug!(
+                "lazy SMP: a helper finished depth {} first",
+                whole.report.depth
+            );
+            progress(&whole.report, &whole.root_scores);
+            result = whole;
+        } else if let Some(deeper) = lock(&deepest).take().filter(|d| {
+            d.depth > result.report.depth && !result.report.exact && !settings.score_all_moves
+        }) {
+            log::debug!(
+                "lazy SMP: a helper's depth {} against the main thread's {}",
+                deeper.depth,
+                result.report.depth
+            );
+            result.report = deeper;
+        }
+        result.report.nodes = main_nodes + helper_nodes;
         log::debug!(
-            "lazy SMP: {main_nodes} nodes on the main thread, {} on {} helpers",
-            result.report.nodes - main_nodes,
+            "lazy SMP: {main_nodes} nodes on the main thread, {helper_nodes} on {} helpers",
             threads - 1
         );
         result
     })
+}
+
+/// Locks `mutex`, whose data stays whole even if a thread panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Whether helper `thread` of a lazy SMP search skips the iteration at `depth`: helpers
@@ -273,6 +319,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             iteration_best: None,
+            peer_finished: None,
         }
     }
 
@@ -294,6 +341,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
     #[cold]
     fn check_limits(&mut self) {
         if self.settings.stop.load(AtomicOrdering::Relaxed)
+            || self
+                .peer_finished
+                .is_some_and(|f| f.load(AtomicOrdering::Relaxed))
             || self.nodes >= self.settings.node_limit
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
         {
