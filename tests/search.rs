@@ -644,6 +644,26 @@ fn more_threads_search_to_the_same_exact_results() {
     }
 }
 
+/// With more threads, whichever finishes the last iteration first gives the result: it has
+/// the depth asked for, its line starts with its move, and the move is legal.
+#[test]
+fn more_threads_answer_the_depth_asked_for() {
+    let start = Position::start(8).unwrap();
+    for transcript in ["f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7c6e2"] {
+        let (position, _) = start.play_transcript(transcript).unwrap();
+        for threads in [2, 3] {
+            let mut engine = engine();
+            engine.set_option("threads", &threads.to_string()).unwrap();
+            for d in 6..=10 {
+                let report = engine.search(&position, &depth(d), &mut |_| {});
+                assert_eq!(report.depth, d, "{threads} threads, {transcript}");
+                assert_eq!(report.pv.first(), Some(&report.best), "{threads} threads");
+                assert!(position.play(report.best).is_ok(), "{}", report.best);
+            }
+        }
+    }
+}
+
 /// Pondering stopped by a command that changes nothing, then resumed, goes on from where it
 /// stopped; a search after the hit that finishes no iteration answers what pondering found.
 #[test]
