@@ -18,7 +18,8 @@ continues with moves from a short search (at random among those scored within a 
 the best), and is played by the exact solver from --solve empties on, so that every
 position from there on has its exact value.
 
-Games are written in chunks: chunk C is the file DIR/selfplay-s<seed>-c<C>.games, made
+Games are written in chunks: chunk C is the file DIR/selfplay-s<seed>-c<C>.games
+(selfplay-<N>x<N>-s<seed>-c<C>.games on other board sizes), made
 whole (under a temporary name, renamed at the end). Chunks already in DIR are skipped, so
 an interrupted run resumes where it stopped, and machines given different chunk ranges
 (or the same seed and different --first-chunk) make different games. A chunk depends only
@@ -28,15 +29,19 @@ Options:
   --out DIR            directory of the chunk files (created if missing)
   --chunks N           chunks to make (default 1)
   --first-chunk K      number of the first chunk (default 0)
+  --size N             board side: 6, 8, 10 or 12 (default 8; `emilia train` fits 8x8)
   --games N            games a chunk (default 500)
   --seed S             seed of every random choice (default 1)
   --threads T          worker threads, each with its own one-thread engine (default all:
                        every core the system offers)
-  --openings FILE      opening lines, one transcript a line (default: the shipped XOT set)
-  --random-moves N     uniformly random moves after the opening line (default 2)
+  --openings FILE      opening lines, one transcript a line (default: the shipped XOT set
+                       on 8x8, none on other sizes)
+  --random-moves N     uniformly random moves after the opening line (default 2 after
+                       an opening line; without: 4 on 6x6, 6 on 10x10, 8 on 12x12)
   --depth D            search depth of the other moves (default 6)
   --margin X           moves within X discs of the best are equally likely (default 1)
-  --solve E            the solver plays from E empties on (default 20)
+  --solve E            the solver plays from E empties on (default 20 on 6x6 and 8x8,
+                       16 on 10x10, 14 on 12x12: about 0.1 s a solve)
   --hash MIB           transposition table of each engine (default 16)
   --report S           seconds between progress lines on stderr (default 30)
 ";
@@ -47,6 +52,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         args,
         &[
             ("out", 1),
+            ("size", 1),
             ("chunks", 1),
             ("first-chunk", 1),
             ("games", 1),
@@ -72,11 +78,40 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         bail!("no output directory: use --out DIR\n\n{HELP}");
     };
     let defaults = Settings::default();
+    let size: usize = args.get("size", 8)?;
+    if ![6, 8, 10, 12].contains(&size) {
+        bail!("--size {size}: expected 6, 8, 10 or 12");
+    }
+    let openings = match args.value("openings") {
+        Some(path) => data::parse_openings(
+            &std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+            size,
+        )
+        .with_context(|| path.to_string())?,
+        None if size == 8 => data::parse_openings(crate::selfplay::XOT_OPENINGS, 8)?,
+        None => Vec::new(),
+    };
+    if args.value("openings").is_some() && openings.is_empty() {
+        bail!("no openings in the openings file");
+    }
+    // About 0.1 s a solve, and openings as varied as an XOT line and two random moves.
+    let solve_default = match size {
+        10 => 16,
+        12 => 14,
+        _ => 20,
+    };
+    let random_default = match (size, openings.is_empty()) {
+        (_, false) => 2,
+        (6 | 8, true) => 4,
+        (10, true) => 6,
+        _ => 8,
+    };
     let settings = Settings {
+        size,
         depth: args.get("depth", defaults.depth)?,
         margin: args.get("margin", defaults.margin)?,
-        solve_empties: args.get("solve", defaults.solve_empties)?,
-        random_moves: args.get("random-moves", defaults.random_moves)?,
+        solve_empties: args.get("solve", solve_default)?,
+        random_moves: args.get("random-moves", random_default)?,
         games_per_chunk: args.get("games", defaults.games_per_chunk)?,
         seed: args.get("seed", defaults.seed)?,
         hash_mib: args.get("hash", defaults.hash_mib)?,
@@ -105,16 +140,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         .checked_add(chunks)
         .context("--first-chunk plus --chunks overflows")?;
     let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
-    let openings = match args.value("openings") {
-        Some(path) => data::parse_openings(
-            &std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
-        )
-        .with_context(|| path.to_string())?,
-        None => data::parse_openings(crate::selfplay::XOT_OPENINGS)?,
-    };
-    if openings.is_empty() {
-        bail!("no openings in the openings file");
-    }
     let every = Duration::from_secs_f64(args.get("report", 30.0f64)?.max(0.1));
     let games_per_chunk = settings.games_per_chunk;
     let say = |p: &Progress| {

@@ -13,17 +13,19 @@
 //!
 //! A chunk is a text file of one game a line; lines starting with `#` are comments (the
 //! first records the settings that made it). A game line has four fields separated by
-//! spaces:
+//! spaces, and a fifth off 8x8:
 //!
 //! ```text
 //! f5f6e6f4e3c5c4e7c6e2...b8a8 -6 10 20
+//! e7f5g4...l12a1 14 6 14 12
 //! ```
 //!
-//! the transcript from the standard start (passes implicit), Black's final disc difference
-//! (empty squares to the winner), the number of opening moves at the start of the
-//! transcript that were not chosen by search, and the number of empty squares from which
-//! the solver played (every position with at most that many empties has the final result
-//! as its exact value).
+//! the transcript from the standard start (passes implicit; rows 10 to 12 take two digits),
+//! Black's final disc difference (empty squares to the winner), the number of opening
+//! moves at the start of the transcript that were not chosen by search, the number of
+//! empty squares from which the solver played (every position with at most that many
+//! empties has the final result as its exact value), and on boards other than 8x8 the
+//! board's side (6, 10 or 12).
 //!
 //! # Reproducibility
 //!
@@ -40,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::board::{mix64, Board, Move, Position};
+use crate::board::{mix64, Color, Move, Position, Square};
 use crate::engine::Engine;
 use crate::rng::Rng;
 use crate::search::Limits;
@@ -48,6 +50,8 @@ use crate::search::Limits;
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
+    /// Side of the board: 6, 8, 10 or 12.
+    pub size: usize,
     /// Depth of the search that chooses the moves before the solver takes over.
     pub depth: u32,
     /// Moves whose search score is within this many discs of the best are equally likely.
@@ -67,6 +71,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
+            size: 8,
             depth: 6,
             margin: 1.0,
             solve_empties: 20,
@@ -81,7 +86,10 @@ impl Default for Settings {
 /// One self-play game, as a line of a chunk file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelledGame {
-    /// Moves from the standard start, as square indices (a1 = 0; passes left out).
+    /// Side of the board.
+    pub size: usize,
+    /// Moves from the standard start, as square indices (a1 = 0, row-major on the board's
+    /// side; passes left out).
     pub moves: Vec<usize>,
     /// Black's final disc difference, empty squares to the winner.
     pub black_result: i32,
@@ -94,17 +102,18 @@ pub struct LabelledGame {
 impl LabelledGame {
     /// The game's line in a chunk file (without the newline).
     pub fn to_line(&self) -> String {
-        let mut line = String::with_capacity(2 * self.moves.len() + 16);
+        let mut line = String::with_capacity(3 * self.moves.len() + 16);
         for &m in &self.moves {
-            let (col, row) = (m % 8, m / 8);
-            line.push((b'a' + col as u8) as char);
-            line.push((b'1' + row as u8) as char);
+            let _ = write!(line, "{}", Square::from_index(m, self.size));
         }
         let _ = write!(
             line,
             " {} {} {}",
             self.black_result, self.opening_moves, self.solved_from
         );
+        if self.size != 8 {
+            let _ = write!(line, " {}", self.size);
+        }
         line
     }
 
@@ -112,8 +121,12 @@ impl LabelledGame {
     /// end and that the result is the final position's.
     pub fn parse_line(line: &str) -> Result<LabelledGame> {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [moves, result, opening, solved] = fields[..] else {
-            bail!("expected '<transcript> <result> <opening moves> <solved from>'");
+        let (moves, result, opening, solved, size) = match fields[..] {
+            [moves, result, opening, solved] => (moves, result, opening, solved, "8"),
+            [moves, result, opening, solved, size] => (moves, result, opening, solved, size),
+            _ => bail!(
+                "expected '<transcript> <result> <opening moves> <solved from> [<board side>]'"
+            ),
         };
         let number = |text: &str, what: &str| -> Result<i64> {
             text.parse().map_err(|_| anyhow!("'{text}' is no {what}"))
@@ -121,27 +134,22 @@ impl LabelledGame {
         let black_result = number(result, "result")? as i32;
         let opening_moves = u32::try_from(number(opening, "move count")?)?;
         let solved_from = u32::try_from(number(solved, "number of empties")?)?;
-        if !moves.len().is_multiple_of(2) {
-            bail!("transcript of odd length");
-        }
-        let mut squares = Vec::with_capacity(moves.len() / 2);
-        for pair in moves.as_bytes().chunks(2) {
-            let (col, row) = (pair[0].to_ascii_lowercase(), pair[1]);
-            if !(b'a'..=b'h').contains(&col) || !(b'1'..=b'8').contains(&row) {
-                bail!("'{}' is no square", String::from_utf8_lossy(pair));
+        let size = number(size, "board side")? as usize;
+        let start = Position::start(size)
+            .ok_or_else(|| anyhow!("board side {size}: expected 6, 8, 10 or 12"))?;
+        let (end, played) = start
+            .play_transcript(moves)
+            .map_err(|e| anyhow!("the transcript: {e}"))?;
+        let mut squares = Vec::with_capacity(played.len());
+        for mv in played {
+            if let Move::Play(square) = mv {
+                squares.push(square.row() * size + square.col());
             }
-            squares.push((row - b'1') as usize * 8 + (col - b'a') as usize);
         }
-        let (_, end) = crate::train::games::replay(&squares)
-            .ok_or_else(|| anyhow!("the transcript has an illegal move"))?;
-        if !end.board.is_game_over() {
+        if !end.is_game_over() {
             bail!("the game is not over at the end of the transcript");
         }
-        let final_black = if end.black_to_move {
-            end.board.final_score()
-        } else {
-            -end.board.final_score()
-        };
+        let final_black = end.final_score_for(Color::Black);
         if final_black != black_result {
             bail!("result {black_result}, but the final position gives {final_black}");
         }
@@ -149,6 +157,7 @@ impl LabelledGame {
             bail!("more opening moves than moves");
         }
         Ok(LabelledGame {
+            size,
             moves: squares,
             black_result,
             opening_moves,
@@ -180,12 +189,13 @@ pub fn play_game(
     rng: &mut Rng,
 ) -> Result<LabelledGame> {
     engine.clear_hash();
-    let start = Position::start(8).expect("8x8 start");
+    let size = settings.size;
+    let start = Position::start(size).ok_or_else(|| anyhow!("no {size}x{size} board"))?;
     let mut position = start;
-    let mut moves: Vec<usize> = Vec::with_capacity(60);
+    let mut moves: Vec<usize> = Vec::with_capacity(size * size);
     let play = |position: &mut Position, moves: &mut Vec<usize>, mv: Move| -> Result<()> {
         if let Move::Play(square) = mv {
-            moves.push(square.row() * 8 + square.col());
+            moves.push(square.row() * size + square.col());
         }
         *position = position
             .play(mv)
@@ -206,7 +216,7 @@ pub fn play_game(
             if position.is_game_over() {
                 break;
             }
-            let square = crate::board::Square::from_index(index, 8);
+            let square = Square::from_index(index, size);
             play(&mut position, &mut moves, Move::Play(square))?;
         }
     }
@@ -251,8 +261,9 @@ pub fn play_game(
         };
         play(&mut position, &mut moves, mv)?;
     }
-    let black_result = position.final_score_for(crate::board::Color::Black);
+    let black_result = position.final_score_for(Color::Black);
     Ok(LabelledGame {
+        size,
         moves,
         black_result,
         opening_moves,
@@ -260,9 +271,10 @@ pub fn play_game(
     })
 }
 
-/// Reads a list of openings, one transcript a line (`#` starts a comment line).
-pub fn parse_openings(text: &str) -> Result<Vec<Vec<usize>>> {
-    let start = Position::start(8).expect("8x8 start");
+/// Reads a list of openings for boards of side `size`, one transcript a line (`#` starts a
+/// comment line).
+pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Vec<usize>>> {
+    let start = Position::start(size).ok_or_else(|| anyhow!("no {size}x{size} board"))?;
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -276,7 +288,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Vec<usize>>> {
             moves
                 .iter()
                 .filter_map(|m| match m {
-                    Move::Play(sq) => Some(sq.row() * 8 + sq.col()),
+                    Move::Play(sq) => Some(sq.row() * size + sq.col()),
                     Move::Pass => None,
                 })
                 .collect(),
@@ -285,9 +297,14 @@ pub fn parse_openings(text: &str) -> Result<Vec<Vec<usize>>> {
     Ok(openings)
 }
 
-/// The file of chunk `chunk` of a run with seed `seed`.
-pub fn chunk_path(dir: &Path, seed: u64, chunk: u64) -> PathBuf {
-    dir.join(format!("selfplay-s{seed}-c{chunk:06}.games"))
+/// The file of chunk `chunk` of a run with `settings` (its seed and board size).
+pub fn chunk_path(dir: &Path, settings: &Settings, chunk: u64) -> PathBuf {
+    let (seed, size) = (settings.seed, settings.size);
+    if size == 8 {
+        dir.join(format!("selfplay-s{seed}-c{chunk:06}.games"))
+    } else {
+        dir.join(format!("selfplay-{size}x{size}-s{seed}-c{chunk:06}.games"))
+    }
 }
 
 /// Plays the games of chunk `chunk` and returns the file's text.
@@ -300,8 +317,9 @@ pub fn make_chunk(
     stop: &AtomicBool,
 ) -> Result<Option<String>> {
     let mut text = format!(
-        "# emilia selfplay: seed {} chunk {chunk} games {} depth {} margin {} solve {} \
+        "# emilia selfplay: size {} seed {} chunk {chunk} games {} depth {} margin {} solve {} \
          random-moves {} openings {}\n",
+        settings.size,
         settings.seed,
         settings.games_per_chunk,
         settings.depth,
@@ -379,7 +397,7 @@ pub fn run(
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let count = chunks.end.saturating_sub(chunks.start) as usize;
     let todo: Vec<u64> = chunks
-        .filter(|&c| !chunk_path(dir, settings.seed, c).exists())
+        .filter(|&c| !chunk_path(dir, settings, c).exists())
         .collect();
     let skipped = count - todo.len();
     let next = AtomicUsize::new(0);
@@ -418,7 +436,7 @@ pub fn run(
                         &stop,
                     )
                     .and_then(|text| match text {
-                        Some(text) => write_chunk(&chunk_path(dir, settings.seed, chunk), &text),
+                        Some(text) => write_chunk(&chunk_path(dir, settings, chunk), &text),
                         None => Ok(()),
                     });
                     match result {
@@ -521,7 +539,7 @@ mod tests {
 
     #[test]
     fn games_are_legal_finished_and_reproducible() {
-        let openings = parse_openings("f5f6e6f4e3c5c4e7\nf5d6c3d3c4f4c5b3\n").unwrap();
+        let openings = parse_openings("f5f6e6f4e3c5c4e7\nf5d6c3d3c4f4c5b3\n", 8).unwrap();
         let settings = quick();
         let mut engine = worker_engine(1);
         let mut lines = Vec::new();
@@ -548,7 +566,7 @@ mod tests {
     #[test]
     fn the_solved_part_of_a_game_is_perfect_play() {
         // From the solver's first position on, every position's exact value is the result.
-        let openings = parse_openings("f5d6c3d3c4f4c5b3").unwrap();
+        let openings = parse_openings("f5d6c3d3c4f4c5b3", 8).unwrap();
         let settings = quick();
         let mut engine = worker_engine(1);
         let played = play_game(&mut engine, &settings, &openings, &mut game_rng(3, 0, 0)).unwrap();
@@ -568,8 +586,56 @@ mod tests {
     }
 
     #[test]
+    fn games_on_other_sizes_read_back_and_end_in_perfect_play() {
+        for size in [6, 10, 12] {
+            let settings = Settings {
+                size,
+                random_moves: 4,
+                ..quick()
+            };
+            let mut engine = worker_engine(1);
+            let mut rng = game_rng(2, 0, size as u64);
+            let played = play_game(&mut engine, &settings, &[], &mut rng).unwrap();
+            assert_eq!((played.size, played.opening_moves), (size, 4));
+            let line = played.to_line();
+            assert!(line.ends_with(&format!(" {size}")), "{line}");
+            assert_eq!(LabelledGame::parse_line(&line).unwrap(), played);
+            // Without its board side the line is an 8x8 game, which it is not.
+            let as_eight = &line[..line.rfind(' ').unwrap()];
+            assert!(LabelledGame::parse_line(as_eight).is_err());
+            // The first position the solver played has the game's result as its value.
+            let mut position = Position::start(size).unwrap();
+            for &m in &played.moves {
+                if position.board.counts().2 <= settings.solve_empties {
+                    break;
+                }
+                if !position.board.has_moves() {
+                    position = position.play(Move::Pass).unwrap();
+                }
+                position = position
+                    .play(Move::Play(Square::from_index(m, size)))
+                    .unwrap();
+            }
+            if !position.board.has_moves() && !position.is_game_over() {
+                position = position.play(Move::Pass).unwrap();
+            }
+            let solved = engine.solve(&position, &crate::search::Limits::default(), &mut |_| {});
+            assert!(solved.exact);
+            let black = match position.to_move {
+                Color::Black => solved.score,
+                Color::White => -solved.score,
+            };
+            assert_eq!(
+                black.hundredths(),
+                100 * played.black_result,
+                "{size}x{size}"
+            );
+        }
+    }
+
+    #[test]
     fn damaged_lines_are_refused() {
-        let openings = parse_openings("f5f6e6f4e3c5c4e7").unwrap();
+        let openings = parse_openings("f5f6e6f4e3c5c4e7", 8).unwrap();
         let mut engine = worker_engine(1);
         let played = play_game(&mut engine, &quick(), &openings, &mut game_rng(1, 1, 1)).unwrap();
         let line = played.to_line();
@@ -585,14 +651,14 @@ mod tests {
         assert!(LabelledGame::parse_line(&short).is_err());
         assert!(LabelledGame::parse_line(&format!("a1{line}")).is_err());
         assert!(LabelledGame::parse_line(moves).is_err());
-        assert!(parse_openings("f5f5").is_err());
+        assert!(parse_openings("f5f5", 8).is_err());
     }
 
     #[test]
     fn a_run_skips_finished_chunks_and_writes_whole_files() {
         let dir = std::env::temp_dir().join(format!("emilia-selfplay-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let openings = parse_openings("f5f6e6f4e3c5c4e7").unwrap();
+        let openings = parse_openings("f5f6e6f4e3c5c4e7", 8).unwrap();
         let settings = Settings {
             games_per_chunk: 2,
             ..quick()
@@ -600,7 +666,7 @@ mod tests {
         let every = Duration::from_secs(3600);
         let first = run(&dir, &settings, &openings, 4..6, 2, every, &mut |_| {}).unwrap();
         assert_eq!((first.skipped, first.chunks_done, first.games), (0, 2, 4));
-        let made = chunk_path(&dir, settings.seed, 5);
+        let made = chunk_path(&dir, &settings, 5);
         let text = std::fs::read_to_string(&made).unwrap();
         // A rerun over a wider range makes only the missing chunk; the others stay as made.
         let second = run(&dir, &settings, &openings, 3..6, 1, every, &mut |_| {}).unwrap();

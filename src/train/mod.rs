@@ -265,6 +265,14 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
     let selfplay_files = crate::selfplay::data::game_files(&config.selfplay)?;
     for file in &selfplay_files {
         for played in crate::selfplay::data::read_games(file)? {
+            if played.size != 8 {
+                bail!(
+                    "{}: {}x{} games; the pattern evaluation is fitted on 8x8 only",
+                    file.display(),
+                    played.size,
+                    played.size
+                );
+            }
             let role = selfplay_split.next();
             if role == Role::Unused {
                 continue;
@@ -456,7 +464,7 @@ mod tests {
             hash_mib: 1,
             ..Settings::default()
         };
-        let openings = data::parse_openings(crate::selfplay::XOT_OPENINGS).unwrap();
+        let openings = data::parse_openings(crate::selfplay::XOT_OPENINGS, 8).unwrap();
         let every = std::time::Duration::from_secs(3600);
         data::run(&dir, &settings, &openings, 0..4, 2, every, &mut |_| {}).unwrap();
         let config = Config {
@@ -485,6 +493,31 @@ mod tests {
             std::fs::read(dir.join("b.weights")).unwrap(),
         );
         assert_eq!(a, b);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn games_of_another_board_size_are_refused() {
+        let dir = std::env::temp_dir().join(format!("emilia-train-6x6-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let settings = Settings {
+            size: 6,
+            depth: 1,
+            solve_empties: 8,
+            games_per_chunk: 2,
+            hash_mib: 1,
+            ..Settings::default()
+        };
+        let every = std::time::Duration::from_secs(3600);
+        data::run(&dir, &settings, &[], 0..1, 1, every, &mut |_| {}).unwrap();
+        let config = Config {
+            selfplay: vec![dir.clone()],
+            out: dir.join("a.weights"),
+            ..Config::default()
+        };
+        let error = train(&config, &mut |_| {}).unwrap_err();
+        assert!(format!("{error:#}").contains("6x6"), "{error:#}");
+        assert!(!dir.join("a.weights").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
