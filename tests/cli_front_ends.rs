@@ -331,3 +331,67 @@ fn engine_options_before_a_subcommand_are_used_or_refused() {
     assert!(!ok && err.contains("--eval sets the engine"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `emilia train` replaces its output only when asked, and `--size` takes the options of
+/// its own fit only; a fit of 6x6 games writes weights the engine then plays 6x6 with.
+#[test]
+fn train_on_other_sizes_and_never_overwrite_unasked() {
+    let dir = scratch_dir("train");
+    let games = dir.join("six");
+    let games = games.to_str().unwrap();
+    let (ok, _, err) = emilia(&[
+        "selfplay",
+        "--size",
+        "6",
+        "--out",
+        games,
+        "--games",
+        "30",
+        "--depth",
+        "1",
+        "--solve",
+        "10",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let out = dir.join("six.weights");
+    let out = out.to_str().unwrap();
+    std::fs::write(out, "keep me").unwrap();
+    let train = [
+        "train",
+        "--size",
+        "6",
+        "--selfplay",
+        games,
+        "--out",
+        out,
+        "--iterations",
+        "10",
+    ];
+    let (ok, _, err) = emilia(&train);
+    assert!(!ok && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "keep me");
+    let (ok, _, err) = emilia(&[&train[..], &["--games", games]].concat());
+    assert!(!ok && err.contains("--games"), "{err}");
+    let (ok, text, err) = emilia(&[&train[..], &["--force"]].concat());
+    assert!(ok, "{err}");
+    assert!(text.contains("held-out positions"), "{text}");
+    // The engine plays 6x6 with the weights it was given.
+    let mut engine = Emilia::start(&["--weights", out]);
+    engine.ok("boardsize 6");
+    let reply = engine.ok("genmove black depth 3");
+    assert!(
+        ["b3", "c2", "d5", "e4"].contains(&reply.as_str()),
+        "{reply}"
+    );
+    engine.close_stdin();
+    assert!(engine.wait(Duration::from_secs(10)).0.success());
+    // 8x8 training refuses an existing output too.
+    let (ok, _, err) = emilia(&["train", "--selfplay", games, "--out", out]);
+    assert!(
+        !ok && (err.contains("--force") || err.contains("6x6")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

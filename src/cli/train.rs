@@ -18,7 +18,15 @@ selfplay`) and writes a weights file. One game in
 --holdout-every (default 10) is held out; the report gives the mean absolute error of the
 static evaluation on those games, in discs, next to simple baselines.
 
+On 6x6, 10x10 and 12x12 (--size N) it fits that size's pattern evaluation (corrections
+to the classic evaluation) to self-play games of the size (`emilia selfplay --size N`),
+with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations (default
+100), --l2 (default 8000) and --smooth (default 50); the engine plays with them when its
+option weights names the file.
+
 Options:
+  --size N            board side: 8 (default), or 6, 10, 12 for those sizes' evaluations
+  --force             replace an existing --out file
   --games PATH        a .wtb file or a directory of them (repeatable)
   --selfplay PATH     a self-play .games file or a directory of them (repeatable); split
                       into held-out and training games like the records
@@ -59,15 +67,20 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("exact", 1),
             ("measure", 1),
             ("solve", 1),
+            ("size", 1),
         ],
     )?;
     if args.flag("help") {
         out!("{HELP}")?;
         return Ok(());
     }
-    args.reject_unknown_flags(&["curve"])?;
+    args.reject_unknown_flags(&["curve", "force"])?;
     if !args.positional.is_empty() {
         bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
+    }
+    let size: usize = args.get("size", 8)?;
+    if size != 8 {
+        return run_sized(&args, size);
     }
     let defaults = Config::default();
     let config = Config {
@@ -99,6 +112,12 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     if config.games.is_empty() && config.selfplay.is_empty() {
         bail!("no games given: use --games or --selfplay <file or directory>\n\n{HELP}");
+    }
+    if config.measure_only.is_none() && config.out.exists() && !args.flag("force") {
+        bail!(
+            "{} exists: give another --out, or --force to replace it",
+            config.out.display()
+        );
     }
     let start = Instant::now();
     let summary = train::train(&config, &mut |line| {
@@ -186,4 +205,63 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `emilia train --size N` for 6x6, 10x10 and 12x12.
+fn run_sized(args: &Args, size: usize) -> Result<()> {
+    if ![6, 10, 12].contains(&size) {
+        bail!("--size {size}: expected 6, 8, 10 or 12");
+    }
+    for only_eight in [
+        "games",
+        "holdout",
+        "exclude",
+        "subsample",
+        "huber",
+        "exact",
+        "measure",
+        "solve",
+    ] {
+        if args.value(only_eight).is_some() {
+            bail!("--{only_eight} is for 8x8 training, not --size {size}");
+        }
+    }
+    if args.flag("curve") {
+        bail!("--curve is for 8x8 training, not --size {size}");
+    }
+    let config = train::sized::SizedConfig {
+        size,
+        selfplay: args.values("selfplay").iter().map(PathBuf::from).collect(),
+        holdout_every: args.get("holdout-every", 10usize)?.max(2),
+        iterations: args.get("iterations", 100)?,
+        l2: args.get("l2", 8000.0)?,
+        smooth: args.get("smooth", 50.0)?,
+    };
+    if config.selfplay.is_empty() {
+        bail!("no games given: use --selfplay <file or directory> of {size}x{size} games");
+    }
+    let out: PathBuf = args.get("out", PathBuf::from(format!("sized-{size}.weights")))?;
+    if out.exists() && !args.flag("force") {
+        bail!(
+            "{} exists: give another --out, or --force to replace it",
+            out.display()
+        );
+    }
+    let start = Instant::now();
+    let fitted = train::sized::train_sized(&config, &mut |line| {
+        output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
+    })?;
+    fitted.weights.write(&out)?;
+    let held = &fitted.held_out;
+    outln!(
+        "wrote {} in {:.0} s: {} training positions; {} held-out positions, mean absolute \
+         error in discs: fitted {:.2}, classic {:.2}, zero {:.2}",
+        out.display(),
+        start.elapsed().as_secs_f64(),
+        fitted.training,
+        held.count,
+        held.fitted,
+        held.classic,
+        held.zero
+    )
 }

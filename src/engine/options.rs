@@ -286,8 +286,9 @@ pub static OPTIONS: [EngineOption; 14] = [
         name: "eval",
         kind: OptionKind::Choice(&["pattern", "classic", "squares"]),
         default: "pattern",
-        help: "evaluation: pattern (learned pattern weights, 8x8; classic on other sizes), \
-               classic (stage-weighted features) or squares (square table only)",
+        help: "evaluation: pattern (learned pattern weights on 8x8; on another size those \
+               of a weights file for it, else classic), classic (stage-weighted features) \
+               or squares (square table only)",
         get: |e| e.eval.to_string(),
         set: |e, v| {
             let eval: EvalKind = text(v).parse().expect("one of the choices");
@@ -334,7 +335,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         kind: OptionKind::Text,
         default: "builtin",
         help: "the pattern evaluation's weights: builtin, or the path of a weights file \
-               written by emilia train",
+               written by emilia train (for 8x8, or with --size for 6x6, 10x10 or 12x12, \
+               which then play with them)",
         get: |e| {
             if e.weights_file.is_empty() {
                 "builtin".to_string()

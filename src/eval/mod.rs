@@ -6,6 +6,7 @@
 mod classic;
 pub(crate) mod features;
 pub mod pattern;
+pub mod sized;
 mod square_table;
 pub(crate) mod tune;
 pub mod weights;

@@ -20,6 +20,7 @@ pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
 pub(crate) use layout::{mobilities, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
 
+use super::sized::SizedEval;
 use super::weights::{Weights, WeightsError};
 use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
@@ -198,10 +199,13 @@ impl PatternEval {
 }
 
 /// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
-/// other sizes (which have no trained weights) by the classic evaluation.
+/// another size by its own ([`SizedEval`]) when a weights file for it was read, and
+/// otherwise by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     eval: WeightsRef,
+    /// Weights read from a file for one of the other sizes, in place of the built-in ones.
+    sized: Option<std::sync::Arc<SizedEval>>,
     other_sizes: Classic,
 }
 
@@ -217,19 +221,42 @@ impl Pattern {
     pub fn embedded() -> Result<Pattern> {
         Ok(Pattern {
             eval: WeightsRef::Embedded(PatternEval::embedded()?),
+            sized: None,
             other_sizes: Classic::default(),
         })
     }
 
-    /// The evaluator with the weights file at `path`.
+    /// The evaluator with the weights file at `path`: 8x8 weights, or those of another
+    /// board size (`emilia train --size N`), which then replace that size's built-in ones.
     pub fn from_file(path: &std::path::Path) -> Result<Pattern> {
         let weights = Weights::read(path)?;
-        let eval = PatternEval::from_weights(&weights)
-            .map_err(|e| anyhow::anyhow!("weights file {}: {e}", path.display()))?;
+        let eight = match PatternEval::from_weights(&weights) {
+            Ok(eval) => eval,
+            Err(e) => {
+                for size in [6, 10, 12] {
+                    if let Ok(sized) = SizedEval::from_weights(size, &weights) {
+                        return Ok(Pattern {
+                            sized: Some(std::sync::Arc::new(sized)),
+                            ..Pattern::embedded()?
+                        });
+                    }
+                }
+                anyhow::bail!("weights file {}: {e}", path.display());
+            }
+        };
         Ok(Pattern {
-            eval: WeightsRef::Loaded(std::sync::Arc::new(eval)),
+            eval: WeightsRef::Loaded(std::sync::Arc::new(eight)),
+            sized: None,
             other_sizes: Classic::default(),
         })
+    }
+
+    /// The evaluation of boards of side `size` other than 8, if weights were read for it.
+    #[inline]
+    fn sized(&self, size: usize) -> Option<&SizedEval> {
+        self.sized
+            .as_deref()
+            .filter(|eval| eval.layout().size() == size)
     }
 
     /// The 8x8 evaluation.
@@ -247,7 +274,10 @@ impl Evaluator for Pattern {
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         match board.as_board8() {
             Some(board) => self.patterns().evaluate(board),
-            None => self.other_sizes.evaluate(board),
+            None => match self.sized(board.size()) {
+                Some(eval) => eval.evaluate(board),
+                None => self.other_sizes.evaluate(board),
+            },
         }
     }
 

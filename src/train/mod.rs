@@ -11,6 +11,7 @@ pub(crate) mod fit;
 pub(crate) mod games;
 pub(crate) mod labels;
 pub(crate) mod mpc;
+pub mod sized;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,346 @@
+//! The pattern evaluation of the boards other than 8x8 (6x6, 10x10, 12x12): learned weights
+//! for the contents of corner blocks, edges and diagonals, plus the mobility of both sides,
+//! one weight set per stage of twelve empty squares. Scores are for the side to move, in
+//! hundredths of a disc.
+//!
+//! Each shape is written once, at the a1 corner, and placed at every corner and in both
+//! directions by the board's symmetries, all images sharing one table (a shape whose images
+//! coincide as sets of squares is placed once). The weights correct the classic evaluation
+//! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
+//! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
+//! games of that size and are read from a file (option `weights`); none are built in yet.
+
+use anyhow::{bail, Result};
+
+use super::weights::Weights;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::{Board, Cell, Six, SizedBoard, SizedRef, Ten, Twelve};
+
+/// Empty squares a stage spans.
+const EMPTIES_PER_STAGE: usize = 12;
+
+/// Largest mobility with a weight of its own; more counts as this.
+const MOBILITY_CAP: usize = 30;
+
+/// Largest score the evaluation returns on a board of `squares` squares, just short of a
+/// whole-board win.
+fn max_score(squares: usize) -> i32 {
+    100 * squares as i32 - 1
+}
+
+/// The contents of `squares` on `board` as a base-3 number, the first square the least
+/// significant digit: 0 empty, 1 the side to move's disc, 2 the opponent's.
+fn contents<B: Board>(board: &B, squares: &[usize]) -> usize {
+    squares.iter().rev().fold(0, |index, &square| {
+        3 * index
+            + match board.cell(square) {
+                Cell::Empty => 0,
+                Cell::Player => 1,
+                Cell::Opponent => 2,
+            }
+    })
+}
+
+/// Where the features of one board size sit among a stage's weights.
+#[derive(Clone, Debug)]
+pub struct SizedLayout {
+    size: usize,
+    stages: usize,
+    /// Each shape's first weight, and its number of squares.
+    shapes: Vec<(usize, usize)>,
+    /// Every placed shape: its shape and its squares (row-major indices), the first
+    /// square the least significant base-3 digit.
+    instances: Vec<(usize, Vec<usize>)>,
+    /// For each placed shape: its table's first weight, and its squares as bits of the
+    /// size's bitboard (the evaluation's fast path).
+    placed_bits: Vec<(usize, Vec<u16>)>,
+    /// First weight of the player's and of the opponent's mobility, and of the constant.
+    player_mobility: usize,
+    opponent_mobility: usize,
+    constant: usize,
+    per_stage: usize,
+}
+
+/// The shapes on a board of side `size`, as (row, column) squares at the a1 corner.
+fn shapes(size: usize) -> Vec<Vec<(usize, usize)>> {
+    let line = size.min(10);
+    let diagonal = size.min(8);
+    let mut shapes = vec![
+        // The corner's 3x3 block.
+        (0..9).map(|i| (i / 3, i % 3)).collect(),
+        // The corner's 2x5 block along the edge.
+        (0..10).map(|i| (i / 5, i % 5)).collect::<Vec<_>>(),
+        // The diagonal from the corner.
+        (0..diagonal).map(|i| (i, i)).collect(),
+    ];
+    // Every line parallel to the edge up to the middle, from the corner (all of it up to
+    // 10 squares).
+    for row in 0..size / 2 {
+        shapes.push((0..line).map(|c| (row, c)).collect());
+    }
+    shapes
+}
+
+impl SizedLayout {
+    /// The layout of boards of side `size` (6, 10 or 12).
+    pub fn new(size: usize) -> SizedLayout {
+        let squares = size * size;
+        let stages = (squares - 4) / EMPTIES_PER_STAGE + 1;
+        let mut shapes_at = Vec::new();
+        let mut instances = Vec::new();
+        let mut next = 0;
+        for (shape, squares_at_a1) in shapes(size).into_iter().enumerate() {
+            shapes_at.push((next, squares_at_a1.len()));
+            next += 3usize.pow(squares_at_a1.len() as u32);
+            let mut seen: Vec<Vec<usize>> = Vec::new();
+            for symmetry in 0..8 {
+                let placed: Vec<usize> = squares_at_a1
+                    .iter()
+                    .map(|&(r, c)| {
+                        let (r, c) = if symmetry & 4 != 0 { (c, r) } else { (r, c) };
+                        let r = if symmetry & 1 != 0 { size - 1 - r } else { r };
+                        let c = if symmetry & 2 != 0 { size - 1 - c } else { c };
+                        r * size + c
+                    })
+                    .collect();
+                let mut set = placed.clone();
+                set.sort_unstable();
+                if !seen.contains(&set) {
+                    seen.push(set);
+                    instances.push((shape, placed));
+                }
+            }
+        }
+        let bit: fn(usize) -> usize = match size {
+            6 => <Six as Geometry>::bit,
+            10 => <Ten as Geometry>::bit,
+            _ => <Twelve as Geometry>::bit,
+        };
+        let placed_bits = instances
+            .iter()
+            .map(|(shape, squares): &(usize, Vec<usize>)| {
+                let base = shapes_at[*shape].0;
+                (base, squares.iter().map(|&s| bit(s) as u16).collect())
+            })
+            .collect();
+        let player_mobility = next;
+        let opponent_mobility = player_mobility + MOBILITY_CAP + 1;
+        // Two constants: an even and an odd number of empties.
+        let constant = opponent_mobility + MOBILITY_CAP + 1;
+        SizedLayout {
+            size,
+            stages,
+            shapes: shapes_at,
+            instances,
+            placed_bits,
+            player_mobility,
+            opponent_mobility,
+            constant,
+            per_stage: constant + 2,
+        }
+    }
+
+    /// Side of the board.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Number of stages.
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// Weights per stage.
+    pub fn per_stage(&self) -> usize {
+        self.per_stage
+    }
+
+    /// Features a position has: one weight each.
+    pub fn features_per_position(&self) -> usize {
+        self.instances.len() + 3
+    }
+
+    /// The stage of a position with `empties` empty squares.
+    pub fn stage(&self, empties: u32) -> usize {
+        (empties as usize / EMPTIES_PER_STAGE).min(self.stages - 1)
+    }
+
+    /// A fingerprint of the layout: weights fitted for another layout are refused.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hash = 0xCBF2_9CE4_8422_2325u64 ^ self.size as u64;
+        let mut add = |x: usize| {
+            hash = (hash ^ x as u64).wrapping_mul(0x0100_0000_01B3);
+        };
+        add(self.stages);
+        add(MOBILITY_CAP);
+        for (shape, squares) in &self.instances {
+            add(*shape);
+            squares.iter().for_each(|&s| add(s));
+        }
+        hash
+    }
+
+    /// The weights `board`'s features use within its stage, written to `out` (cleared).
+    pub fn features<B: Board>(&self, board: &B, out: &mut Vec<usize>) {
+        debug_assert_eq!(board.size(), self.size);
+        out.clear();
+        for (shape, squares) in &self.instances {
+            out.push(self.shapes[*shape].0 + contents(board, squares));
+        }
+        let mobility = board.move_count() as usize;
+        let replies = board.pass().move_count() as usize;
+        out.push(self.player_mobility + mobility.min(MOBILITY_CAP));
+        out.push(self.opponent_mobility + replies.min(MOBILITY_CAP));
+        out.push(self.constant + (board.empties() & 1) as usize);
+    }
+}
+
+/// A pattern evaluation of one board size.
+#[derive(Debug)]
+pub struct SizedEval {
+    layout: SizedLayout,
+    /// The evaluation the weights correct.
+    classic: super::Classic,
+    /// Hundredths of a disc, stage by stage.
+    weights: Vec<i16>,
+}
+
+impl SizedEval {
+    /// The evaluation of boards of side `size` with `weights`, checked for fitting them.
+    pub fn from_weights(size: usize, weights: &Weights) -> Result<SizedEval> {
+        let layout = SizedLayout::new(size);
+        if weights.stages != layout.stages
+            || weights.per_stage != layout.per_stage
+            || weights.fingerprint != layout.fingerprint()
+        {
+            bail!("the weights were trained for another {size}x{size} pattern layout");
+        }
+        Ok(SizedEval {
+            layout,
+            classic: super::Classic::default(),
+            weights: weights.values.clone(),
+        })
+    }
+
+    /// The layout of the evaluation's features.
+    pub fn layout(&self) -> &SizedLayout {
+        &self.layout
+    }
+
+    /// The placed shapes' weights on a bitboard of this evaluation's size.
+    #[inline(always)]
+    fn pattern_sum<G: Geometry>(&self, board: &SizedBoard<G>, weights: &[i16]) -> i32 {
+        let mut sum = 0;
+        for (base, bits) in &self.layout.placed_bits {
+            let mut index = 0;
+            for &bit in bits.iter().rev() {
+                let bit = bit as usize;
+                index = 3 * index
+                    + board.player.contains(bit) as usize
+                    + 2 * board.opponent.contains(bit) as usize;
+            }
+            sum += weights[base + index] as i32;
+        }
+        sum
+    }
+
+    /// The score of `board` (of this evaluation's size) for the side to move, in
+    /// hundredths of a disc.
+    pub fn evaluate<B: Board>(&self, board: &B) -> i32 {
+        let layout = &self.layout;
+        let stage = layout.stage(board.empties());
+        let weights = &self.weights[stage * layout.per_stage..(stage + 1) * layout.per_stage];
+        let mut sum = match board.as_sized() {
+            Some(SizedRef::Six(b)) => self.pattern_sum(b, weights),
+            Some(SizedRef::Ten(b)) => self.pattern_sum(b, weights),
+            Some(SizedRef::Twelve(b)) => self.pattern_sum(b, weights),
+            None => {
+                let mut sum = 0;
+                for (shape, squares) in &layout.instances {
+                    sum += weights[layout.shapes[*shape].0 + contents(board, squares)] as i32;
+                }
+                sum
+            }
+        };
+        let mobility = (board.move_count() as usize).min(MOBILITY_CAP);
+        let replies = (board.pass().move_count() as usize).min(MOBILITY_CAP);
+        sum += weights[layout.player_mobility + mobility] as i32;
+        sum += weights[layout.opponent_mobility + replies] as i32;
+        sum += weights[layout.constant + (board.empties() & 1) as usize] as i32;
+        sum += super::Evaluator::evaluate(&self.classic, board);
+        let bound = max_score(layout.size * layout.size);
+        sum.clamp(-bound, bound)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::rng::Rng;
+
+    #[test]
+    fn shapes_are_placed_at_every_corner_once() {
+        for size in [6, 10, 12] {
+            let layout = SizedLayout::new(size);
+            // 3x3 and diagonal: 4 places each; 2x5: 8.
+            let count = |shape: usize| layout.instances.iter().filter(|i| i.0 == shape).count();
+            assert_eq!(count(0), 4);
+            assert_eq!(count(1), 8);
+            // An edge that is a whole side is placed 4 times.
+            assert_eq!(count(3), if size <= 10 { 4 } else { 8 });
+            // A diagonal from corner to corner is placed twice.
+            assert_eq!(count(2), if size == 6 { 2 } else { 4 });
+            for (_, squares) in &layout.instances {
+                assert!(squares.iter().all(|&s| s < size * size));
+            }
+            assert_ne!(
+                layout.fingerprint(),
+                SizedLayout::new(if size == 6 { 10 } else { 6 }).fingerprint()
+            );
+        }
+    }
+
+    #[test]
+    fn the_evaluation_sums_the_weights_of_the_features() {
+        let mut rng = Rng::new(5);
+        for size in [6, 10, 12] {
+            let layout = SizedLayout::new(size);
+            let values: Vec<i16> = (0..layout.stages * layout.per_stage)
+                .map(|_| (rng.next_u64() % 21) as i16 - 10)
+                .collect();
+            let weights = Weights {
+                stages: layout.stages,
+                per_stage: layout.per_stage,
+                fingerprint: layout.fingerprint(),
+                values: values.clone(),
+            };
+            let eval = SizedEval::from_weights(size, &weights).unwrap();
+            let mut position = Position::start(size).unwrap();
+            let mut features = Vec::new();
+            for _ in 0..20 {
+                let moves = position.legal_moves();
+                position = position.play(moves[rng.below(moves.len())]).unwrap();
+                if position.is_game_over() {
+                    break;
+                }
+                crate::with_board!(position.board, board => {
+                    layout.features(&board, &mut features);
+                    let stage = layout.stage(board.empties());
+                    let expected: i32 = features
+                        .iter()
+                        .map(|&f| values[stage * layout.per_stage + f] as i32)
+                        .sum::<i32>()
+                        + crate::eval::Evaluator::evaluate(&crate::eval::Classic::default(), &board);
+                    assert_eq!(eval.evaluate(&board), expected);
+                });
+            }
+            let wrong = Weights {
+                fingerprint: 1,
+                ..weights
+            };
+            assert!(SizedEval::from_weights(size, &wrong).is_err());
+        }
+    }
+}
