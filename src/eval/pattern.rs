@@ -199,8 +199,8 @@ impl PatternEval {
 }
 
 /// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
-/// another size by its own ([`SizedEval`]) when a weights file for it was read, and
-/// otherwise by the classic evaluation.
+/// another size by its own ([`SizedEval`]) when it has built-in weights (10x10) or a
+/// weights file for it was read, and otherwise by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     eval: WeightsRef,
@@ -251,12 +251,14 @@ impl Pattern {
         })
     }
 
-    /// The evaluation of boards of side `size` other than 8, if weights were read for it.
+    /// The evaluation of boards of side `size` other than 8: weights read for it, or the
+    /// built-in ones.
     #[inline]
     fn sized(&self, size: usize) -> Option<&SizedEval> {
-        self.sized
-            .as_deref()
-            .filter(|eval| eval.layout().size() == size)
+        match &self.sized {
+            Some(eval) if eval.layout().size() == size => Some(eval),
+            _ => SizedEval::built_in(size),
+        }
     }
 
     /// The 8x8 evaluation.

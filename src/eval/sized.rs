@@ -8,7 +8,10 @@
 //! coincide as sets of squares is placed once). The weights correct the classic evaluation
 //! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
 //! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
-//! games of that size and are read from a file (option `weights`); none are built in yet.
+//! games of that size; those of 10x10 are built in (`weights/sized-10.weights`), and a
+//! weights file (option `weights`) replaces them or gives another size its own.
+
+use std::sync::OnceLock;
 
 use anyhow::{bail, Result};
 
@@ -228,6 +231,27 @@ impl SizedEval {
         &self.layout
     }
 
+    /// The built-in evaluation of boards of side `size` (`weights/sized-N.weights`),
+    /// decoded at its first use; `None` for a size without built-in weights.
+    pub fn built_in(size: usize) -> Option<&'static SizedEval> {
+        // 10x10 only: the 12x12 weights do not yet beat the classic evaluation at equal
+        // time, and 6x6 has none.
+        static TEN: OnceLock<Option<SizedEval>> = OnceLock::new();
+        let (decoded, bytes): (_, &[u8]) = match size {
+            10 => (&TEN, include_bytes!("../../weights/sized-10.weights")),
+            _ => return None,
+        };
+        decoded
+            .get_or_init(|| {
+                let eval = Weights::decode(bytes)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|weights| SizedEval::from_weights(size, &weights));
+                eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e:#}"))
+                    .ok()
+            })
+            .as_ref()
+    }
+
     /// The placed shapes' weights on a bitboard of this evaluation's size.
     #[inline(always)]
     fn pattern_sum<G: Geometry>(&self, board: &SizedBoard<G>, weights: &[i16]) -> i32 {
@@ -348,5 +372,20 @@ mod tests {
             };
             assert!(SizedEval::from_weights(size, &wrong).is_err());
         }
+    }
+}
+
+#[cfg(test)]
+mod built_in_tests {
+    use super::*;
+
+    /// The shipped weights fit the layout: a change of shapes without retraining fails here.
+    #[test]
+    fn built_in_weights_load_for_ten() {
+        let eval = SizedEval::built_in(10).expect("built-in weights load");
+        assert_eq!(eval.layout().size(), 10);
+        assert!(SizedEval::built_in(6).is_none());
+        assert!(SizedEval::built_in(12).is_none());
+        assert!(SizedEval::built_in(8).is_none());
     }
 }
