@@ -1015,6 +1015,9 @@ mod tests {
     #[test]
     fn hints_add_searched_moves_after_the_books() {
         let mut engine = Engine::with_hash(4);
+        // One thread: with more, a helper that finishes first answers for the main thread,
+        // whose reports may then skip depths.
+        engine.set_option("threads", "1").unwrap();
         let limits = Limits {
             depth: Some(4),
             ..Limits::default()
