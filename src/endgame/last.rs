@@ -47,7 +47,7 @@ impl Search<'_> {
     /// `alpha` without working it out, an upper bound instead.
     #[inline(always)]
     pub(super) fn solve_1(&mut self, player: u64, alpha: i32, square: usize) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         // The disc difference with the square still empty, minus one.
         let base = 2 * player.count_ones() as i32 - 64;
         let flipped = count_last_flips(player, square) as i32;
@@ -80,7 +80,7 @@ impl Search<'_> {
         alpha: i32,
         squares: [usize; 2],
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         let [x1, x2] = squares;
         let mut best = NONE;
         let f = try_flips(player, opponent, x1);
@@ -119,7 +119,7 @@ impl Search<'_> {
     /// Three empty squares; `parity` is the region parity of the empty squares.
     #[inline(never)]
     pub(super) fn solve_3(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         let mut order = ParityOrder::new(!(player | opponent), parity);
         let (a, b, c) = (order.next(), order.next(), order.next());
         let mut best = NONE;
@@ -168,7 +168,7 @@ impl Search<'_> {
 
     /// Four empty squares; `parity` is the region parity of the empty squares.
     pub(super) fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, 4) {
             return bound;
         }

@@ -56,7 +56,7 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 /// on one size).
 pub struct Solvers {
     table_mib: usize,
-    /// Threads of the 8x8 solver; the other sizes' solver runs on one.
+    /// Threads of each solve.
     threads: usize,
     eight: Option<Solver>,
     other: Option<SizedSolver>,
@@ -107,10 +107,13 @@ impl Solvers {
         }
     }
 
-    /// Solves 8x8 positions on `threads` threads (at least one).
+    /// Solves on `threads` threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         if let Some(solver) = self.eight.as_mut() {
+            solver.set_threads(self.threads);
+        }
+        if let Some(solver) = self.other.as_mut() {
             solver.set_threads(self.threads);
         }
     }
@@ -126,9 +129,13 @@ impl Solvers {
     }
 
     fn other_solver(&mut self) -> &mut SizedSolver {
-        let mib = self.table_mib;
+        let (mib, threads) = (self.table_mib, self.threads);
         self.eight = None;
-        self.other.get_or_insert_with(|| SizedSolver::new(mib))
+        self.other.get_or_insert_with(|| {
+            let mut solver = SizedSolver::new(mib);
+            solver.set_threads(threads);
+            solver
+        })
     }
 
     /// The exact score of `board` and a best move (a row-major square index).
@@ -335,7 +342,7 @@ impl Solver {
             let shared = Shared::new(&self.table, limits, 1, 0);
             let mut search = Search::new(&shared, 0);
             let estimate = search.estimate(board.player, board.opponent);
-            (estimate, search.nodes)
+            (estimate, search.thread.nodes)
         };
         log::debug!("solve: estimate {estimate} after {nodes} nodes");
         narrow_window(alpha, beta, 64, estimate, nodes, |alpha, beta, nodes| {
@@ -366,13 +373,13 @@ impl Solver {
             empty.count_ones(),
             parity::parity_of(empty),
         );
-        if search.aborted {
+        if search.thread.aborted {
             return None;
         }
         Some((
             score,
             (best != NO_MOVE).then_some(best as usize),
-            search.nodes,
+            search.thread.nodes,
         ))
     }
 }

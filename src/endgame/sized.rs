@@ -12,8 +12,10 @@
 //! - 2 and 1: written out, the last move scored from its flips alone.
 //!
 //! [`SizedSolver::solve_within`] narrows the window around an estimate as
-//! [`super::Solver::solve_within`] does.
+//! [`super::Solver::solve_within`] does, and with more than one thread nodes from 16 empties
+//! share their moves out among idle threads by the same young-brothers split.
 
+use super::split::{Node, Shared, SolveThread, SplitSearch};
 use super::table::{Tables, NO_MOVE};
 use super::{narrow_window, Solution, SolveLimits};
 use crate::board::bitset::BitSet;
@@ -40,8 +42,6 @@ const SEARCH_ORDER_MAX_DEPTH: u32 = 3;
 const SEARCH_ORDER_WEIGHT: i32 = 4;
 /// Depth of the shallow search that estimates the score before the first null window.
 const ESTIMATE_DEPTH: u32 = 6;
-/// Nodes between two looks at the stop flag, deadline and node limit.
-const POLL_INTERVAL: u64 = 1 << 14;
 
 /// Ordering weights: one (corner-weighted) reply of the opponent, one square of its
 /// potential mobility, a corner move, a move into an odd region.
@@ -257,6 +257,7 @@ struct Candidate<B> {
 pub struct SizedSolver {
     table: Tables,
     eval: Classic,
+    threads: usize,
 }
 
 impl Default for SizedSolver {
@@ -273,7 +274,14 @@ impl SizedSolver {
         SizedSolver {
             table: Tables::new(mib).expect("memory for the solver's tables"),
             eval: Classic::default(),
+            threads: 1,
         }
+    }
+
+    /// Solves on `threads` threads (at least one): nodes with many empties share their
+    /// moves out among idle threads, as the 8x8 solver's do.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Forgets everything the table learnt, so that the next solve is as from scratch.
@@ -314,9 +322,10 @@ impl SizedSolver {
             return Some(Solution { score, best, nodes });
         }
         let (estimate, nodes) = {
-            let mut search = Search::<G>::new(&mut self.table, &self.eval, limits, 0);
+            let shared = Shared::new(&self.table, limits, 1, 0);
+            let mut search = Search::<G>::new(&shared, &self.eval, 0);
             let estimate = search.estimate(board.player, board.opponent);
-            (estimate, search.nodes)
+            (estimate, search.thread.nodes)
         };
         log::debug!("solve: estimate {estimate} after {nodes} nodes");
         narrow_window(
@@ -340,7 +349,8 @@ impl SizedSolver {
         limits: &SolveLimits,
         nodes: u64,
     ) -> Option<(i32, Option<usize>, u64)> {
-        let mut search = Search::<G>::new(&mut self.table, &self.eval, limits, nodes);
+        let shared = Shared::new(&self.table, limits, self.threads, nodes);
+        let mut search = Search::<G>::new(&shared, &self.eval, nodes);
         let empty = board.empty_mask();
         let (score, best) = search.pvs(
             board.player,
@@ -350,55 +360,43 @@ impl SizedSolver {
             empty.count(),
             parity_of::<G>(empty),
         );
-        if search.aborted {
+        if search.thread.aborted {
             return None;
         }
         let best = (best != NO_MOVE).then(|| G::index(best as usize));
-        Some((score, best, search.nodes))
+        Some((score, best, search.thread.nodes))
     }
 }
 
-/// The state of one solve: node count, table, limits, and reusable move lists.
+/// The state of one thread of a solve: node count, limits, and reusable move lists.
 struct Search<'a, G: Geometry> {
-    nodes: u64,
-    table: &'a mut Tables,
+    /// Node count, limits and cut-off flags.
+    thread: SolveThread<'a>,
     eval: &'a Classic,
-    limits: &'a SolveLimits<'a>,
-    next_poll: u64,
-    /// Set when a limit stopped the search; every score computed since is meaningless.
-    aborted: bool,
     /// Move lists, one per number of empties, reused from node to node.
     lists: Vec<Vec<Candidate<G::Bits>>>,
 }
 
 impl<'a, G: Geometry> Search<'a, G> {
-    fn new(
-        table: &'a mut Tables,
-        eval: &'a Classic,
-        limits: &'a SolveLimits<'a>,
-        nodes: u64,
-    ) -> Search<'a, G> {
+    /// The first thread of a solve sharing `shared`, counting on from `nodes` nodes.
+    fn new(shared: &'a Shared<'a>, eval: &'a Classic, nodes: u64) -> Search<'a, G> {
         Search {
-            nodes,
-            table,
+            thread: SolveThread::new(shared, nodes),
             eval,
-            limits,
-            next_poll: nodes + POLL_INTERVAL,
-            aborted: false,
             lists: vec![Vec::new(); G::SIZE * G::SIZE + 1],
         }
     }
 
-    /// Checks the limits every [`POLL_INTERVAL`] nodes; true when the search must stop.
+    /// The solve's transposition tables.
+    #[inline(always)]
+    fn table(&self) -> &'a Tables {
+        self.thread.shared.tables
+    }
+
+    /// Checks the limits now and then; true when the search must stop.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL_INTERVAL;
-            if self.limits.reached(self.nodes) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.thread.should_stop()
     }
 
     /// The hash of a position, as [`Board::hash_key`] gives it.
@@ -431,7 +429,7 @@ impl<'a, G: Geometry> Search<'a, G> {
     ) -> i32 {
         match empties {
             0 => {
-                self.nodes += 1;
+                self.thread.nodes += 1;
                 final_score::<G>(player, opponent)
             }
             1 => {
@@ -457,7 +455,7 @@ impl<'a, G: Geometry> Search<'a, G> {
     /// One empty square, `bit`: the final score (the last move scored from its flips).
     #[inline(always)]
     fn solve_1(&mut self, player: G::Bits, opponent: G::Bits, alpha: i32, bit: usize) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         // The disc difference with the square still empty.
         let difference = player.count() as i32 - opponent.count() as i32;
         let flipped = G::flips(player, opponent, bit).count() as i32;
@@ -478,7 +476,7 @@ impl<'a, G: Geometry> Search<'a, G> {
 
     /// Two empty squares.
     fn solve_2(&mut self, player: G::Bits, opponent: G::Bits, alpha: i32, bits: [usize; 2]) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         let [x1, x2] = bits;
         let mut best = NONE;
         let f = G::flips(player, opponent, x1);
@@ -528,7 +526,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         let regions = regions_of::<G>();
         let empty = geometry::board::<G>() & !(player | opponent);
         let odd = empty & G::Bits::from_words(regions.odd[parity as usize & 15]);
@@ -606,6 +604,12 @@ impl<'a, G: Geometry> Search<'a, G> {
 
     /// Moves the best of the moves from `i` on to `i` and returns it.
     #[inline(always)]
+    /// The moves of `list` from `i` on, best first (those before `i` were picked already).
+    fn sorted_from(list: &mut [Candidate<G::Bits>], i: usize) -> &[Candidate<G::Bits>] {
+        list[i..].sort_by_key(|m| std::cmp::Reverse(m.score));
+        &list[i..]
+    }
+
     fn pick(list: &mut [Candidate<G::Bits>], i: usize) -> Candidate<G::Bits> {
         let mut best = i;
         for j in i + 1..list.len() {
@@ -626,7 +630,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
             return bound;
         }
@@ -693,7 +697,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if depth == 0 {
             let board = SizedBoard::<G>::new(player, opponent);
             return self.eval.evaluate(&board);
@@ -740,7 +744,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if self.should_stop() {
             return 0;
         }
@@ -750,7 +754,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         let squares = (G::SIZE * G::SIZE) as i32;
         let key = Self::key(player, opponent);
         let mut table_move = NO_MOVE;
-        if let Some(hit) = self.table.get(empties).probe(key) {
+        if let Some(hit) = self.table().get(empties).probe(key) {
             if hit.lower > alpha {
                 return hit.lower;
             }
@@ -766,22 +770,22 @@ impl<'a, G: Geometry> Search<'a, G> {
             }
             return -self.nws_table(opponent, player, -alpha - 1, empties, parity);
         }
-        let start = self.nodes;
+        let start = self.thread.nodes;
         let mut list = self.generate(player, opponent, moves, empties);
         if empties > TABLE_MIN_EMPTIES {
             // The children use the table: fetch their entries first, so that the memory
             // accesses overlap; then look for a child that proves the cut-off already.
             for m in &list {
                 let (p, o) = play(player, opponent, m.bit as usize, m.flips);
-                self.table.get(empties - 1).prefetch(Self::key(p, o));
+                self.table().get(empties - 1).prefetch(Self::key(p, o));
             }
             if empties >= ETC_MIN_EMPTIES {
                 for m in &list {
                     let (p, o) = play(player, opponent, m.bit as usize, m.flips);
-                    if let Some(hit) = self.table.get(empties - 1).probe(Self::key(p, o)) {
+                    if let Some(hit) = self.table().get(empties - 1).probe(Self::key(p, o)) {
                         if -hit.upper > alpha {
                             let score = -hit.upper;
-                            self.table
+                            self.table()
                                 .get(empties)
                                 .store(key, empties, score, squares, m.bit, 1);
                             self.lists[empties as usize] = list;
@@ -807,9 +811,22 @@ impl<'a, G: Geometry> Search<'a, G> {
             );
             best_move = m.bit;
         }
-        if best <= alpha && !self.aborted {
+        if best <= alpha && !self.thread.aborted {
             self.score_moves(&mut list, player, opponent, empties, parity);
             for i in 0..list.len() {
+                // Once one move is searched (the eldest brother), the others may be shared
+                // out among idle threads.
+                if best != NONE {
+                    if let Some(helpers) = self.helpers_for(empties, list.len() - i) {
+                        let rest = Self::sorted_from(&mut list, i);
+                        let (score, bit) =
+                            self.split_nws(player, opponent, alpha, empties, parity, rest, helpers);
+                        if score > best && !self.thread.aborted {
+                            (best, best_move) = (score, bit);
+                        }
+                        break;
+                    }
+                }
                 let m = Self::pick(&mut list, i);
                 let x = m.bit as usize;
                 let (p, o) = play(player, opponent, x, m.flips);
@@ -820,7 +837,7 @@ impl<'a, G: Geometry> Search<'a, G> {
                     empties - 1,
                     parity ^ regions_of::<G>().quadrant_bit[x],
                 );
-                if self.aborted {
+                if self.thread.aborted {
                     break;
                 }
                 if score > best {
@@ -833,7 +850,7 @@ impl<'a, G: Geometry> Search<'a, G> {
             }
         }
         self.lists[empties as usize] = list;
-        if self.aborted {
+        if self.thread.aborted {
             return 0;
         }
         let (lower, upper) = if best > alpha {
@@ -842,9 +859,14 @@ impl<'a, G: Geometry> Search<'a, G> {
             (-squares, best)
         };
         let stored_move = if best > alpha { best_move } else { NO_MOVE };
-        self.table
-            .get(empties)
-            .store(key, empties, lower, upper, stored_move, self.nodes - start);
+        self.table().get(empties).store(
+            key,
+            empties,
+            lower,
+            upper,
+            stored_move,
+            self.thread.nodes - start,
+        );
         best
     }
 
@@ -859,7 +881,7 @@ impl<'a, G: Geometry> Search<'a, G> {
         empties: u32,
         parity: u8,
     ) -> (i32, u8) {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if self.should_stop() {
             return (0, NO_MOVE);
         }
@@ -874,11 +896,11 @@ impl<'a, G: Geometry> Search<'a, G> {
         }
         let key = Self::key(player, opponent);
         let table_move = self
-            .table
+            .table()
             .get(empties)
             .probe(key)
             .map_or(NO_MOVE, |hit| hit.best);
-        let start = self.nodes;
+        let start = self.thread.nodes;
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
         let mut list = self.generate(player, opponent, moves, empties);
         self.score_moves(&mut list, player, opponent, empties, parity);
@@ -886,6 +908,18 @@ impl<'a, G: Geometry> Search<'a, G> {
             m.score = i32::MAX;
         }
         for i in 0..list.len() {
+            if i > 0 {
+                if let Some(helpers) = self.helpers_for(empties, list.len() - i) {
+                    let rest = Self::sorted_from(&mut list, i);
+                    let (score, bit) = self.split_pvs(
+                        player, opponent, alpha, beta, empties, parity, rest, helpers,
+                    );
+                    if score > best && !self.thread.aborted {
+                        (best, best_move) = (score, bit);
+                    }
+                    break;
+                }
+            }
             let m = Self::pick(&mut list, i);
             let x = m.bit as usize;
             let (p, o) = play(player, opponent, x, m.flips);
@@ -894,13 +928,13 @@ impl<'a, G: Geometry> Search<'a, G> {
                 -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
             } else {
                 let probe = -self.nws(p, o, -alpha - 1, empties - 1, parity);
-                if probe > alpha && probe < beta && !self.aborted {
+                if probe > alpha && probe < beta && !self.thread.aborted {
                     -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
                 } else {
                     probe
                 }
             };
-            if self.aborted {
+            if self.thread.aborted {
                 break;
             }
             if score > best {
@@ -915,7 +949,7 @@ impl<'a, G: Geometry> Search<'a, G> {
             }
         }
         self.lists[empties as usize] = list;
-        if self.aborted {
+        if self.thread.aborted {
             return (0, NO_MOVE);
         }
         if empties >= TABLE_MIN_EMPTIES {
@@ -927,16 +961,64 @@ impl<'a, G: Geometry> Search<'a, G> {
                 (best, best)
             };
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.table.get(empties).store(
+            self.table().get(empties).store(
                 key,
                 empties,
                 lower,
                 upper,
                 stored_move,
-                self.nodes - start,
+                self.thread.nodes - start,
             );
         }
         (best, best_move)
+    }
+}
+
+impl<'a, G: Geometry> SplitSearch<'a> for Search<'a, G> {
+    type Bits = G::Bits;
+    type Move = Candidate<G::Bits>;
+
+    #[inline(always)]
+    fn thread(&mut self) -> &mut SolveThread<'a> {
+        &mut self.thread
+    }
+
+    fn helper(&self, thread: SolveThread<'a>) -> Search<'a, G> {
+        Search {
+            thread,
+            eval: self.eval,
+            lists: vec![Vec::new(); G::SIZE * G::SIZE + 1],
+        }
+    }
+
+    #[inline(always)]
+    fn child(node: &Node<G::Bits>, m: &Candidate<G::Bits>) -> (G::Bits, G::Bits, u8, u8) {
+        let x = m.bit as usize;
+        let (p, o) = play(node.player, node.opponent, x, m.flips);
+        (p, o, node.parity ^ regions_of::<G>().quadrant_bit[x], m.bit)
+    }
+
+    fn null_window(
+        &mut self,
+        player: G::Bits,
+        opponent: G::Bits,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.nws(player, opponent, alpha, empties, parity)
+    }
+
+    fn principal(
+        &mut self,
+        player: G::Bits,
+        opponent: G::Bits,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.pvs(player, opponent, alpha, beta, empties, parity).0
     }
 }
 
@@ -1027,6 +1109,42 @@ mod tests {
                 // Corners held are always stable.
                 assert_eq!(stable & corners::<Six>(), side.player & corners::<Six>());
             }
+        }
+    }
+
+    /// Nodes from 16 empties share their moves out: every thread count gives the score of
+    /// one thread, a best move that achieves it, and stops cleanly at a node limit.
+    #[test]
+    fn threads_give_the_scores_of_one() {
+        let mut rng = Rng::new(34);
+        let (mut one, mut many) = (SizedSolver::new(4), SizedSolver::new(4));
+        let mut checked = 0;
+        while checked < 6 {
+            let Some(board) = random_position::<Six>(&mut rng, 18 + checked % 3) else {
+                continue;
+            };
+            one.clear();
+            let expected = one.solve_exact(&board).score;
+            for threads in [2, 3, 4] {
+                many.set_threads(threads);
+                many.clear();
+                let solution = many.solve_exact(&board);
+                assert_eq!(solution.score, expected, "{threads} threads: {board:?}");
+                if let Some(m) = solution.best {
+                    one.clear();
+                    assert_eq!(-one.solve_exact(&board.play(m)).score, expected);
+                }
+                let limits = SolveLimits {
+                    max_nodes: Some(2_000),
+                    ..SolveLimits::NONE
+                };
+                many.clear();
+                let squares = 36;
+                if let Some(cut) = many.solve_within(&board, -squares, squares, &limits) {
+                    assert_eq!(cut.score, expected);
+                }
+            }
+            checked += 1;
         }
     }
 

@@ -20,15 +20,13 @@
 use super::bits::NEIGHBOURS;
 use super::order::{fastest_first, heuristic};
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
-use super::split::Shared;
+use super::split::{Node, Shared, SolveThread, SplitSearch};
 use super::stability::stable_discs;
 use super::table::NO_MOVE;
 use crate::board::bitboard::{flips, legal_moves, Bits};
 use crate::board::{Board, Board8};
 use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Below every score: "no move searched yet".
 const NONE: i32 = -100;
@@ -209,18 +207,8 @@ impl MoveList {
 
 /// The state of one thread of a solve: node count, and what all its threads share.
 pub(super) struct Search<'a> {
-    /// Positions visited so far (by this thread, and by the helpers it waited for).
-    pub(super) nodes: u64,
-    /// The part of `nodes` already added to the solve's shared count.
-    pub(super) flushed: u64,
-    pub(super) shared: &'a Shared<'a>,
-    /// The cut-off flags of the splits this thread works under: when one is set, what this
-    /// thread searches there is no longer needed.
-    pub(super) cancel: Vec<Arc<AtomicBool>>,
-    pub(super) next_poll: u64,
-    /// Set when a limit (or a cut-off at a split above) stopped the search; every score
-    /// computed since is meaningless.
-    pub(super) aborted: bool,
+    /// Node count, limits and cut-off flags.
+    pub(super) thread: SolveThread<'a>,
     /// The evaluation the shallow ordering searches use: the pattern evaluation when its
     /// weights load, otherwise the ordering heuristic.
     pub(super) order_eval: Option<&'static PatternEval>,
@@ -231,12 +219,7 @@ impl<'a> Search<'a> {
     /// count), which must be the count `shared` started with.
     pub(super) fn new(shared: &'a Shared<'a>, nodes: u64) -> Search<'a> {
         Search {
-            nodes,
-            flushed: nodes,
-            shared,
-            cancel: Vec::new(),
-            next_poll: shared.limits.next_poll(nodes, shared.poll_interval),
-            aborted: false,
+            thread: SolveThread::new(shared, nodes),
             order_eval: PatternEval::embedded().ok(),
         }
     }
@@ -284,34 +267,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Checks the limits every [`Shared::poll_interval`] nodes; true when the search must stop.
+    /// Checks the limits now and then; true when the search must stop.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_poll {
-            self.poll();
-        }
-        self.aborted
-    }
-
-    /// Adds this thread's nodes to the solve's count and looks at the limits and at the
-    /// cut-off flags of the splits above.
-    #[cold]
-    pub(super) fn poll(&mut self) {
-        // A node limit is looked at when this thread's count reaches it (on one thread, the
-        // solve's count: the limit is then kept to the node).
-        self.next_poll = self
-            .shared
-            .limits
-            .next_poll(self.nodes, self.shared.poll_interval);
-        let total = self.shared.add_nodes(self.nodes - self.flushed);
-        self.flushed = self.nodes;
-        if self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total) {
-            self.shared.stopped.store(true, Ordering::Relaxed);
-            self.aborted = true;
-        }
-        if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
-            self.aborted = true;
-        }
+        self.thread.should_stop()
     }
 
     /// The stability cut-off: an upper bound on the score from the opponent's stable discs,
@@ -349,7 +308,7 @@ impl<'a> Search<'a> {
     ) -> i32 {
         match empties {
             0 => {
-                self.nodes += 1;
+                self.thread.nodes += 1;
                 final_score(player, opponent)
             }
             1 => {
@@ -379,7 +338,7 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
@@ -425,7 +384,7 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
@@ -502,7 +461,7 @@ impl<'a> Search<'a> {
             let (p, o) = play(player, opponent, x, m.flips);
             let mut score = fastest_first::<true>(p, o, legal_moves(p, o), x, parity);
             if depth == 1 && p != 0 {
-                self.nodes += 1;
+                self.thread.nodes += 1;
                 score -= self.child_value(&parent, x, m.flips, p, o) * weight;
             } else if depth > 1 && p != 0 {
                 let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
@@ -522,7 +481,7 @@ impl<'a> Search<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if depth == 0 {
             return self.order_value(player, opponent);
         }
@@ -565,7 +524,7 @@ impl<'a> Search<'a> {
         for x in Bits(moves) {
             let f = flips(player, opponent, x);
             let (p, o) = play(player, opponent, x, f);
-            self.nodes += 1;
+            self.thread.nodes += 1;
             let value = -self.child_value(&parent, x, f, p, o);
             if value > best {
                 best = value;
@@ -603,7 +562,7 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) -> i32 {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if self.should_stop() {
             return 0;
         }
@@ -612,7 +571,7 @@ impl<'a> Search<'a> {
         }
         let key = Board8 { player, opponent }.hash_key();
         let mut table_move = NO_MOVE;
-        if let Some(hit) = self.shared.tables.get(empties).probe(key) {
+        if let Some(hit) = self.thread.shared.tables.get(empties).probe(key) {
             if hit.lower > alpha {
                 return hit.lower;
             }
@@ -628,7 +587,7 @@ impl<'a> Search<'a> {
             }
             return -self.nws_table(opponent, player, -alpha - 1, empties, parity);
         }
-        let start = self.nodes;
+        let start = self.thread.nodes;
         let mut list = MoveList::new();
         list.generate(player, opponent, moves);
         if empties > TABLE_MIN_EMPTIES {
@@ -641,15 +600,16 @@ impl<'a> Search<'a> {
                     opponent: o,
                 }
                 .hash_key();
-                self.shared.tables.get(empties - 1).prefetch(m.key);
+                self.thread.shared.tables.get(empties - 1).prefetch(m.key);
             }
             if empties >= ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
                 // enough for the opponent proves the cut-off without a search.
                 for m in list.as_slice() {
-                    if let Some(hit) = self.shared.tables.get(empties - 1).probe(m.key) {
+                    if let Some(hit) = self.thread.shared.tables.get(empties - 1).probe(m.key) {
                         if -hit.upper > alpha {
-                            self.shared
+                            self.thread
+                                .shared
                                 .tables
                                 .get(empties)
                                 .store(key, empties, -hit.upper, 64, m.square, 1);
@@ -666,7 +626,7 @@ impl<'a> Search<'a> {
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
             best = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
-            if self.aborted {
+            if self.thread.aborted {
                 return 0;
             }
             best_move = m.square;
@@ -681,7 +641,7 @@ impl<'a> Search<'a> {
                         let rest = list.sorted_from(i);
                         let (score, square) =
                             self.split_nws(player, opponent, alpha, empties, parity, rest, helpers);
-                        if self.aborted {
+                        if self.thread.aborted {
                             return 0;
                         }
                         if score > best {
@@ -694,7 +654,7 @@ impl<'a> Search<'a> {
                 let x = m.square as usize;
                 let (p, o) = play(player, opponent, x, m.flips);
                 let score = -self.nws(p, o, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[x]);
-                if self.aborted {
+                if self.thread.aborted {
                     return 0;
                 }
                 if score > best {
@@ -711,13 +671,13 @@ impl<'a> Search<'a> {
         } else {
             (-64, best)
         };
-        self.shared.tables.get(empties).store(
+        self.thread.shared.tables.get(empties).store(
             key,
             empties,
             lower,
             upper,
             best_move,
-            self.nodes - start,
+            self.thread.nodes - start,
         );
         best
     }
@@ -733,7 +693,7 @@ impl<'a> Search<'a> {
         empties: u32,
         parity: u8,
     ) -> (i32, u8) {
-        self.nodes += 1;
+        self.thread.nodes += 1;
         if self.should_stop() {
             return (0, NO_MOVE);
         }
@@ -747,12 +707,13 @@ impl<'a> Search<'a> {
         }
         let key = Board8 { player, opponent }.hash_key();
         let table_move = self
+            .thread
             .shared
             .tables
             .get(empties)
             .probe(key)
             .map_or(NO_MOVE, |hit| hit.best);
-        let start = self.nodes;
+        let start = self.thread.nodes;
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
         let mut list = MoveList::new();
         list.generate(player, opponent, moves);
@@ -771,7 +732,7 @@ impl<'a> Search<'a> {
                     let split = self.split_pvs(
                         player, opponent, alpha, beta, empties, parity, rest, helpers,
                     );
-                    if self.aborted {
+                    if self.thread.aborted {
                         return (0, NO_MOVE);
                     }
                     if split.0 > best {
@@ -788,13 +749,13 @@ impl<'a> Search<'a> {
                 -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
             } else {
                 let probe = -self.nws(p, o, -alpha - 1, empties - 1, parity);
-                if probe > alpha && probe < beta && !self.aborted {
+                if probe > alpha && probe < beta && !self.thread.aborted {
                     -self.pvs(p, o, -beta, -alpha, empties - 1, parity).0
                 } else {
                     probe
                 }
             };
-            if self.aborted {
+            if self.thread.aborted {
                 return (0, NO_MOVE);
             }
             if score > best {
@@ -817,15 +778,62 @@ impl<'a> Search<'a> {
                 (best, best)
             };
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.shared.tables.get(empties).store(
+            self.thread.shared.tables.get(empties).store(
                 key,
                 empties,
                 lower,
                 upper,
                 stored_move,
-                self.nodes - start,
+                self.thread.nodes - start,
             );
         }
         (best, best_move)
+    }
+}
+
+impl<'a> SplitSearch<'a> for Search<'a> {
+    type Bits = u64;
+    type Move = Candidate;
+
+    #[inline(always)]
+    fn thread(&mut self) -> &mut SolveThread<'a> {
+        &mut self.thread
+    }
+
+    fn helper(&self, thread: SolveThread<'a>) -> Search<'a> {
+        Search {
+            thread,
+            order_eval: self.order_eval,
+        }
+    }
+
+    #[inline(always)]
+    fn child(node: &Node<u64>, m: &Candidate) -> (u64, u64, u8, u8) {
+        let x = m.square as usize;
+        let (p, o) = play(node.player, node.opponent, x, m.flips);
+        (p, o, node.parity ^ QUADRANT_BIT[x], m.square)
+    }
+
+    fn null_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.nws(player, opponent, alpha, empties, parity)
+    }
+
+    fn principal(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32 {
+        self.pvs(player, opponent, alpha, beta, empties, parity).0
     }
 }

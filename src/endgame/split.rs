@@ -14,8 +14,6 @@
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::parity::QUADRANT_BIT;
-use super::solver::{play, Candidate, Search};
 use super::table::{Tables, NO_MOVE};
 use super::SolveLimits;
 
@@ -98,9 +96,85 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// What one thread of a solve keeps besides its board-specific state: its node count, its
+/// look at the limits and the cut-off flags it works under. The 8x8 and the other sizes'
+/// searches hold one each.
+pub(super) struct SolveThread<'a> {
+    /// Positions visited so far (by this thread, and by the helpers it waited for).
+    pub(super) nodes: u64,
+    /// The part of `nodes` already added to the solve's shared count.
+    pub(super) flushed: u64,
+    pub(super) shared: &'a Shared<'a>,
+    /// The cut-off flags of the splits this thread works under: when one is set, what this
+    /// thread searches there is no longer needed.
+    pub(super) cancel: Vec<Arc<AtomicBool>>,
+    pub(super) next_poll: u64,
+    /// Set when a limit (or a cut-off at a split above) stopped the search; every score
+    /// computed since is meaningless.
+    pub(super) aborted: bool,
+}
+
+impl<'a> SolveThread<'a> {
+    /// The first thread of a solve, counting on from `nodes` nodes (limits apply to the
+    /// count), which must be the count `shared` started with.
+    pub(super) fn new(shared: &'a Shared<'a>, nodes: u64) -> SolveThread<'a> {
+        SolveThread {
+            nodes,
+            flushed: nodes,
+            shared,
+            cancel: Vec::new(),
+            next_poll: shared.limits.next_poll(nodes, shared.poll_interval),
+            aborted: false,
+        }
+    }
+
+    /// A helper's thread, working under the cut-off flags `cancel`.
+    fn helper(&self, cancel: Vec<Arc<AtomicBool>>) -> SolveThread<'a> {
+        SolveThread {
+            nodes: 0,
+            flushed: 0,
+            shared: self.shared,
+            cancel,
+            next_poll: self.shared.poll_interval,
+            aborted: false,
+        }
+    }
+
+    /// Checks the limits every [`Shared::poll_interval`] nodes; true when the search must
+    /// stop.
+    #[inline(always)]
+    pub(super) fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        self.aborted
+    }
+
+    /// Adds this thread's nodes to the solve's count and looks at the limits and at the
+    /// cut-off flags of the splits above.
+    #[cold]
+    pub(super) fn poll(&mut self) {
+        // A node limit is looked at when this thread's count reaches it (on one thread, the
+        // solve's count: the limit is then kept to the node).
+        self.next_poll = self
+            .shared
+            .limits
+            .next_poll(self.nodes, self.shared.poll_interval);
+        let total = self.shared.add_nodes(self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total) {
+            self.shared.stopped.store(true, Ordering::Relaxed);
+            self.aborted = true;
+        }
+        if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
+            self.aborted = true;
+        }
+    }
+}
+
 /// One split node's moves and what its threads found.
-struct Split<'m> {
-    moves: &'m [Candidate],
+struct Split<'m, M> {
+    moves: &'m [M],
     /// The next move to take.
     next: AtomicUsize,
     /// Set on a cut-off: the moves still under way are not needed.
@@ -119,28 +193,68 @@ struct Found {
 
 /// The node a split searches and its window.
 #[derive(Clone, Copy)]
-struct Node {
-    player: u64,
-    opponent: u64,
-    empties: u32,
-    parity: u8,
+pub(super) struct Node<B> {
+    pub(super) player: B,
+    pub(super) opponent: B,
+    pub(super) empties: u32,
+    pub(super) parity: u8,
     beta: i32,
     /// A null-window node: every move is searched with the window `alpha..alpha + 1`.
     null_window: bool,
 }
 
-impl<'a> Search<'a> {
+/// A solver's search that shares out a node's moves among threads: what the split needs
+/// of the board-specific search.
+pub(super) trait SplitSearch<'a>: Sized + Send {
+    /// One side's discs.
+    type Bits: Copy + Send + Sync;
+    /// A move of a node's list.
+    type Move: Sync;
+
+    /// The thread's node count, limits and cut-off flags.
+    fn thread(&mut self) -> &mut SolveThread<'a>;
+
+    /// A helper's search, with `thread` as its thread.
+    fn helper(&self, thread: SolveThread<'a>) -> Self;
+
+    /// The position after `m` at `node`, seen from the side to move then: player,
+    /// opponent, the empty regions' parity, and the move's square.
+    fn child(node: &Node<Self::Bits>, m: &Self::Move) -> (Self::Bits, Self::Bits, u8, u8);
+
+    /// Null-window search: is the score above `alpha`? Fail-soft.
+    fn null_window(
+        &mut self,
+        player: Self::Bits,
+        opponent: Self::Bits,
+        alpha: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32;
+
+    /// Principal variation search within `alpha..beta`: the score, fail-soft.
+    #[allow(clippy::too_many_arguments)]
+    fn principal(
+        &mut self,
+        player: Self::Bits,
+        opponent: Self::Bits,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u8,
+    ) -> i32;
+
     /// How many helpers a node with `empties` empties and `remaining` moves still to search
     /// gets, taken from the idle threads; `None` when it stays sequential.
     #[inline(always)]
-    pub(super) fn helpers_for(&self, empties: u32, remaining: usize) -> Option<usize> {
+    fn helpers_for(&mut self, empties: u32, remaining: usize) -> Option<usize> {
         if empties < SPLIT_MIN_EMPTIES || remaining < 2 {
             return None;
         }
-        if self.shared.idle.load(Ordering::Relaxed) <= 0 {
+        let shared = self.thread().shared;
+        if shared.idle.load(Ordering::Relaxed) <= 0 {
             return None;
         }
-        match self.shared.take_idle(remaining - 1) {
+        match shared.take_idle(remaining - 1) {
             0 => None,
             taken => Some(taken),
         }
@@ -149,14 +263,14 @@ impl<'a> Search<'a> {
     /// Searches the rest of a null-window node's moves, `moves`, with `helpers` helper
     /// threads (already taken from the idle ones): the best score and move (fail-soft).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn split_nws(
+    fn split_nws(
         &mut self,
-        player: u64,
-        opponent: u64,
+        player: Self::Bits,
+        opponent: Self::Bits,
         alpha: i32,
         empties: u32,
         parity: u8,
-        moves: &[Candidate],
+        moves: &[Self::Move],
         helpers: usize,
     ) -> (i32, u8) {
         let node = Node {
@@ -167,21 +281,21 @@ impl<'a> Search<'a> {
             beta: alpha + 1,
             null_window: true,
         };
-        self.split(node, alpha, moves, helpers)
+        split(self, node, alpha, moves, helpers)
     }
 
     /// Searches the rest of a principal-variation node's moves, `moves`, within
     /// `alpha..beta` with `helpers` helper threads: the best score and move (fail-soft).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn split_pvs(
+    fn split_pvs(
         &mut self,
-        player: u64,
-        opponent: u64,
+        player: Self::Bits,
+        opponent: Self::Bits,
         alpha: i32,
         beta: i32,
         empties: u32,
         parity: u8,
-        moves: &[Candidate],
+        moves: &[Self::Move],
         helpers: usize,
     ) -> (i32, u8) {
         let node = Node {
@@ -192,110 +306,111 @@ impl<'a> Search<'a> {
             beta,
             null_window: false,
         };
-        self.split(node, alpha, moves, helpers)
+        split(self, node, alpha, moves, helpers)
     }
+}
 
-    fn split(&mut self, node: Node, alpha: i32, moves: &[Candidate], helpers: usize) -> (i32, u8) {
-        let split = Split {
-            moves,
-            next: AtomicUsize::new(0),
-            cutoff: Arc::new(AtomicBool::new(false)),
-            found: Mutex::new(Found {
-                alpha,
-                best: -100,
-                best_move: NO_MOVE,
-            }),
-        };
-        let shared = self.shared;
-        let mut cancel = self.cancel.clone();
-        cancel.push(Arc::clone(&split.cutoff));
-        let helper_nodes: u64 = std::thread::scope(|scope| {
-            let threads: Vec<_> = (0..helpers)
-                .map(|_| {
-                    let mut helper = Search {
-                        nodes: 0,
-                        flushed: 0,
-                        shared,
-                        cancel: cancel.clone(),
-                        next_poll: shared.poll_interval,
-                        aborted: false,
-                        order_eval: self.order_eval,
-                    };
-                    let split = &split;
-                    scope.spawn(move || {
-                        helper.work(&node, split);
-                        shared.add_nodes(helper.nodes - helper.flushed);
-                        shared.give_back(1);
-                        helper.nodes
-                    })
+/// Searches `moves` of `node` from `alpha` on `search`'s thread and `helpers` helpers.
+fn split<'a, S: SplitSearch<'a>>(
+    search: &mut S,
+    node: Node<S::Bits>,
+    alpha: i32,
+    moves: &[S::Move],
+    helpers: usize,
+) -> (i32, u8) {
+    let split = Split {
+        moves,
+        next: AtomicUsize::new(0),
+        cutoff: Arc::new(AtomicBool::new(false)),
+        found: Mutex::new(Found {
+            alpha,
+            best: -1000,
+            best_move: NO_MOVE,
+        }),
+    };
+    let shared = search.thread().shared;
+    let mut cancel = search.thread().cancel.clone();
+    cancel.push(Arc::clone(&split.cutoff));
+    let helper_nodes: u64 = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..helpers)
+            .map(|_| {
+                let thread = search.thread().helper(cancel.clone());
+                let mut helper = search.helper(thread);
+                let split = &split;
+                scope.spawn(move || {
+                    work(&mut helper, &node, split);
+                    let thread = helper.thread();
+                    shared.add_nodes(thread.nodes - thread.flushed);
+                    shared.give_back(1);
+                    thread.nodes
                 })
-                .collect();
-            std::mem::swap(&mut self.cancel, &mut cancel);
-            self.work(&node, &split);
-            std::mem::swap(&mut self.cancel, &mut cancel);
-            // While waiting, this thread leaves its place to the helpers' own splits.
-            shared.give_back(1);
-            let nodes = threads
-                .into_iter()
-                .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .sum();
-            shared.take_back();
-            nodes
-        });
-        // The helpers added their nodes to the shared count already.
-        self.nodes += helper_nodes;
-        self.flushed += helper_nodes;
-        if self.aborted {
-            // Stopped by this split's own cut-off, the search goes on; by a limit or a
-            // cut-off above, it stops.
-            let above = self.cancel.iter().any(|c| c.load(Ordering::Relaxed));
-            if shared.stopped.load(Ordering::Relaxed) || above {
-                return (0, NO_MOVE);
-            }
-            self.aborted = false;
-        }
-        if shared.stopped.load(Ordering::Relaxed) {
-            // A helper stopped on a limit: its move is unsearched.
-            self.aborted = true;
+            })
+            .collect();
+        std::mem::swap(&mut search.thread().cancel, &mut cancel);
+        work(search, &node, &split);
+        std::mem::swap(&mut search.thread().cancel, &mut cancel);
+        // While waiting, this thread leaves its place to the helpers' own splits.
+        shared.give_back(1);
+        let nodes = threads
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .sum();
+        shared.take_back();
+        nodes
+    });
+    let thread = search.thread();
+    // The helpers added their nodes to the shared count already.
+    thread.nodes += helper_nodes;
+    thread.flushed += helper_nodes;
+    if thread.aborted {
+        // Stopped by this split's own cut-off, the search goes on; by a limit or a cut-off
+        // above, it stops.
+        let above = thread.cancel.iter().any(|c| c.load(Ordering::Relaxed));
+        if shared.stopped.load(Ordering::Relaxed) || above {
             return (0, NO_MOVE);
         }
-        let found = *split.found.lock().unwrap_or_else(|e| e.into_inner());
-        (found.best, found.best_move)
+        thread.aborted = false;
     }
+    if shared.stopped.load(Ordering::Relaxed) {
+        // A helper stopped on a limit: its move is unsearched.
+        thread.aborted = true;
+        return (0, NO_MOVE);
+    }
+    let found = *split.found.lock().unwrap_or_else(|e| e.into_inner());
+    (found.best, found.best_move)
+}
 
-    /// Takes the split's moves one by one and searches them until none is left, a cut-off
-    /// is found or the search stops.
-    fn work(&mut self, node: &Node, split: &Split) {
-        let found = |split: &Split| *split.found.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if self.aborted || split.cutoff.load(Ordering::Relaxed) {
-                return;
-            }
-            let i = split.next.fetch_add(1, Ordering::Relaxed);
-            let Some(m) = split.moves.get(i) else {
-                return;
-            };
-            let alpha = found(split).alpha;
-            let x = m.square as usize;
-            let (p, o) = play(node.player, node.opponent, x, m.flips);
-            let (empties, parity) = (node.empties - 1, node.parity ^ QUADRANT_BIT[x]);
-            let mut score = -self.nws(p, o, -alpha - 1, empties, parity);
-            if !node.null_window && score > alpha && score < node.beta && !self.aborted {
-                score = -self.pvs(p, o, -node.beta, -alpha, empties, parity).0;
-            }
-            if self.aborted {
-                return;
-            }
-            let mut found = split.found.lock().unwrap_or_else(|e| e.into_inner());
-            if score > found.best {
-                found.best = score;
-                found.best_move = m.square;
-                if score > found.alpha {
-                    found.alpha = score;
-                    if score >= node.beta {
-                        split.cutoff.store(true, Ordering::Relaxed);
-                        return;
-                    }
+/// Takes the split's moves one by one and searches them until none is left, a cut-off is
+/// found or the search stops.
+fn work<'a, S: SplitSearch<'a>>(search: &mut S, node: &Node<S::Bits>, split: &Split<S::Move>) {
+    let found = |split: &Split<S::Move>| *split.found.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if search.thread().aborted || split.cutoff.load(Ordering::Relaxed) {
+            return;
+        }
+        let i = split.next.fetch_add(1, Ordering::Relaxed);
+        let Some(m) = split.moves.get(i) else {
+            return;
+        };
+        let alpha = found(split).alpha;
+        let (p, o, parity, square) = S::child(node, m);
+        let empties = node.empties - 1;
+        let mut score = -search.null_window(p, o, -alpha - 1, empties, parity);
+        if !node.null_window && score > alpha && score < node.beta && !search.thread().aborted {
+            score = -search.principal(p, o, -node.beta, -alpha, empties, parity);
+        }
+        if search.thread().aborted {
+            return;
+        }
+        let mut found = split.found.lock().unwrap_or_else(|e| e.into_inner());
+        if score > found.best {
+            found.best = score;
+            found.best_move = square;
+            if score > found.alpha {
+                found.alpha = score;
+                if score >= node.beta {
+                    split.cutoff.store(true, Ordering::Relaxed);
+                    return;
                 }
             }
         }
