@@ -1,7 +1,7 @@
 //! The classic evaluation: a weighted sum of the measured [`features`](super::features),
 //! with weights that change smoothly with the game stage.
 
-use super::features::{features, NUM_FEATURES};
+use super::features::{features, Features, NUM_FEATURES};
 use super::{clamp_heuristic, Evaluator};
 use crate::board::{Board, SIZES};
 
@@ -80,14 +80,21 @@ fn interpolate(weights: &ClassicWeights, t: f64) -> [i32; NUM_FEATURES] {
     out
 }
 
+impl Classic {
+    /// The score of `board` from its features `x`.
+    #[inline]
+    pub(crate) fn score<B: Board>(&self, board: &B, x: &Features) -> i32 {
+        let size_slot = board.size() / 2 - 3;
+        let weights = &self.by_empties[size_slot][board.empties() as usize];
+        let score: i32 = x.iter().zip(weights).map(|(a, b)| a * b).sum();
+        clamp_heuristic(board, score)
+    }
+}
+
 impl Evaluator for Classic {
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        let size_slot = board.size() / 2 - 3;
-        let weights = &self.by_empties[size_slot][board.empties() as usize];
-        let x = features(board);
-        let score: i32 = x.iter().zip(weights).map(|(a, b)| a * b).sum();
-        clamp_heuristic(board, score)
+        self.score(board, &features(board))
     }
 }
 

@@ -445,6 +445,17 @@ fn edge_stable_difference(player: u32, opponent: u32, length: u32) -> i32 {
 
 /// Features of a 6x6, 10x10 or 12x12 board on its bitboards; equal to [`features_generic`].
 pub(crate) fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
+    let (p, o) = (board.player, board.opponent);
+    let mobility = [G::legal_moves(p, o).count(), G::legal_moves(o, p).count()];
+    features_sized_with(board, mobility)
+}
+
+/// [`features_sized`] with the legal move counts of the side to move and of the other side
+/// already known.
+pub(crate) fn features_sized_with<G: Geometry>(
+    board: &SizedBoard<G>,
+    mobility: [u32; 2],
+) -> Features {
     let masks: &SizedMasks = const { &sized_masks(Layout::of::<G>()) };
     let bits = |words: &[u64; 3]| G::Bits::from_words(*words);
     let (p, o) = (board.player, board.opponent);
@@ -455,7 +466,7 @@ pub(crate) fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
 
     let mut x = [0i32; NUM_FEATURES];
     x[f::DISCS] = count(p) - count(o);
-    x[f::MOBILITY] = count(G::legal_moves(p, o)) - count(G::legal_moves(o, p));
+    x[f::MOBILITY] = mobility[0] as i32 - mobility[1] as i32;
     x[f::POTENTIAL_MOBILITY] = count(around(o) & empty) - count(around(p) & empty);
     x[f::FRONTIER] = diff(around(empty));
     x[f::CORNERS] = diff(bits(&masks.corners));

@@ -358,27 +358,62 @@ impl SizedEval {
     /// The score of `board` (of this evaluation's size) for the side to move, in
     /// hundredths of a disc.
     pub fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        let layout = &self.layout;
-        let stage = layout.stage(board.empties());
-        let weights = &self.weights[stage * layout.per_stage..(stage + 1) * layout.per_stage];
-        let mut sum = match board.as_sized() {
-            Some(SizedRef::Six(b)) => self.pattern_sum(b, weights),
-            Some(SizedRef::Ten(b)) => self.pattern_sum(b, weights),
-            Some(SizedRef::Twelve(b)) => self.pattern_sum(b, weights),
+        match board.as_sized() {
+            Some(SizedRef::Six(b)) => self.evaluate_sized(b),
+            Some(SizedRef::Ten(b)) => self.evaluate_sized(b),
+            Some(SizedRef::Twelve(b)) => self.evaluate_sized(b),
             None => {
+                let layout = &self.layout;
                 let mut sum = 0;
+                let weights = self.stage_weights(board.empties());
                 for (shape, squares) in &layout.instances {
                     sum += weights[layout.shapes[*shape].0 + contents(board, squares)] as i32;
                 }
-                sum
+                let mobility = [board.move_count(), board.pass().move_count()];
+                sum += self.globals(weights, mobility, board.empties());
+                self.clamp(sum + super::Evaluator::evaluate(&self.classic, board))
             }
-        };
-        let mobility = (board.move_count() as usize).min(MOBILITY_CAP);
-        let replies = (board.pass().move_count() as usize).min(MOBILITY_CAP);
-        sum += weights[layout.player_mobility + mobility] as i32;
-        sum += weights[layout.opponent_mobility + replies] as i32;
-        sum += weights[layout.constant + (board.empties() & 1) as usize] as i32;
-        sum += super::Evaluator::evaluate(&self.classic, board);
+        }
+    }
+
+    /// [`SizedEval::evaluate`] on a bitboard: both sides' mobility worked out once, for the
+    /// classic evaluation and the mobility weights alike.
+    #[inline(always)]
+    fn evaluate_sized<G: Geometry>(&self, board: &SizedBoard<G>) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        let mobility = [G::legal_moves(p, o).count(), G::legal_moves(o, p).count()];
+        let weights = self.stage_weights(board.empties());
+        let classic = self.classic.score(
+            board,
+            &super::features::features_sized_with(board, mobility),
+        );
+        let sum =
+            self.pattern_sum(board, weights) + self.globals(weights, mobility, board.empties());
+        self.clamp(sum + classic)
+    }
+
+    /// The weights of the stage of positions with `empties` empty squares.
+    #[inline(always)]
+    fn stage_weights(&self, empties: u32) -> &[i16] {
+        let layout = &self.layout;
+        let stage = layout.stage(empties);
+        &self.weights[stage * layout.per_stage..(stage + 1) * layout.per_stage]
+    }
+
+    /// The weights of both sides' mobility and of the parity of the empties.
+    #[inline(always)]
+    fn globals(&self, weights: &[i16], mobility: [u32; 2], empties: u32) -> i32 {
+        let layout = &self.layout;
+        let cap = |moves: u32| (moves as usize).min(MOBILITY_CAP);
+        weights[layout.player_mobility + cap(mobility[0])] as i32
+            + weights[layout.opponent_mobility + cap(mobility[1])] as i32
+            + weights[layout.constant + (empties & 1) as usize] as i32
+    }
+
+    /// `sum` within the board's scores.
+    #[inline(always)]
+    fn clamp(&self, sum: i32) -> i32 {
+        let layout = &self.layout;
         let bound = max_score(layout.size * layout.size);
         sum.clamp(-bound, bound)
     }
