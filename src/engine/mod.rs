@@ -700,6 +700,12 @@ impl Engine {
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         let max_nodes =
             (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
+        if max_nodes == Some(0) {
+            // The midgame search spent the whole budget: a solve would still visit a node.
+            if let Some(outcome) = fallback {
+                return outcome;
+            }
+        }
         let solver = &mut self.solver;
         let mut solve = |nodes_seen: Option<&AtomicU64>| {
             exact8::solve(
