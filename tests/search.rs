@@ -413,6 +413,24 @@ fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
 }
 
 #[test]
+fn probcut_does_not_hide_a_wipe_out() {
+    // A 10x10 game that the greedy player won 50-0 against Emilia: here White wipes Black
+    // out by j2. With ProbCut in this lopsided position (Black 6 discs, White 41) a
+    // depth-12 search saw Black 55 discs ahead and played d6.
+    let start = Position::start(10).unwrap();
+    let (position, _) = start
+        .play_transcript(
+            "f7g5g4g7g6g3h6e7h5i5e4e3f8e8h7i8d4c3f4g8h4f3d5c5d8c8i6j6i7h8f9f10j7j8d3c2i4j3d2\
+             c1c4b4i3",
+        )
+        .unwrap();
+    assert_eq!(position.to_move, Color::White);
+    let report = engine().search(&position, &depth(12), &mut |_| {});
+    assert_eq!(report.best.to_string(), "j2");
+    assert_eq!(report.score, Score::from_discs(100));
+}
+
+#[test]
 fn iterations_are_reported_in_order() {
     let position = Position::start(6).unwrap();
     let mut depths = Vec::new();
