@@ -10,6 +10,9 @@
 //! thread waiting for its helpers to finish counts as idle, so that their subtrees may
 //! split again in its place (the waiting thread itself only sleeps). The threads share the
 //! transposition tables, which take concurrent probes and stores without locks.
+//!
+//! The split is written once for the 8x8 solver and the other sizes' ([`SplitSearch`] is
+//! what it needs of each); both keep their node count and limits in a [`SolveThread`].
 
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
