@@ -77,7 +77,9 @@ struct Gather {
     base: usize,
     /// The words the squares lie in: (word, its squares' mask, bits gathered from the words
     /// before).
-    parts: Vec<(usize, u64, u32)>,
+    parts: [(usize, u64, u32); 3],
+    /// How many of `parts` are used.
+    words: usize,
     /// Where the shape's table of 2^squares entries starts in the gather tables.
     table: usize,
 }
@@ -89,17 +91,19 @@ impl Gather {
         for &bit in bits {
             masks[bit / 64] |= 1 << (bit % 64);
         }
-        let mut parts = Vec::new();
-        let mut before = 0;
+        let mut parts = [(0, 0, 0); 3];
+        let (mut words, mut before) = (0, 0);
         for (word, &mask) in masks.iter().enumerate() {
             if mask != 0 {
-                parts.push((word, mask, before));
+                parts[words] = (word, mask, before);
+                words += 1;
                 before += mask.count_ones();
             }
         }
         Gather {
             base,
             parts,
+            words,
             table: 0,
         }
     }
@@ -108,7 +112,8 @@ impl Gather {
     fn positions(&self, bits: &[usize]) -> Vec<usize> {
         bits.iter()
             .map(|&bit| {
-                let &(_, mask, before) = self.parts.iter().find(|p| p.0 == bit / 64).unwrap();
+                let parts = &self.parts[..self.words];
+                let &(_, mask, before) = parts.iter().find(|p| p.0 == bit / 64).unwrap();
                 before as usize + (mask & ((1u64 << (bit % 64)) - 1)).count_ones() as usize
             })
             .collect()
@@ -118,7 +123,7 @@ impl Gather {
     #[inline(always)]
     fn binary(&self, words: &[u64; 3]) -> usize {
         use crate::board::bitboard::gather;
-        self.parts.iter().fold(0, |binary, &(word, mask, before)| {
+        self.parts[..self.words].iter().fold(0, |binary, &(word, mask, before)| {
             binary | (gather(words[word], mask) as usize) << before
         })
     }
