@@ -123,9 +123,11 @@ impl Gather {
     #[inline(always)]
     fn binary(&self, words: &[u64; 3]) -> usize {
         use crate::board::bitboard::gather;
-        self.parts[..self.words].iter().fold(0, |binary, &(word, mask, before)| {
-            binary | (gather(words[word], mask) as usize) << before
-        })
+        self.parts[..self.words]
+            .iter()
+            .fold(0, |binary, &(word, mask, before)| {
+                binary | (gather(words[word], mask) as usize) << before
+            })
     }
 }
 
