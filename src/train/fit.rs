@@ -302,11 +302,39 @@ fn conjugate_gradients(
             }
         }
     }
-    let inverse_diagonal: Vec<f64> = op.diagonal().iter().map(|d| 1.0 / d).collect();
+    preconditioned_cg(
+        |v, out| op.apply(v, out),
+        &op.diagonal(),
+        &b,
+        w,
+        iterations,
+        |iteration, _residual, w| {
+            // The training error costs a pass over the data: measured every tenth step.
+            if iteration % 10 == 0 || iteration == iterations {
+                let rms = training_rms(samples, per_stage, w);
+                progress(Progress { iteration, rms });
+            }
+        },
+    );
+}
+
+/// Solves `A w = b` from `w` on, in place, by conjugate gradients with `A`'s diagonal as
+/// preconditioner (`A` symmetric positive definite, `apply(v, out)` setting `out = A v`),
+/// for at most `iterations` steps; `each(step, residual, w)` follows every step. Both
+/// pattern fits (8x8 and the other sizes) solve their normal equations with it.
+pub(crate) fn preconditioned_cg(
+    mut apply: impl FnMut(&[f64], &mut [f64]),
+    diagonal: &[f64],
+    b: &[f64],
+    w: &mut [f64],
+    iterations: usize,
+    mut each: impl FnMut(usize, &[f64], &[f64]),
+) {
+    let len = w.len();
+    let inverse_diagonal: Vec<f64> = diagonal.iter().map(|d| 1.0 / d).collect();
     let mut ap = vec![0.0; len];
-    op.apply(w, &mut ap);
+    apply(w, &mut ap);
     let mut r: Vec<f64> = b.iter().zip(&ap).map(|(b, a)| b - a).collect();
-    drop(b);
     let mut z: Vec<f64> = r
         .iter()
         .zip(&inverse_diagonal)
@@ -315,7 +343,7 @@ fn conjugate_gradients(
     let mut p = z.clone();
     let mut rz: f64 = dot(&r, &z);
     for iteration in 1..=iterations {
-        op.apply(&p, &mut ap);
+        apply(&p, &mut ap);
         let pap = dot(&p, &ap);
         if pap <= 0.0 || !pap.is_finite() {
             break;
@@ -334,10 +362,10 @@ fn conjugate_gradients(
         for i in 0..len {
             p[i] = z[i] + beta * p[i];
         }
-        // The training error costs a pass over the data: measured every tenth step.
-        if iteration % 10 == 0 || iteration == iterations {
-            let rms = training_rms(samples, per_stage, w);
-            progress(Progress { iteration, rms });
+        each(iteration, &r, w);
+        if rz_next <= 0.0 {
+            // The residual is zero: `w` solves the equations.
+            break;
         }
     }
 }

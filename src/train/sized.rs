@@ -242,39 +242,19 @@ fn fit(
         }
     }
     let mut w = vec![0.0; dim];
-    let mut r = rhs.clone();
-    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
-    let mut p = z.clone();
-    let mut rz: f64 = r.iter().zip(&z).map(|(r, z)| r * z).sum();
-    let mut ap = vec![0.0; dim];
-    for iteration in 0..config.iterations {
-        multiply(&p, &mut ap);
-        let pap: f64 = p.iter().zip(&ap).map(|(p, a)| p * a).sum();
-        if pap <= 0.0 {
-            break;
-        }
-        let alpha = rz / pap;
-        for j in 0..dim {
-            w[j] += alpha * p[j];
-            r[j] -= alpha * ap[j];
-        }
-        for j in 0..dim {
-            z[j] = r[j] / diagonal[j];
-        }
-        let rz_next: f64 = r.iter().zip(&z).map(|(r, z)| r * z).sum();
-        if (iteration + 1) % 25 == 0 {
-            let norm: f64 = r.iter().map(|r| r * r).sum::<f64>().sqrt();
-            say(&format!("iteration {}: residual {norm:.1}", iteration + 1));
-        }
-        if rz_next <= 0.0 {
-            break;
-        }
-        let beta = rz_next / rz;
-        rz = rz_next;
-        for j in 0..dim {
-            p[j] = z[j] + beta * p[j];
-        }
-    }
+    super::fit::preconditioned_cg(
+        multiply,
+        &diagonal,
+        &rhs,
+        &mut w,
+        config.iterations,
+        |iteration, residual, _| {
+            if iteration % 25 == 0 {
+                let norm: f64 = residual.iter().map(|r| r * r).sum::<f64>().sqrt();
+                say(&format!("iteration {iteration}: residual {norm:.1}"));
+            }
+        },
+    );
     w
 }
 
