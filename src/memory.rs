@@ -18,7 +18,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Types whose all-zero bytes are a valid value (for a table entry: an empty one).
@@ -29,6 +29,44 @@ use std::sync::Arc;
 /// memory is given back without dropping its values): plain numbers, atomics, and arrays
 /// and structs of them.
 pub(crate) unsafe trait Zeroable {}
+
+/// One entry of a table shared by threads without locks: two 64-bit words, the position's
+/// hash XOR the data word, and the data word. A read that races a write sees a key that
+/// matches no position (the two words come from different entries), so a torn entry is
+/// never taken for a position's own.
+#[derive(Default)]
+pub(crate) struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot {
+            key: AtomicU64::new(self.key.load(Ordering::Relaxed)),
+            data: AtomicU64::new(self.data.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+impl Slot {
+    /// The entry as read now: its hash (recovered from the key word) and its data word.
+    #[inline(always)]
+    pub(crate) fn read(&self) -> (u64, u64) {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.key.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    /// Stores the entry of hash `key` with `data`.
+    #[inline(always)]
+    pub(crate) fn write(&self, key: u64, data: u64) {
+        self.key.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: two atomics; all-zero is the empty entry of both tables.
+unsafe impl Zeroable for Slot {}
 
 /// Why a table could not be had.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,12 +18,10 @@
 //! ranks below every entry of the current one and, within a generation, cheaper entries rank
 //! lower (ties: the first such entry in the bucket).
 
-use crate::memory::{MemoryError, TableMemory, Zeroable};
+use crate::memory::{MemoryError, Slot, TableMemory, Zeroable};
 
 /// Marks "no move" in an entry: no square of any board.
 pub(crate) const NO_MOVE: u8 = u8::MAX;
-
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// An entry as read from its slot.
 #[derive(Clone, Copy, Default)]
@@ -53,6 +51,17 @@ impl Entry {
     }
 
     #[inline(always)]
+    fn read(slot: &Slot) -> Entry {
+        let (key, data) = slot.read();
+        Entry::from_words(key, data)
+    }
+
+    #[inline(always)]
+    fn write(&self, slot: &Slot) {
+        slot.write(self.key, self.data());
+    }
+
+    #[inline(always)]
     fn from_words(key: u64, data: u64) -> Entry {
         Entry {
             key,
@@ -63,37 +72,6 @@ impl Entry {
             cost: (data >> 48) as u8,
             generation: (data >> 56) as u8,
         }
-    }
-}
-
-/// An entry as stored: the hash XOR the data word, and the data word.
-#[derive(Default)]
-struct Slot {
-    key: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Clone for Slot {
-    fn clone(&self) -> Slot {
-        Slot {
-            key: AtomicU64::new(self.key.load(Relaxed)),
-            data: AtomicU64::new(self.data.load(Relaxed)),
-        }
-    }
-}
-
-impl Slot {
-    #[inline(always)]
-    fn read(&self) -> Entry {
-        let data = self.data.load(Relaxed);
-        Entry::from_words(self.key.load(Relaxed) ^ data, data)
-    }
-
-    #[inline(always)]
-    fn write(&self, entry: &Entry) {
-        let data = entry.data();
-        self.key.store(entry.key ^ data, Relaxed);
-        self.data.store(data, Relaxed);
     }
 }
 
@@ -199,7 +177,7 @@ impl Table {
         bucket
             .0
             .iter()
-            .map(Slot::read)
+            .map(Entry::read)
             .find(|e| e.key == key && e.empties != 0)
             .map(|e| Hit {
                 lower: e.lower as i32,
@@ -222,7 +200,8 @@ impl Table {
         let generation = self.generation;
         let cost = (64 - nodes.leading_zeros()) as u8;
         let bucket = &self.buckets()[self.bucket(key)];
-        let entries: [Entry; ENTRIES_PER_BUCKET] = std::array::from_fn(|i| bucket.0[i].read());
+        let entries: [Entry; ENTRIES_PER_BUCKET] =
+            std::array::from_fn(|i| Entry::read(&bucket.0[i]));
         if let Some(own) = entries.iter().position(|e| e.key == key && e.empties != 0) {
             let mut entry = entries[own];
             let (merged_lower, merged_upper) =
@@ -240,7 +219,7 @@ impl Table {
             }
             entry.cost = entry.cost.max(cost);
             entry.generation = generation;
-            bucket.0[own].write(&entry);
+            entry.write(&bucket.0[own]);
             return;
         }
         let priority = |e: &Entry| {
@@ -256,7 +235,7 @@ impl Table {
                 victim = i;
             }
         }
-        bucket.0[victim].write(&Entry {
+        Entry {
             key,
             lower: lower as i16,
             upper: upper as i16,
@@ -264,7 +243,8 @@ impl Table {
             empties: empties as u8,
             cost,
             generation,
-        });
+        }
+        .write(&bucket.0[victim]);
     }
 }
 
@@ -331,6 +311,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
 
     #[test]
     fn entries_pack_four_to_a_cache_line() {

@@ -26,7 +26,7 @@
 //! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
 //! leave first and, among equals, the shallowest.
 
-use crate::memory::{MemoryError, TableMemory, Zeroable};
+use crate::memory::{MemoryError, Slot, TableMemory, Zeroable};
 
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,42 +54,6 @@ pub(crate) struct Probe {
     pub(crate) selectivity: u8,
 }
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// One slot of a bucket, as stored: the position's hash XOR the data word, and the data word.
-#[derive(Default)]
-struct Slot {
-    key: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Clone for Slot {
-    fn clone(&self) -> Slot {
-        Slot {
-            key: AtomicU64::new(self.key.load(Relaxed)),
-            data: AtomicU64::new(self.data.load(Relaxed)),
-        }
-    }
-}
-
-impl Slot {
-    /// The entry as read now, with its hash recovered from the key word.
-    #[inline(always)]
-    fn read(&self) -> Entry {
-        let data = self.data.load(Relaxed);
-        Entry {
-            key: self.key.load(Relaxed) ^ data,
-            data,
-        }
-    }
-
-    #[inline(always)]
-    fn write(&self, entry: Entry) {
-        self.key.store(entry.key ^ entry.data, Relaxed);
-        self.data.store(entry.data, Relaxed);
-    }
-}
-
 /// An entry as read from a slot: the position's hash and the data word.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -107,6 +71,17 @@ unsafe impl Zeroable for Bucket {}
 const NO_MOVE: u64 = 255;
 
 impl Entry {
+    #[inline(always)]
+    fn read(slot: &Slot) -> Entry {
+        let (key, data) = slot.read();
+        Entry { key, data }
+    }
+
+    #[inline(always)]
+    fn write(self, slot: &Slot) {
+        slot.write(self.key, self.data);
+    }
+
     fn pack(
         score: i32,
         best: Option<usize>,
@@ -232,7 +207,7 @@ impl TranspositionTable {
         bucket
             .0
             .iter()
-            .map(Slot::read)
+            .map(Entry::read)
             .find(|e| e.key == hash && !e.is_empty())
             .map(|e| e.probe())
     }
@@ -251,10 +226,10 @@ impl TranspositionTable {
         let generation = self.generation;
         let bucket = &self.buckets[self.bucket_index(hash)];
         let entries = [
-            bucket.0[0].read(),
-            bucket.0[1].read(),
-            bucket.0[2].read(),
-            bucket.0[3].read(),
+            Entry::read(&bucket.0[0]),
+            Entry::read(&bucket.0[1]),
+            Entry::read(&bucket.0[2]),
+            Entry::read(&bucket.0[3]),
         ];
         let age = |e: &Entry| (generation.wrapping_sub(e.generation()) & 63) as i32;
         if let Some(own) = entries.iter().position(|e| e.key == hash && !e.is_empty()) {
@@ -264,10 +239,11 @@ impl TranspositionTable {
             }
             // Keep the old best move when this search found none (an all-node).
             let best = best.or_else(|| old.best());
-            bucket.0[own].write(Entry {
+            Entry {
                 key: hash,
                 data: Entry::pack(score, best, depth, bound, generation, selectivity),
-            });
+            }
+            .write(&bucket.0[own]);
             return;
         }
         let victim = match entries.iter().position(Entry::is_empty) {
@@ -276,16 +252,18 @@ impl TranspositionTable {
                 .min_by_key(|&i| entries[i].depth() as i32 - 8 * age(&entries[i]))
                 .unwrap_or(0),
         };
-        bucket.0[victim].write(Entry {
+        Entry {
             key: hash,
             data: Entry::pack(score, best, depth, bound, generation, selectivity),
-        });
+        }
+        .write(&bucket.0[victim]);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
 
     #[test]
     fn entries_round_trip_and_negative_scores_survive_packing() {
