@@ -7,7 +7,7 @@
 //! and its *leaf*: the best of the other moves, as a search found it. A link's value is the
 //! value of the position it leads to, seen from this side; a position's value is that of
 //! its best move ([`Book::negamax`]). [`build`] makes a book from game records, [`deepen`]
-//! scores it, [`format`] reads and writes the file, [`verify`] checks its values against
+//! scores it, [`format`](mod@format) reads and writes the file, [`verify`] checks its values against
 //! fresh searches.
 
 pub mod build;

@@ -10,7 +10,7 @@ use crate::board::{Board, SIZES};
 pub const STAGES: usize = 4;
 
 /// Evaluation weights: hundredths of a disc per unit of each feature, one row per stage
-/// anchor. Feature order is [`super::features::FEATURE_NAMES`].
+/// anchor, in the order of the feature indices of `features::f`.
 pub type ClassicWeights = [[i32; NUM_FEATURES]; STAGES];
 
 /// The classic weights: fitted by least squares to self-play game results

@@ -1,6 +1,6 @@
 //! Game records in GGF (Generic Game Format), as the NBoard GUI and the GGS server write
 //! them: `(;GM[Othello]…TI[5:00]BO[8 <squares> *]B[F5/1.00/2.5]W[PA]…;)`. Read into a
-//! [`Game`] by [`parse`]; written from a [`GgfRecord`] by [`write`], or from a [`Game`] by
+//! [`Game`] by [`parse`]; written from a [`GgfRecord`] by [`write`](fn@write), or from a [`Game`] by
 //! [`write_game`].
 //!
 //! Properties read: `BO` (board size, squares in `*`/`O`/`-`, side to move), `B`/`W`

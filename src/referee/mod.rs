@@ -3,9 +3,9 @@
 //! an engine that plays an illegal move, answers garbage, overruns its clock, hangs or dies
 //! loses that game, is restarted if need be, and the match goes on.
 //!
-//! Layout: [`engine_process`] runs a child with timed line reads; [`gtp`] and [`nboard`]
-//! speak the protocols behind the [`client::Client`] trait; [`game`] referees one game;
-//! [`report`] and [`stats`] count and summarise; [`openings`] reads opening files, and
+//! Layout: `engine_process` runs a child with timed line reads; `gtp` and `nboard`
+//! speak the protocols behind the `client::Client` trait; [`game`] referees one game;
+//! [`report`] and `stats` count and summarise; [`openings`] reads opening files, and
 //! games are written in GGF by [`crate::formats::ggf`].
 
 pub mod client;

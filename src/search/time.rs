@@ -5,7 +5,7 @@
 //!
 //! A plan has a soft target (no new iteration starts after [`SOFT_START_SHARE`] of it, as
 //! the next one would likely not finish) and a hard deadline at which the search stops and
-//! answers, plus a backstop that a [`Watchdog`] enforces whatever the search does.
+//! answers, plus a backstop that a `Watchdog` enforces whatever the search does.
 //!
 //! **Margins** ([`Margins`]) keep back time the search's own clock does not see:
 //! - a fixed move time is used up to a quarter of short times, or 1 ms plus 5 %, at most
@@ -16,7 +16,7 @@
 //!   of a short clock up to 20 ms, so that with about 10 ms left the move is played at
 //!   once. What remains is the usable time;
 //! - on a loaded machine the clock's pause grows by twice the scheduling delay the
-//!   [`Watchdog`] measured during the latest searches, a fixed move time's by three times.
+//!   `Watchdog` measured during the latest searches, a fixed move time's by three times.
 //!
 //! **Budget** on a game clock: the usable time is shared over the mover's remaining moves
 //! plus a reserve of [`RESERVE_MOVES`] (or over the moves to play before the clock is
@@ -25,7 +25,7 @@
 //! is four times the target. No search may take more than half the usable time, nor
 //! (backstop) more than half of what is left on the clock.
 //!
-//! **Exact solving** on every size ([`ExactPlan`]): the solver takes over once it is
+//! **Exact solving** on every size (`ExactPlan`): the solver takes over once it is
 //! expected to finish within the hard deadline (by a time model per board size); a short
 //! midgame search first finds a fallback move.
 
@@ -69,7 +69,7 @@ impl Margins {
     };
 
     /// These margins with the pauses raised by the scheduling delay measured lately
-    /// ([`Watchdog::delay`]): on a loaded machine the process waits that long for a core,
+    /// (`Watchdog::delay`): on a loaded machine the process waits that long for a core,
     /// once when the deadline passes unseen and once more before the answer is read (twice
     /// the delay on a game clock). A fixed move time is spent to its end, so the wait before
     /// the command is read comes out of it too: three times the delay (with twice, 3 of 119
@@ -124,7 +124,7 @@ pub struct TimePlan {
     /// Deadline at which the search stops, whatever it is doing.
     pub hard: Option<Duration>,
     /// The promise to the clock's owner: never more than the move time, nor half of what
-    /// is left on the clock. A [`Watchdog`] raises the stop flag then, should a search not
+    /// is left on the clock. A `Watchdog` raises the stop flag then, should a search not
     /// have stopped at `hard`.
     pub backstop: Option<Duration>,
 }
@@ -372,13 +372,13 @@ const DELAY_TICK: Duration = Duration::from_millis(2);
 ///
 /// While a search runs, the thread also wakes every [`DELAY_TICK`] and measures how late
 /// it wakes: the time the process waits for a core on a loaded machine, which no clock
-/// check inside the search can see. [`Watchdog::delay`] gives the largest delay of the
+/// check inside the search can see. `Watchdog::delay` gives the largest delay of the
 /// latest searches, and the time plans keep back a margin that grows with it.
 pub(crate) struct Watchdog {
     stop: Arc<AtomicBool>,
     /// Commands to the waiting thread, which starts with the first deadline.
     commands: Option<mpsc::Sender<Command>>,
-    /// The scheduling delay measured, microseconds ([`Watchdog::delay`]).
+    /// The scheduling delay measured, microseconds (`Watchdog::delay`).
     delay_micros: Arc<AtomicU64>,
 }
 
@@ -387,7 +387,7 @@ enum Command {
     Disarm,
 }
 
-/// An armed [`Watchdog`]; dropping it disarms it.
+/// An armed `Watchdog`; dropping it disarms it.
 pub(crate) struct Armed {
     commands: Option<mpsc::Sender<Command>>,
 }
@@ -479,7 +479,7 @@ impl Watchdog {
     }
 }
 
-/// Folds a search's largest delay into the figure [`Watchdog::delay`] reads.
+/// Folds a search's largest delay into the figure `Watchdog::delay` reads.
 fn remember_delay(delay_micros: &AtomicU64, largest: Duration) {
     let largest = largest.as_micros().min(u64::MAX as u128) as u64;
     let previous = delay_micros.load(Ordering::Relaxed);

@@ -4,7 +4,7 @@
 //! Games are split deterministically by their place in the input (files in name order,
 //! games in file order): every `holdout_every`-th game is held out for the report and
 //! never trained on. Every position of a training game becomes a sample labelled by
-//! [`labels`]; [`fit`] fits all stages' weights at once.
+//! `labels`; `fit` fits all stages' weights at once.
 
 pub mod exact;
 pub(crate) mod fit;

@@ -6,7 +6,7 @@ use super::symmetry;
 use crate::board::bitboard::{gather, Bits};
 use crate::board::Board8;
 
-/// The contents of every instance, in [`INSTANCES`] order.
+/// The contents of every instance, in `INSTANCES` order.
 pub type Indices = [u16; INSTANCE_COUNT];
 
 /// The views of the board instances are read from: the board itself, and the board
