@@ -21,8 +21,9 @@ static evaluation on those games, in discs, next to simple baselines.
 On 6x6, 10x10 and 12x12 (--size N) it fits that size's pattern evaluation (corrections
 to the classic evaluation) to self-play games of the size (`emilia selfplay --size N`),
 with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations (default
-100), --l2 (default 8000) and --smooth (default 50); the engine plays with them when its
-option weights names the file.
+100), --l2 (default 10 on 6x6, whose weights each see many positions, 8000 on the
+others) and --smooth (default 50); the engine plays with them when its option weights
+names the file.
 
 Options:
   --size N            board side: 8 (default), or 6, 10, 12 for those sizes' evaluations
@@ -234,7 +235,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         selfplay: args.values("selfplay").iter().map(PathBuf::from).collect(),
         holdout_every: args.get("holdout-every", 10usize)?.max(2),
         iterations: args.get("iterations", 100)?,
-        l2: args.get("l2", 8000.0)?,
+        l2: args.get("l2", if size == 6 { 10.0 } else { 8000.0 })?,
         smooth: args.get("smooth", 50.0)?,
     };
     if config.selfplay.is_empty() {

@@ -286,8 +286,7 @@ pub static OPTIONS: [EngineOption; 14] = [
         name: "eval",
         kind: OptionKind::Choice(&["pattern", "classic", "squares"]),
         default: "pattern",
-        help: "evaluation: pattern (learned pattern weights on 8x8, 10x10 and 12x12, on \
-               6x6 those of a weights file for the size, else classic), classic \
+        help: "evaluation: pattern (learned pattern weights, on every board size), classic \
                (stage-weighted features) or squares (square table only)",
         get: |e| e.eval.to_string(),
         set: |e, v| {

@@ -423,6 +423,37 @@ mod tests {
         }
     }
 
+    /// The pattern evaluation plays every other size with that size's built-in weights,
+    /// not with the classic evaluation they correct.
+    #[test]
+    fn every_size_plays_with_its_built_in_weights() {
+        fn check<B: Board>(pattern: &Pattern, size: usize) {
+            let built_in = SizedEval::built_in(size).expect("built-in weights");
+            let classic = Classic::default();
+            let mut rng = Rng::new(size as u64);
+            let mut board = B::start(size);
+            let mut differs = 0;
+            for _ in 0..20 {
+                let moves: Vec<usize> = board.moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                board = board.play(*rng.pick(&moves));
+                let score = pattern.evaluate(&board);
+                assert_eq!(score, built_in.evaluate(&board), "{size}x{size}");
+                differs += (score != classic.evaluate(&board)) as usize;
+            }
+            assert!(
+                differs >= 10,
+                "{size}x{size}: {differs} of 20 differ from classic"
+            );
+        }
+        let pattern = Pattern::embedded().unwrap();
+        check::<crate::board::Board6>(&pattern, 6);
+        check::<crate::board::Board10>(&pattern, 10);
+        check::<crate::board::Board12>(&pattern, 12);
+    }
+
     #[test]
     fn the_embedded_weights_load() {
         let eval = PatternEval::load_embedded().unwrap();

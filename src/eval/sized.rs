@@ -8,8 +8,8 @@
 //! coincide as sets of squares is placed once). The weights correct the classic evaluation
 //! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
 //! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
-//! games of that size; those of 10x10 and 12x12 are built in (`weights/sized-N.weights`), and a
-//! weights file (option `weights`) replaces them or gives another size its own.
+//! games of that size and are built in (`weights/sized-N.weights`); a weights file (option
+//! `weights`) replaces those of its size.
 
 use std::sync::OnceLock;
 
@@ -329,9 +329,11 @@ impl SizedEval {
     /// The built-in evaluation of boards of side `size` (`weights/sized-N.weights`),
     /// decoded at its first use; `None` for a size without built-in weights.
     pub fn built_in(size: usize) -> Option<&'static SizedEval> {
+        static SIX: OnceLock<Option<SizedEval>> = OnceLock::new();
         static TEN: OnceLock<Option<SizedEval>> = OnceLock::new();
         static TWELVE: OnceLock<Option<SizedEval>> = OnceLock::new();
         let (decoded, bytes): (_, &[u8]) = match size {
+            6 => (&SIX, include_bytes!("../../weights/sized-6.weights")),
             10 => (&TEN, include_bytes!("../../weights/sized-10.weights")),
             12 => (&TWELVE, include_bytes!("../../weights/sized-12.weights")),
             _ => return None,
@@ -504,12 +506,11 @@ mod built_in_tests {
 
     /// The shipped weights fit the layout: a change of shapes without retraining fails here.
     #[test]
-    fn built_in_weights_load_for_ten_and_twelve() {
-        for size in [10, 12] {
+    fn built_in_weights_load_for_six_ten_and_twelve() {
+        for size in [6, 10, 12] {
             let eval = SizedEval::built_in(size).expect("built-in weights load");
             assert_eq!(eval.layout().size(), size);
         }
-        assert!(SizedEval::built_in(6).is_none());
         assert!(SizedEval::built_in(8).is_none());
     }
 }
