@@ -235,7 +235,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         selfplay: args.values("selfplay").iter().map(PathBuf::from).collect(),
         holdout_every: args.get("holdout-every", 10usize)?.max(2),
         iterations: args.get("iterations", 100)?,
-        l2: args.get("l2", if size == 6 { 10.0 } else { 8000.0 })?,
+        l2: args.get("l2", train::sized::default_l2(size))?,
         smooth: args.get("smooth", 50.0)?,
     };
     if config.selfplay.is_empty() {
