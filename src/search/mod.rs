@@ -12,6 +12,7 @@
 //! a warm transposition table, or more threads, the move and score may vary slightly and
 //! node counts do.
 
+mod busy;
 pub(crate) mod exact8;
 mod limits;
 pub mod mpc;
@@ -20,13 +21,14 @@ mod report;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::board::{Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::score::{self, Score};
+use busy::{BusyTable, BUSY_MIN_DEPTH};
 use ordering::{MoveOrdering, MAX_PLY};
 use time::TimePlan;
 use tt::{Bound, TranspositionTable};
@@ -128,8 +130,6 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     eval: &'a E,
     tt: &'a TranspositionTable,
     settings: &'a SearchSettings<'a>,
-    /// 0 for the main thread; helpers of a parallel search count from 1.
-    thread: usize,
     size: usize,
     ordering: MoveOrdering,
     start: Instant,
@@ -157,6 +157,15 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     /// Set when a helper of a parallel search has completed the whole search, which this
     /// (main) thread then need not finish.
     peer_finished: Option<&'a AtomicBool>,
+    /// 0 for the main thread; helpers of a parallel search count from 1.
+    thread: usize,
+    /// In a parallel search, the deepest iteration any thread has started.
+    deepest_started: Option<&'a AtomicU32>,
+    /// In a parallel search, the positions some thread is searching now (by hash key), so
+    /// that the others put them off to the end of their move loops.
+    busy: Option<&'a BusyTable>,
+    /// Moves put off because another thread was searching them, one list per ply.
+    deferred: Vec<Vec<(usize, B)>>,
 }
 
 /// What a search reports after each finished iteration: its report, and the root moves
@@ -168,11 +177,16 @@ pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 ///
 /// More threads search as lazy SMP: every helper runs its own iterative deepening of the
 /// same position, skipping some depths so that the threads spread over several at once,
-/// and what each learns reaches the others through the shared table. The main thread
-/// decides when to stop; its result is the search's unless a helper finished a deeper
-/// iteration first (then the helper's), and a helper that completes the whole search (its
-/// deepest iteration, or the exact end) ends the main thread's too. With one thread the
-/// search is the sequential one, node for node.
+/// and what each learns reaches the others through the shared table. A thread about to
+/// start an iteration shallower than one another thread has started joins that one
+/// instead. Within an iteration they spread over the tree as in simplified ABDADA
+/// (`busy`): a move loop puts off a child (other than the first) that another thread is
+/// searching, coming back to it at the end, when the table usually knows its value.
+///
+/// The main thread decides when to stop; its result is the search's unless a helper
+/// finished a deeper iteration first (then the helper's), and a helper that completes the
+/// whole search (its deepest iteration, or the exact end) ends the main thread's too. With
+/// one thread the search is the sequential one, node for node.
 pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     board: &B,
     eval: &E,
@@ -186,10 +200,12 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     }
     let helpers_stop = AtomicBool::new(false);
     let helper_finished = AtomicBool::new(false);
+    let busy = BusyTable::new();
+    let deepest_started = AtomicU32::new(0);
     // The deepest iteration a helper finished, and a helper's whole result once one
-    // completes the search.
+    // completes the search, with the progress of its iterations.
     let deepest: Mutex<Option<SearchReport>> = Mutex::new(None);
-    let finished: Mutex<Option<SearchResult>> = Mutex::new(None);
+    let finished: Mutex<Option<(SearchResult, Vec<Iteration>)>> = Mutex::new(None);
     // A node limit is shared out, so that the threads together keep it.
     let (helper_nodes, main_nodes) = match settings.node_limit {
         u64::MAX => (u64::MAX, u64::MAX),
@@ -213,16 +229,22 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
             .map(|thread| {
                 let helper_settings = &helper_settings;
                 let (deepest, finished, helper_finished) = (&deepest, &finished, &helper_finished);
+                let busy = &busy;
+                let deepest_started = &deepest_started;
                 scope.spawn(move || {
                     let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
-                    let result = helper.iterate(board, &mut |report, _| {
+                    helper.busy = Some(busy);
+                    helper.deepest_started = Some(deepest_started);
+                    let mut iterations = Vec::new();
+                    let result = helper.iterate(board, &mut |report, scored| {
                         let mut deepest = lock(deepest);
                         if deepest.as_ref().is_none_or(|d| report.depth > d.depth) {
                             *deepest = Some(report.clone());
                         }
+                        iterations.push((report.clone(), scored.to_vec()));
                     });
                     if !helper.aborted {
-                        lock(finished).get_or_insert(result);
+                        lock(finished).get_or_insert((result, iterations));
                         helper_finished.store(true, AtomicOrdering::Relaxed);
                     }
                     helper.nodes
@@ -231,7 +253,13 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
             .collect();
         let mut main = Searcher::new(board, eval, tt, &main_settings, 0);
         main.peer_finished = Some(&helper_finished);
-        let mut result = main.iterate(board, progress);
+        main.busy = Some(&busy);
+        main.deepest_started = Some(&deepest_started);
+        let mut main_depth = 0;
+        let mut result = main.iterate(board, &mut |report, scored| {
+            main_depth = report.depth;
+            progress(report, scored);
+        });
         helpers_stop.store(true, AtomicOrdering::Relaxed);
         let mut helper_nodes = 0;
         for helper in helpers {
@@ -240,11 +268,17 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
         let main_nodes = result.report.nodes;
-        if let Some(whole) = lock(&finished).take().filter(|_| main.aborted) {
+        if let Some((whole, iterations)) = lock(&finished).take().filter(|_| main.aborted) {
             log::debug!(
                 "lazy SMP: a helper finished depth {} first",
                 whole.report.depth
             );
+            // The iterations the main thread did not report come from the helper's, so
+            // that a caller following the progress (a GUI's hints) sees every depth.
+            let earlier = &iterations[..iterations.len().saturating_sub(1)];
+            for (report, scored) in earlier.iter().filter(|(r, _)| r.depth > main_depth) {
+                progress(report, scored);
+            }
             progress(&whole.report, &whole.root_scores);
             result = whole;
         } else if let Some(deeper) = lock(&deepest).take().filter(|d| {
@@ -265,6 +299,9 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
         result
     })
 }
+
+/// One finished iteration of a helper: its report and root move scores.
+type Iteration = (SearchReport, Vec<MoveScore>);
 
 /// Locks `mutex`, whose data stays whole even if a thread panicked holding it.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -304,7 +341,6 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             eval,
             tt,
             settings,
-            thread,
             size: board.size(),
             ordering: MoveOrdering::new(board.size()),
             start: settings.start,
@@ -326,6 +362,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             iteration_best: None,
             peer_finished: None,
+            thread,
+            deepest_started: None,
+            busy: None,
+            deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
         }
     }
 
@@ -405,8 +445,19 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 if depth < self.settings.first_depth && depth < max_depth {
                     continue;
                 }
-                if skips_depth(self.thread, depth) && depth < max_depth {
+                // Hints show every depth: their threads neither skip nor join.
+                let every_depth = self.settings.score_all_moves;
+                if !every_depth && skips_depth(self.thread, depth) && depth < max_depth {
                     continue;
+                }
+                // A thread behind joins the deepest iteration under way, where the busy
+                // table shares its moves out, rather than repeat a shallower one alone.
+                if let Some(started) = self.deepest_started.filter(|_| !every_depth) {
+                    let deepest = started.load(AtomicOrdering::Relaxed);
+                    if deepest > depth && deepest <= max_depth {
+                        depth = deepest;
+                    }
+                    started.fetch_max(depth, AtomicOrdering::Relaxed);
                 }
                 self.end_level = (selective_end && depth >= empties).then_some(0);
             } else {
@@ -820,17 +871,41 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        for i in 0..list.len() {
-            // Selection sort, one step at a time: a cutoff often comes before the end.
-            let mut top = i;
-            for j in i + 1..list.len() {
-                if list[j].0 > list[top].0 {
-                    top = j;
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let share = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
+        let count = list.len();
+        // The moves in order, then those put off because another thread had them.
+        let mut i = 0;
+        loop {
+            let (m, child, first) = if i < count {
+                // Selection sort, one step at a time: a cutoff often comes before the end.
+                let mut top = i;
+                for j in i + 1..count {
+                    if list[j].0 > list[top].0 {
+                        top = j;
+                    }
                 }
+                list.swap(i, top);
+                let (_, m, child) = list[i];
+                (m, child, i == 0)
+            } else if i - count < deferred.len() {
+                let (m, child) = deferred[i - count];
+                (m, child, false)
+            } else {
+                break;
+            };
+            let key = share.map(|_| child.hash_key());
+            if let (Some(busy), Some(key)) = (share, key) {
+                if i > 0 && i < count && busy.is_busy(key) {
+                    deferred.push((m, child));
+                    i += 1;
+                    continue;
+                }
+                busy.enter(key);
             }
-            list.swap(i, top);
-            let (_, m, child) = list[i];
-            let score = if i == 0 {
+            i += 1;
+            let score = if first {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -840,6 +915,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                     probe
                 }
             };
+            if let (Some(busy), Some(key)) = (share, key) {
+                busy.leave(key);
+            }
             if self.aborted {
                 break;
             }
@@ -858,6 +936,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 }
             }
         }
+        self.deferred[ply] = deferred;
         self.lists[ply] = list;
         if self.aborted {
             return 0;
