@@ -159,13 +159,19 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     peer_finished: Option<&'a AtomicBool>,
     /// 0 for the main thread; helpers of a parallel search count from 1.
     thread: usize,
-    /// In a parallel search, the deepest iteration any thread has started.
-    deepest_started: Option<&'a AtomicU32>,
-    /// In a parallel search, the positions some thread is searching now (by hash key), so
-    /// that the others put them off to the end of their move loops.
-    busy: Option<&'a BusyTable>,
+    /// What the threads of a parallel search share besides the table.
+    shared: Option<&'a SharedSearch>,
     /// Moves put off because another thread was searching them, one list per ply.
     deferred: Vec<Vec<(usize, B)>>,
+}
+
+/// What the threads of a parallel search share besides the transposition table.
+struct SharedSearch {
+    /// The positions some thread is searching now, which the others put off to the end of
+    /// their move loops.
+    busy: BusyTable,
+    /// The deepest iteration any thread has started.
+    deepest_started: AtomicU32,
 }
 
 /// What a search reports after each finished iteration: its report, and the root moves
@@ -200,8 +206,10 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
     }
     let helpers_stop = AtomicBool::new(false);
     let helper_finished = AtomicBool::new(false);
-    let busy = BusyTable::new();
-    let deepest_started = AtomicU32::new(0);
+    let shared = SharedSearch {
+        busy: BusyTable::new(),
+        deepest_started: AtomicU32::new(0),
+    };
     // The deepest iteration a helper finished, and a helper's whole result once one
     // completes the search, with the progress of its iterations.
     let deepest: Mutex<Option<SearchReport>> = Mutex::new(None);
@@ -229,12 +237,10 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
             .map(|thread| {
                 let helper_settings = &helper_settings;
                 let (deepest, finished, helper_finished) = (&deepest, &finished, &helper_finished);
-                let busy = &busy;
-                let deepest_started = &deepest_started;
+                let shared = &shared;
                 scope.spawn(move || {
                     let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
-                    helper.busy = Some(busy);
-                    helper.deepest_started = Some(deepest_started);
+                    helper.shared = Some(shared);
                     let mut iterations = Vec::new();
                     let result = helper.iterate(board, &mut |report, scored| {
                         let mut deepest = lock(deepest);
@@ -253,8 +259,7 @@ pub fn search<B: Board + Sync, E: Evaluator + Sync>(
             .collect();
         let mut main = Searcher::new(board, eval, tt, &main_settings, 0);
         main.peer_finished = Some(&helper_finished);
-        main.busy = Some(&busy);
-        main.deepest_started = Some(&deepest_started);
+        main.shared = Some(&shared);
         let mut main_depth = 0;
         let mut result = main.iterate(board, &mut |report, scored| {
             main_depth = report.depth;
@@ -363,8 +368,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             iteration_best: None,
             peer_finished: None,
             thread,
-            deepest_started: None,
-            busy: None,
+            shared: None,
             deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
         }
     }
@@ -452,7 +456,11 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 }
                 // A thread behind joins the deepest iteration under way, where the busy
                 // table shares its moves out, rather than repeat a shallower one alone.
-                if let Some(started) = self.deepest_started.filter(|_| !every_depth) {
+                if let Some(started) = self
+                    .shared
+                    .map(|shared| &shared.deepest_started)
+                    .filter(|_| !every_depth)
+                {
                     let deepest = started.load(AtomicOrdering::Relaxed);
                     if deepest > depth && deepest <= max_depth {
                         depth = deepest;
@@ -873,7 +881,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let mut best_move = None;
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
-        let share = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
+        let share = self
+            .shared
+            .map(|shared| &shared.busy)
+            .filter(|_| depth > BUSY_MIN_DEPTH);
         let count = list.len();
         // The moves in order, then those put off because another thread had them.
         let mut i = 0;
@@ -895,8 +906,8 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             } else {
                 break;
             };
-            let key = share.map(|_| child.hash_key());
-            if let (Some(busy), Some(key)) = (share, key) {
+            let mark = share.map(|busy| (busy, child.hash_key()));
+            if let Some((busy, key)) = mark {
                 if i > 0 && i < count && busy.is_busy(key) {
                     deferred.push((m, child));
                     i += 1;
@@ -915,7 +926,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                     probe
                 }
             };
-            if let (Some(busy), Some(key)) = (share, key) {
+            if let Some((busy, key)) = mark {
                 busy.leave(key);
             }
             if self.aborted {
