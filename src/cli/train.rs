@@ -22,8 +22,9 @@ On 6x6, 10x10 and 12x12 (--size N) it fits that size's pattern evaluation (corre
 to the classic evaluation) to self-play games of the size (`emilia selfplay --size N`),
 with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations (default
 100), --l2 (default 10 on 6x6, whose weights each see many positions, 8000 on the
-others) and --smooth (default 50); the engine plays with them when its option weights
-names the file.
+others), --smooth (default 50) and --search-label W (0 to 1, default 0: the weight of
+the self-play search's recorded scores in the labels, beside the games' results); the
+engine plays with them when its option weights names the file.
 
 Options:
   --size N            board side: 8 (default), or 6, 10, 12 for those sizes' evaluations
@@ -43,6 +44,8 @@ Options:
   --smooth X          penalty on differences between neighbouring stages (default 100)
   --solve N           solve positions with at most N empties exactly for their labels
                       (default 14; 0: labels from the game records alone)
+  --search-label W    (6x6, 10x10, 12x12) weight of the self-play search scores in the
+                      labels, 0 to 1 (default 0: final results only)
   --measure FILE      measure an existing weights file on the held-out games, no training
   --curve             also report the held-out error at every number of empties
   --exact FILE        also report the error on a file of positions with exact values,
@@ -65,6 +68,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("l2", 1),
             ("huber", 1),
             ("smooth", 1),
+            ("search-label", 1),
             ("exact", 1),
             ("measure", 1),
             ("solve", 1),
@@ -82,6 +86,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let size: usize = args.get("size", 8)?;
     if size != 8 {
         return run_sized(&args, size);
+    }
+    if args.value("search-label").is_some() {
+        bail!("--search-label is for --size 6, 10 and 12 (8x8 labels come from the records)");
     }
     let defaults = Config::default();
     let config = Config {
@@ -237,7 +244,14 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         iterations: args.get("iterations", 100)?,
         l2: args.get("l2", train::sized::default_l2(size))?,
         smooth: args.get("smooth", 50.0)?,
+        search_label: args.get("search-label", 0.0f32)?,
     };
+    if !(0.0..=1.0).contains(&config.search_label) {
+        bail!(
+            "--search-label {}: expected a weight from 0 to 1",
+            config.search_label
+        );
+    }
     if config.selfplay.is_empty() {
         bail!("no games given: use --selfplay <file or directory> of {size}x{size} games");
     }

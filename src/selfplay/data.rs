@@ -27,6 +27,15 @@
 //! empties has the final result as its exact value), and on boards other than 8x8 the
 //! board's side (6, 10 or 12).
 //!
+//! Chunks made since search scores were recorded carry a sixth field (the board's side is
+//! then written on 8x8 too): the score of the best move at every position where the search
+//! chose the move, in hundredths of a disc for the side to move, comma-separated, in the
+//! order of those positions (after the opening moves, before the solver's first):
+//!
+//! ```text
+//! d5d6g7...a1 2 6 16 10 -12,40,-388,...
+//! ```
+//!
 //! # Reproducibility
 //!
 //! Game `g` of chunk `c` depends only on the settings, the seed, `c` and `g`: each game
@@ -97,6 +106,9 @@ pub struct LabelledGame {
     pub opening_moves: u32,
     /// The solver played from this many empties on.
     pub solved_from: u32,
+    /// The search score (hundredths of a disc, for the mover) of each position where the
+    /// search chose the move, in order; empty in chunks made before scores were recorded.
+    pub search_scores: Vec<i32>,
 }
 
 impl LabelledGame {
@@ -111,8 +123,11 @@ impl LabelledGame {
             " {} {} {}",
             self.black_result, self.opening_moves, self.solved_from
         );
-        if self.size != 8 {
+        if self.size != 8 || !self.search_scores.is_empty() {
             let _ = write!(line, " {}", self.size);
+        }
+        for (i, score) in self.search_scores.iter().enumerate() {
+            let _ = write!(line, "{}{score}", if i == 0 { ' ' } else { ',' });
         }
         line
     }
@@ -121,11 +136,15 @@ impl LabelledGame {
     /// end and that the result is the final position's.
     pub fn parse_line(line: &str) -> Result<LabelledGame> {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let (moves, result, opening, solved, size) = match fields[..] {
-            [moves, result, opening, solved] => (moves, result, opening, solved, "8"),
-            [moves, result, opening, solved, size] => (moves, result, opening, solved, size),
+        let (moves, result, opening, solved, size, scores) = match fields[..] {
+            [moves, result, opening, solved] => (moves, result, opening, solved, "8", None),
+            [moves, result, opening, solved, size] => (moves, result, opening, solved, size, None),
+            [moves, result, opening, solved, size, scores] => {
+                (moves, result, opening, solved, size, Some(scores))
+            }
             _ => bail!(
-                "expected '<transcript> <result> <opening moves> <solved from> [<board side>]'"
+                "expected '<transcript> <result> <opening moves> <solved from> [<board side> \
+                 [<search scores>]]'"
             ),
         };
         let number = |text: &str, what: &str| -> Result<i64> {
@@ -156,12 +175,23 @@ impl LabelledGame {
         if opening_moves as usize > squares.len() {
             bail!("more opening moves than moves");
         }
+        let search_scores = match scores {
+            None => Vec::new(),
+            Some(text) => text
+                .split(',')
+                .map(|s| s.parse().map_err(|_| anyhow!("'{s}' is no search score")))
+                .collect::<Result<Vec<i32>>>()?,
+        };
+        if search_scores.len() > squares.len() - opening_moves as usize {
+            bail!("more search scores than searched moves");
+        }
         Ok(LabelledGame {
             size,
             moves: squares,
             black_result,
             opening_moves,
             solved_from,
+            search_scores,
         })
     }
 }
@@ -234,6 +264,7 @@ pub fn play_game(
         ..Limits::default()
     };
     let margin = (settings.margin * 100.0).round() as i32;
+    let mut search_scores = Vec::new();
     loop {
         pass_if_forced(&mut position);
         if position.is_game_over() {
@@ -252,6 +283,7 @@ pub fn play_game(
                 .first()
                 .ok_or_else(|| anyhow!("no move scored"))?
                 .score;
+            search_scores.push(best.hundredths());
             let near: Vec<Move> = scores
                 .iter()
                 .filter(|s| s.score.hundredths() >= best.hundredths() - margin)
@@ -268,6 +300,7 @@ pub fn play_game(
         black_result,
         opening_moves,
         solved_from: settings.solve_empties,
+        search_scores,
     })
 }
 
@@ -598,24 +631,48 @@ mod tests {
             let played = play_game(&mut engine, &settings, &[], &mut rng).unwrap();
             assert_eq!((played.size, played.opening_moves), (size, 4));
             let line = played.to_line();
-            assert!(line.ends_with(&format!(" {size}")), "{line}");
+            let fields: Vec<&str> = line.split(' ').collect();
+            assert_eq!(fields[4], size.to_string(), "{line}");
             assert_eq!(LabelledGame::parse_line(&line).unwrap(), played);
+            // A line from before search scores were recorded reads with none.
+            let without_scores = &line[..line.rfind(' ').unwrap()];
+            let old = LabelledGame::parse_line(without_scores).unwrap();
+            assert!(old.search_scores.is_empty() && old.moves == played.moves);
             // Without its board side the line is an 8x8 game, which it is not.
-            let as_eight = &line[..line.rfind(' ').unwrap()];
+            let as_eight = &without_scores[..without_scores.rfind(' ').unwrap()];
             assert!(LabelledGame::parse_line(as_eight).is_err());
-            // The first position the solver played has the game's result as its value.
+            // The first position the solver played has the game's result as its value, and
+            // every move before it after the opening has its search score.
             let mut position = Position::start(size).unwrap();
-            for &m in &played.moves {
+            let mut first_searched = None;
+            for (k, &m) in played.moves.iter().enumerate() {
                 if position.board.counts().2 <= settings.solve_empties {
+                    assert_eq!(played.search_scores.len(), k - 4, "{size}x{size}");
                     break;
                 }
                 if !position.board.has_moves() {
                     position = position.play(Move::Pass).unwrap();
                 }
+                if k == 4 {
+                    first_searched = Some(position);
+                }
                 position = position
                     .play(Move::Play(Square::from_index(m, size)))
                     .unwrap();
             }
+            // The first search ran on a cleared table, so a fresh one scores it the same.
+            let mut fresh = worker_engine(1);
+            let limits = crate::search::Limits {
+                depth: Some(settings.depth),
+                ..Default::default()
+            };
+            let scores = fresh.hint(
+                &first_searched.unwrap(),
+                usize::MAX,
+                &limits,
+                &mut |_, _| {},
+            );
+            assert_eq!(scores[0].score.hundredths(), played.search_scores[0]);
             if !position.board.has_moves() && !position.is_game_over() {
                 position = position.play(Move::Pass).unwrap();
             }
@@ -652,6 +709,16 @@ mod tests {
         assert!(LabelledGame::parse_line(&format!("a1{line}")).is_err());
         assert!(LabelledGame::parse_line(moves).is_err());
         assert!(parse_openings("f5f5", 8).is_err());
+        // Search scores that are not numbers, or more of them than searched moves.
+        let fields: Vec<&str> = line.split(' ').collect();
+        let head = fields[..5].join(" ");
+        assert_eq!(fields[4], "8");
+        assert!(LabelledGame::parse_line(&format!("{head} 12,x")).is_err());
+        let searched = played.moves.len() - played.opening_moves as usize;
+        let too_many = vec!["0"; searched + 1].join(",");
+        assert!(LabelledGame::parse_line(&format!("{head} {too_many}")).is_err());
+        let enough = vec!["0"; searched].join(",");
+        assert!(LabelledGame::parse_line(&format!("{head} {enough}")).is_ok());
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct SizedConfig {
     pub l2: f64,
     /// Penalty on the difference of a weight between neighbouring stages.
     pub smooth: f64,
+    /// Weight of the recorded search scores in the training labels (0: final results
+    /// only); held-out positions are always labelled with final results.
+    pub search_label: f32,
 }
 
 /// Mean absolute errors on the held-out positions, in discs.
@@ -96,23 +99,44 @@ impl Samples {
     }
 }
 
-/// Every position of `game` where the mover has a move, with its label (the final result
-/// for the mover, in discs): calls `each(board position, label)`.
-fn positions(game: &LabelledGame, mut each: impl FnMut(&Position, f32)) -> Result<()> {
+/// Every position of `game` where the mover has a move, with its label in discs for the
+/// mover: calls `each(board position, label)`. The label is the final result, blended with
+/// weight `search` with the self-play search's score where the game recorded one. That score
+/// is averaged with the next position's (seen from the same side; the final result once
+/// the solver plays), since a fixed-depth search favours alternately the side to move and
+/// the other: the mean of two neighbouring depths cancels it.
+fn positions(game: &LabelledGame, search: f32, mut each: impl FnMut(&Position, f32)) -> Result<()> {
     let size = game.size;
     let Some(mut position) = Position::start(size) else {
         bail!("no {size}x{size} board");
     };
-    for &m in &game.moves {
+    let for_mover = |mover: Color, black_value: f32| match mover {
+        Color::Black => black_value,
+        Color::White => -black_value,
+    };
+    let result = game.black_result as f32;
+    // Black's view of each recorded score: they belong to the moves after the opening.
+    let mut searched = Vec::with_capacity(game.search_scores.len());
+    for (k, &m) in game.moves.iter().enumerate() {
         if !position.board.has_moves() {
             position = position.play(Move::Pass)?;
         }
-        let label = match position.to_move {
-            Color::Black => game.black_result,
-            Color::White => -game.black_result,
-        };
-        each(&position, label as f32);
+        let mover = position.to_move;
+        let label = for_mover(mover, result);
+        match (k as u32).checked_sub(game.opening_moves) {
+            Some(j) if (j as usize) < game.search_scores.len() && search > 0.0 => {
+                let score = game.search_scores[j as usize] as f32 / 100.0;
+                searched.push((position, mover, for_mover(mover, score)));
+            }
+            _ => each(&position, label),
+        }
         position = position.play(Move::Play(Square::from_index(m, size)))?;
+    }
+    for (i, (position, mover, black_score)) in searched.iter().enumerate() {
+        let next = searched.get(i + 1).map_or(result, |s| s.2);
+        let search_value = for_mover(*mover, 0.5 * (black_score + next));
+        let label = for_mover(*mover, result);
+        each(position, search * search_value + (1.0 - search) * label);
     }
     Ok(())
 }
@@ -142,7 +166,8 @@ pub fn train_sized(config: &SizedConfig, say: &mut dyn FnMut(&str)) -> Result<Fi
             let hold = games % config.holdout_every == config.holdout_every - 1;
             games += 1;
             let samples = if hold { &mut held_out } else { &mut training };
-            positions(&game, |position, label| {
+            let search = if hold { 0.0 } else { config.search_label };
+            positions(&game, search, |position, label| {
                 let base = crate::with_board!(position.board, board => {
                     layout.features(&board, &mut features);
                     samples.stages.push(layout.stage(board.empties()) as u16);
@@ -275,6 +300,48 @@ mod tests {
     use crate::selfplay::data::{self, Settings};
 
     #[test]
+    fn search_scores_blend_into_the_labels_averaged_over_two_plies() {
+        // 6x6: two opening moves, then two searched moves with their scores (for the
+        // mover), then moves the solver played (no passes this early).
+        let mut position = Position::start(6).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            let Move::Play(square) = position.legal_moves()[0] else {
+                unreachable!("no pass this early");
+            };
+            moves.push(square.row() * 6 + square.col());
+            position = position.play(Move::Play(square)).unwrap();
+        }
+        let game = LabelledGame {
+            size: 6,
+            moves,
+            black_result: 4,
+            opening_moves: 2,
+            solved_from: 30,
+            search_scores: vec![100, 300],
+        };
+        let mut labels = Vec::new();
+        positions(&game, 0.0, |p, label| {
+            labels.push((p.board.counts().2, label))
+        })
+        .unwrap();
+        labels.sort_by_key(|l| std::cmp::Reverse(l.0));
+        // Results alone: +4 for Black (to move at 32, 30, 28 empties), -4 for White.
+        let results: Vec<f32> = labels.iter().map(|l| l.1).collect();
+        assert_eq!(results, [4.0, -4.0, 4.0, -4.0, 4.0, -4.0]);
+        labels.clear();
+        positions(&game, 1.0, |p, label| {
+            labels.push((p.board.counts().2, label))
+        })
+        .unwrap();
+        labels.sort_by_key(|l| std::cmp::Reverse(l.0));
+        let blended: Vec<f32> = labels.iter().map(|l| l.1).collect();
+        // At 30 empties Black scored +1, White then +3: Black's mean (1 - 3) / 2 = -1. At
+        // 29 White's +3 and the result, -4 for White: -0.5.
+        assert_eq!(blended, [4.0, -4.0, -1.0, -0.5, 4.0, -4.0]);
+    }
+
+    #[test]
     fn a_fit_on_small_board_games_predicts_and_repeats() {
         let dir = std::env::temp_dir().join(format!("emilia-sized-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -297,12 +364,25 @@ mod tests {
             iterations: 40,
             l2: 5.0,
             smooth: 50.0,
+            search_label: 0.0,
         };
         let fitted = train_sized(&config, &mut |_| {}).unwrap();
         let held = fitted.held_out;
         assert!(held.count > 200, "{held:?}");
         // Better than always predicting a draw on games it never saw.
         assert!(held.fitted < 0.95 * held.zero, "{held:?}");
+        // Labels blended with the search scores give other weights, still predictive.
+        let blended_config = SizedConfig {
+            search_label: 0.5,
+            ..config.clone()
+        };
+        let blended = train_sized(&blended_config, &mut |_| {}).unwrap();
+        assert_ne!(blended.weights, fitted.weights);
+        assert!(
+            blended.held_out.fitted < 0.95 * held.zero,
+            "{:?}",
+            blended.held_out
+        );
         // The same games give the same weights.
         let again = train_sized(&config, &mut |_| {}).unwrap();
         assert_eq!(again.weights, fitted.weights);
