@@ -21,9 +21,10 @@ static evaluation on those games, in discs, next to simple baselines.
 On 6x6, 10x10 and 12x12 (--size N) it fits that size's pattern evaluation (corrections
 to the classic evaluation) to self-play games of the size (`emilia selfplay --size N`),
 with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations (default
-100), --l2 (default 10 on 6x6, whose weights each see many positions, 8000 on the
-others), --smooth (default 50) and --search-label W (0 to 1, default 0: the weight of
-the self-play search's recorded scores in the labels, beside the games' results); the
+100), --l2 (default 10 on 6x6, whose weights each see many positions, 500 on 10x10, 8000
+on 12x12), --smooth (default 50) and --search-label W (0 to 1, default 0: the weight of
+the self-play search's recorded scores in the labels, beside the games' results) and
+--from FILE (weights to start from and correct); the
 engine plays with them when its option weights names the file.
 
 Options:
@@ -46,6 +47,8 @@ Options:
                       (default 14; 0: labels from the game records alone)
   --search-label W    (6x6, 10x10, 12x12) weight of the self-play search scores in the
                       labels, 0 to 1 (default 0: final results only)
+  --from FILE         (6x6, 10x10, 12x12) start from these weights: the fit corrects
+                      them, its ridge penalty pulling towards them instead of zero
   --measure FILE      measure an existing weights file on the held-out games, no training
   --curve             also report the held-out error at every number of empties
   --exact FILE        also report the error on a file of positions with exact values,
@@ -69,6 +72,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("huber", 1),
             ("smooth", 1),
             ("search-label", 1),
+            ("from", 1),
             ("exact", 1),
             ("measure", 1),
             ("solve", 1),
@@ -87,8 +91,10 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if size != 8 {
         return run_sized(&args, size);
     }
-    if args.value("search-label").is_some() {
-        bail!("--search-label is for --size 6, 10 and 12 (8x8 labels come from the records)");
+    for only_sized in ["search-label", "from"] {
+        if args.value(only_sized).is_some() {
+            bail!("--{only_sized} is for --size 6, 10 and 12 training");
+        }
     }
     let defaults = Config::default();
     let config = Config {
@@ -245,6 +251,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         l2: args.get("l2", train::sized::default_l2(size))?,
         smooth: args.get("smooth", 50.0)?,
         search_label: args.get("search-label", 0.0f32)?,
+        from: args.value("from").map(PathBuf::from),
     };
     if !(0.0..=1.0).contains(&config.search_label) {
         bail!(

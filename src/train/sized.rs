@@ -20,12 +20,14 @@ use crate::selfplay::data::{game_files, read_games, LabelledGame};
 
 /// The ridge penalty that suits board side `size`: 6x6 patterns are small and each of their
 /// weights sees many positions, so a light penalty fits best (held-out error 3.83 discs at
-/// 10, 6.64 at 8,000); on 10x10 and 12x12, 8,000 did best in matches.
+/// 10, 6.64 at 8,000). On 10x10, with 20,000 games, 500 did best in matches at equal depth
+/// (2,000 and 8,000 lost 25 to 90 Elo); 12x12, with fewer games, keeps the 8,000 that did
+/// best on 10x10's first 10,000.
 pub fn default_l2(size: usize) -> f64 {
-    if size == 6 {
-        10.0
-    } else {
-        8000.0
+    match size {
+        6 => 10.0,
+        10 => 500.0,
+        _ => 8000.0,
     }
 }
 
@@ -47,6 +49,9 @@ pub struct SizedConfig {
     /// Weight of the recorded search scores in the training labels (0: final results
     /// only); held-out positions are always labelled with final results.
     pub search_label: f32,
+    /// Weights to start from: the fit corrects them, its ridge penalty pulling towards them
+    /// instead of towards zero, so games they were fitted to still count.
+    pub from: Option<PathBuf>,
 }
 
 /// Mean absolute errors on the held-out positions, in discs.
@@ -190,10 +195,42 @@ pub fn train_sized(config: &SizedConfig, say: &mut dyn FnMut(&str)) -> Result<Fi
         training.len(),
         held_out.len()
     ));
-    let weights = fit(&training, layout.stages(), per_stage, config, say);
-    let values: Vec<i16> = weights
+    // Starting weights, in discs: the fit learns the difference from them.
+    let prior: Vec<f64> = match &config.from {
+        None => vec![0.0; layout.stages() * per_stage],
+        Some(path) => {
+            let from = Weights::read(path)?;
+            if (from.stages, from.per_stage, from.fingerprint)
+                != (layout.stages(), per_stage, layout.fingerprint())
+            {
+                bail!(
+                    "{}: not weights of this {}x{} evaluation",
+                    path.display(),
+                    config.size,
+                    config.size
+                );
+            }
+            from.values.iter().map(|&v| v as f64 / 100.0).collect()
+        }
+    };
+    for i in 0..training.len() {
+        let base = training.stages[i] as usize * per_stage;
+        let predicted: f64 = training
+            .features(i)
+            .iter()
+            .map(|&f| prior[base + f as usize])
+            .sum();
+        training.labels[i] -= predicted as f32;
+    }
+    let change = fit(&training, layout.stages(), per_stage, config, say);
+    let values: Vec<i16> = change
         .iter()
-        .map(|w| (w * 100.0).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
+        .zip(&prior)
+        .map(|(w, p)| {
+            ((w + p) * 100.0)
+                .round()
+                .clamp(i16::MIN as f64, i16::MAX as f64) as i16
+        })
         .collect();
     let weights = Weights {
         stages: layout.stages(),
@@ -365,6 +402,7 @@ mod tests {
             l2: 5.0,
             smooth: 50.0,
             search_label: 0.0,
+            from: None,
         };
         let fitted = train_sized(&config, &mut |_| {}).unwrap();
         let held = fitted.held_out;
@@ -387,11 +425,38 @@ mod tests {
         let again = train_sized(&config, &mut |_| {}).unwrap();
         assert_eq!(again.weights, fitted.weights);
         // A 10x10 fit refuses 6x6 games.
-        let ten = SizedConfig { size: 10, ..config };
+        let ten = SizedConfig {
+            size: 10,
+            ..config.clone()
+        };
         assert!(train_sized(&ten, &mut |_| {}).is_err());
         // Written and read back, the weights evaluate 6x6 boards.
         let path = dir.join("six.weights");
         fitted.weights.write(&path).unwrap();
+        // A fit that starts from them and may hardly move keeps them; one that may move
+        // freely fits the games as well as from nothing.
+        let held_to_them = SizedConfig {
+            from: Some(path.clone()),
+            l2: 1e12,
+            smooth: 0.0,
+            ..blended_config.clone()
+        };
+        let kept = train_sized(&held_to_them, &mut |_| {}).unwrap();
+        assert_eq!(kept.weights, fitted.weights);
+        let free = SizedConfig {
+            from: Some(path.clone()),
+            ..blended_config.clone()
+        };
+        let refitted = train_sized(&free, &mut |_| {}).unwrap();
+        assert_ne!(refitted.weights, fitted.weights);
+        assert!(refitted.held_out.fitted < 0.95 * held.zero);
+        // Weights of another size are refused.
+        let other = SizedConfig {
+            size: 6,
+            from: Some(std::path::PathBuf::from("weights/sized-10.weights")),
+            ..config.clone()
+        };
+        assert!(train_sized(&other, &mut |_| {}).is_err());
         let pattern = crate::eval::Pattern::from_file(&path).unwrap();
         let position = Position::start(6).unwrap();
         let (position, _) = position.play_transcript("b3b4c5").unwrap();
