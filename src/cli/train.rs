@@ -24,8 +24,8 @@ with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations 
 100), --l2 (default 10 on 6x6, whose weights each see many positions, 500 on 10x10, 8000
 on 12x12), --smooth (default 50) and --search-label W (0 to 1, default 0: the weight of
 the self-play search's recorded scores in the labels, beside the games' results) and
---from FILE (weights to start from and correct); the
-engine plays with them when its option weights names the file.
+--from FILE (weights to start from and correct); the engine plays with them when its
+option weights names the file.
 
 Options:
   --size N            board side: 8 (default), or 6, 10, 12 for those sizes' evaluations
