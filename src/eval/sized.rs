@@ -279,6 +279,20 @@ impl SizedLayout {
         hash
     }
 
+    /// Refuses weights fitted for another layout (other stages, sizes or shapes).
+    pub fn check(&self, weights: &Weights) -> Result<()> {
+        if weights.stages != self.stages
+            || weights.per_stage != self.per_stage
+            || weights.fingerprint != self.fingerprint()
+        {
+            bail!(
+                "the weights were trained for another {0}x{0} pattern layout",
+                self.size
+            );
+        }
+        Ok(())
+    }
+
     /// The weights `board`'s features use within its stage, written to `out` (cleared).
     pub fn features<B: Board>(&self, board: &B, out: &mut Vec<usize>) {
         debug_assert_eq!(board.size(), self.size);
@@ -308,12 +322,7 @@ impl SizedEval {
     /// The evaluation of boards of side `size` with `weights`, checked for fitting them.
     pub fn from_weights(size: usize, weights: &Weights) -> Result<SizedEval> {
         let layout = SizedLayout::new(size);
-        if weights.stages != layout.stages
-            || weights.per_stage != layout.per_stage
-            || weights.fingerprint != layout.fingerprint()
-        {
-            bail!("the weights were trained for another {size}x{size} pattern layout");
-        }
+        layout.check(weights)?;
         Ok(SizedEval {
             layout,
             classic: super::Classic::default(),

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::sized::SizedLayout;
@@ -115,6 +115,8 @@ fn positions(game: &LabelledGame, search: f32, mut each: impl FnMut(&Position, f
     let Some(mut position) = Position::start(size) else {
         bail!("no {size}x{size} board");
     };
+    // Black's value seen by `mover`; the same sign change turns the mover's value into
+    // Black's.
     let for_mover = |mover: Color, black_value: f32| match mover {
         Color::Black => black_value,
         Color::White => -black_value,
@@ -200,16 +202,9 @@ pub fn train_sized(config: &SizedConfig, say: &mut dyn FnMut(&str)) -> Result<Fi
         None => vec![0.0; layout.stages() * per_stage],
         Some(path) => {
             let from = Weights::read(path)?;
-            if (from.stages, from.per_stage, from.fingerprint)
-                != (layout.stages(), per_stage, layout.fingerprint())
-            {
-                bail!(
-                    "{}: not weights of this {}x{} evaluation",
-                    path.display(),
-                    config.size,
-                    config.size
-                );
-            }
+            layout
+                .check(&from)
+                .with_context(|| format!("{}", path.display()))?;
             from.values.iter().map(|&v| v as f64 / 100.0).collect()
         }
     };
