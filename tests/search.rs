@@ -413,6 +413,29 @@ fn probcut_prunes_the_midgame_but_leaves_exact_scores_alone() {
 }
 
 #[test]
+fn probcut_auto_is_a_margin_that_depends_on_the_board_size() {
+    // The default margin: 10 tenths of a standard deviation on 8x8, 5 on 10x10 and 12x12,
+    // node for node the same search as that margin given explicitly, and not the other.
+    for (size, transcript, auto, other) in [
+        (8, "f5f6e6f4e3c5c4e7", "10", "5"),
+        (12, "e6g5h5e5f5i5h4d7", "5", "10"),
+    ] {
+        let (position, _) = Position::start(size)
+            .unwrap()
+            .play_transcript(transcript)
+            .unwrap();
+        let nodes = |margin: &str| {
+            let mut engine = engine();
+            engine.set_option("mpc", "off").unwrap();
+            engine.set_option("probcut", margin).unwrap();
+            engine.search(&position, &depth(9), &mut |_| {}).nodes
+        };
+        assert_eq!(nodes("auto"), nodes(auto), "{size}x{size}");
+        assert_ne!(nodes("auto"), nodes(other), "{size}x{size}");
+    }
+}
+
+#[test]
 fn probcut_does_not_hide_a_wipe_out() {
     // A 10x10 game that the greedy player won 50-0 against Emilia: here White wipes Black
     // out by j2. With ProbCut in this lopsided position (Black 6 discs, White 41) a

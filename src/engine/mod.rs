@@ -35,8 +35,9 @@ pub const LEVEL_EXACT_EXTRA: u32 = 6;
 /// The persistent engine.
 pub struct Engine {
     eval: EvalKind,
-    /// ProbCut margin in tenths of a standard deviation, 0 for none (option `probcut`).
-    probcut: u32,
+    /// ProbCut margin in tenths of a standard deviation, 0 for none, `None` for the board
+    /// size's default (option `probcut`).
+    probcut: Option<u32>,
     /// The Multi-ProbCut table, measured on 8x8 with the pattern evaluation (option `mpc`);
     /// `None`: the ProbCut margin applies to one fixed estimate of the error at every stage
     /// and depth, and no search to the end is selective.
@@ -115,8 +116,16 @@ impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
-    /// Default ProbCut margin, tenths of a standard deviation.
-    pub const DEFAULT_PROBCUT: u32 = 10;
+    /// Default ProbCut margin on a board of side `size`, tenths of a standard deviation.
+    /// Half a standard deviation on 10x10 and 12x12: at equal time it beat a whole one on
+    /// 12x12 and did no worse on 10x10 (the README gives the figures).
+    pub fn default_probcut(size: usize) -> u32 {
+        if size >= 10 {
+            5
+        } else {
+            10
+        }
+    }
 
     /// Default memory of all search tables together (option `hash`), MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
@@ -154,7 +163,7 @@ impl Engine {
             },
             pattern,
             weights_file: String::new(),
-            probcut: Engine::DEFAULT_PROBCUT,
+            probcut: None,
             mpc: Some(Arc::new(MpcTable::embedded().clone())),
             mpc_file: String::new(),
             hash_mib: mib,
@@ -631,7 +640,9 @@ impl Engine {
             start,
             stop: &stop,
             score_all_moves,
-            probcut: self.probcut,
+            probcut: self
+                .probcut
+                .unwrap_or_else(|| Engine::default_probcut(position.size())),
             first_depth: self.first_depth,
             mpc: mpc.as_deref(),
             // A mover that must pass has no root moves to leave out; its opponent's are

@@ -36,6 +36,13 @@ pub enum OptionKind {
         /// Largest value.
         max: u64,
     },
+    /// A whole number in `min..=max`, or `auto` for a value that depends on the board.
+    NumberOrAuto {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
 }
 
 impl fmt::Display for OptionKind {
@@ -47,6 +54,9 @@ impl fmt::Display for OptionKind {
             OptionKind::Choice(words) => f.write_str(&words.join(", ")),
             OptionKind::Text => f.write_str("text"),
             OptionKind::Threads { max } => write!(f, "1 to {max}, or all"),
+            OptionKind::NumberOrAuto { min, max } => {
+                write!(f, "{min} to {}, or auto", show_max(*max))
+            }
         }
     }
 }
@@ -66,6 +76,8 @@ pub(crate) enum OptionValue<'a> {
     Number(u64),
     /// No limit (`0`, `none` or `off` for a [`OptionKind::Limit`]).
     Off,
+    /// `auto` for a [`OptionKind::NumberOrAuto`].
+    Auto,
     /// One of the option's words (in lower case), or its text.
     Text(&'a str),
 }
@@ -207,6 +219,10 @@ impl EngineOption {
                 OptionValue::Number(super::available_cores().min(MAX_THREADS as usize) as u64),
             ),
             OptionKind::Threads { max } => within(number()?, 1, max),
+            OptionKind::NumberOrAuto { .. } if text.eq_ignore_ascii_case("auto") => {
+                Ok(OptionValue::Auto)
+            }
+            OptionKind::NumberOrAuto { min, max } => within(number()?, min, max),
         }
     }
 }
@@ -303,14 +319,18 @@ pub static OPTIONS: [EngineOption; 14] = [
     },
     EngineOption {
         name: "probcut",
-        kind: OptionKind::Number { min: 0, max: 100 },
-        default: "10",
+        kind: OptionKind::NumberOrAuto { min: 0, max: 100 },
+        default: "auto",
         help: "Multi-ProbCut margin in tenths of a standard deviation: midgame lines a \
                shallow search puts this far outside the window are pruned, and on 8x8 \
-               searches to the end are selective (73 % to 99 %) before exact; 0 turns it off",
-        get: |e| e.probcut.to_string(),
+               searches to the end are selective (73 % to 99 %) before exact; 0 turns it \
+               off; auto is 10 on 6x6 and 8x8, 5 on 10x10 and 12x12",
+        get: |e| e.probcut.map_or("auto".to_string(), |t| t.to_string()),
         set: |e, v| {
-            e.probcut = number(v) as u32;
+            e.probcut = match v {
+                OptionValue::Auto => None,
+                other => Some(number(other) as u32),
+            };
             Ok(())
         },
     },
@@ -585,7 +605,7 @@ mod tests {
             (
                 "probcut",
                 "101",
-                "option probcut: 101 is out of range (0 to 100)",
+                "option probcut: 101 is out of range (0 to 100, or auto)",
             ),
             (
                 "eval",
@@ -653,5 +673,22 @@ mod tests {
         engine.set_option("threads", "ALL").unwrap();
         let cores = super::super::available_cores().to_string();
         assert_eq!(engine.option("threads"), Some(cores));
+    }
+
+    #[test]
+    fn probcut_takes_a_margin_or_auto() {
+        let mut engine = Engine::with_hash(4);
+        assert_eq!(engine.option("probcut").as_deref(), Some("auto"));
+        engine.set_option("probcut", "7").unwrap();
+        assert_eq!(engine.option("probcut").as_deref(), Some("7"));
+        let error = engine.set_option("probcut", "101").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "option probcut: 101 is out of range (0 to 100, or auto)"
+        );
+        assert!(engine.set_option("probcut", "some").is_err());
+        assert_eq!(engine.option("probcut").as_deref(), Some("7"));
+        engine.set_option("probcut", "Auto").unwrap();
+        assert_eq!(engine.option("probcut").as_deref(), Some("auto"));
     }
 }
