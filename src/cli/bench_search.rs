@@ -158,7 +158,7 @@ pub(crate) fn time(args: &Args) -> Result<()> {
         } else {
             // A clock whose share for this move is about `budget`; every fifth one is
             // nearly out of time, the case where a late move loses.
-            let moves = time::own_moves_left(empties) + time::RESERVE_MOVES;
+            let moves = time::moves_to_search(empties, position.size()) + time::RESERVE_MOVES;
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {

@@ -18,12 +18,13 @@
 //! - on a loaded machine the clock's pause grows by twice the scheduling delay the
 //!   `Watchdog` measured during the latest searches, a fixed move time's by three times.
 //!
-//! **Budget** on a game clock: the usable time is shared over the mover's remaining moves
-//! plus a reserve of [`RESERVE_MOVES`] (or over the moves to play before the clock is
-//! renewed, in byo-yomi), three quarters of the increment are spent, the moves where the
-//! exact endgame becomes solvable get [`SOLVE_BONUS`] times as much, and the hard deadline
-//! is four times the target. No search may take more than half the usable time, nor
-//! (backstop) more than half of what is left on the clock.
+//! **Budget** on a game clock: the usable time is shared over the mover's moves that still
+//! need a search ([`moves_to_search`]: those before the exact endgame is usually solvable,
+//! and the solving move) plus a reserve of [`RESERVE_MOVES`] (or over the moves to play
+//! before the clock is renewed, in byo-yomi), three quarters of the increment are spent,
+//! the moves where the exact endgame becomes solvable get [`SOLVE_BONUS`] times as much,
+//! and the hard deadline is four times the target. No search may take more than half the
+//! usable time, nor (backstop) more than half of what is left on the clock.
 //!
 //! **Exact solving** on every size (`ExactPlan`): the solver takes over once it is
 //! expected to finish within the hard deadline (by a time model per board size); a short
@@ -116,6 +117,14 @@ pub(crate) fn own_moves_left(empties: u32) -> u32 {
     empties.div_ceil(2).max(1)
 }
 
+/// Own moves that still need a search of their own, with `empties` empty squares on a
+/// board of side `size`: those before the exact endgame usually becomes solvable, and the
+/// move that solves it. The moves after a solve come from the solver's table at once, so
+/// time budgeted for them was left unused on the clock at the end of the game.
+pub(crate) fn moves_to_search(empties: u32, size: usize) -> u32 {
+    (own_moves_left(empties.saturating_sub(solve_empties(size))) + 1).min(own_moves_left(empties))
+}
+
 /// Time the search may take for one move, from its start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimePlan {
@@ -170,14 +179,19 @@ pub fn for_move_time(move_time: Duration, margins: &Margins) -> TimePlan {
 pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Margins) -> TimePlan {
     let own_moves = own_moves_left(empties);
     // In byo-yomi the clock is renewed after `moves_to_go` moves: no reserve is needed.
-    let (moves, reserve) = match clock.moves_to_go {
-        Some(n) => (n.clamp(1, own_moves), 0),
-        None => (own_moves, RESERVE_MOVES),
+    // Every move still to play costs its overhead; only those still to search share the
+    // time.
+    let (overhead_moves, budgeted) = match clock.moves_to_go {
+        Some(n) => {
+            let period = n.clamp(1, own_moves);
+            (period, period)
+        }
+        None => (own_moves, moves_to_search(empties, size) + RESERVE_MOVES),
     };
     let usable = clock
         .remaining
-        .saturating_sub(margins.clock(clock.remaining, moves));
-    let mut soft = usable / (moves + reserve) + clock.increment * 3 / 4;
+        .saturating_sub(margins.clock(clock.remaining, overhead_moves));
+    let mut soft = usable / budgeted + clock.increment * 3 / 4;
     let solvable = solve_empties(size);
     if (solvable.saturating_sub(1)..=solvable + 1).contains(&empties) {
         soft = soft.mul_f64(SOLVE_BONUS);
@@ -524,15 +538,35 @@ mod tests {
     }
 
     #[test]
-    fn clock_budget_shares_the_time_over_the_remaining_moves() {
-        // 60 s for 30 own moves plus the reserve: about 1.6 s each.
+    fn clock_budget_shares_the_time_over_the_moves_before_the_solve() {
+        // 60 s for the 22 own moves before 16 empties, the solving move and the reserve:
+        // about 2.1 s each.
         let plan = for_clock(&clock(60_000, 0), 60, 8, &M);
         let soft = plan.soft.unwrap();
-        assert!(soft > ms(1_500) && soft < ms(1_700), "{soft:?}");
+        assert!(soft > ms(2_000) && soft < ms(2_200), "{soft:?}");
         assert_eq!(plan.hard, Some(soft * 4));
         // The increment is spent too.
         let with_inc = for_clock(&clock(60_000, 1_000), 60, 8, &M).soft.unwrap();
         assert_eq!(with_inc, soft + ms(750));
+    }
+
+    #[test]
+    fn moves_after_the_solvable_point_get_no_share_of_the_clock() {
+        // 8x8 from the start: 22 own moves down to 16 empties and the solving move.
+        assert_eq!(moves_to_search(60, 8), 23);
+        assert_eq!(moves_to_search(20, 8), 3);
+        assert_eq!(moves_to_search(16, 8), 2);
+        // Never more than the moves left to play.
+        assert_eq!(moves_to_search(2, 8), 1);
+        assert_eq!(moves_to_search(96, 10), 43);
+        // The same clock gives a midgame move more than a share over every move left.
+        let with_solve = for_clock(&clock(10_000, 0), 40, 8, &M).soft.unwrap();
+        let usable = ms(10_000) - M.clock(ms(10_000), own_moves_left(40));
+        assert!(with_solve > usable / (own_moves_left(40) + RESERVE_MOVES));
+        assert_eq!(
+            with_solve,
+            usable / (moves_to_search(40, 8) + RESERVE_MOVES)
+        );
     }
 
     #[test]
