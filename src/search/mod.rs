@@ -434,6 +434,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             && self.settings.mpc.is_some_and(|table| {
                 (SELECTIVE_END_MIN_EMPTIES..=empties).any(|e| table.end(e).is_some())
             });
+        let mut stability = time::Stability::new(root.len());
         let mut best_pv = vec![root[0].index];
         let mut report = self.report(0, 0, false, &best_pv);
         // A search that starts deeper centres its first window on the table's score.
@@ -493,6 +494,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             }
             previous_score = score;
             best_pv = pv;
+            stability.record(best_pv[0], score);
             // Exact once the depth covers the empties (without selective cuts), or when every
             // line ended the game.
             let exact =
@@ -507,7 +509,12 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 Vec::new()
             };
             progress(&report, &scored);
-            if exact || !self.settings.plan.may_start_iteration(self.start.elapsed()) {
+            if exact
+                || !self
+                    .settings
+                    .plan
+                    .may_start_iteration(self.start.elapsed(), stability.scale())
+            {
                 break;
             }
         }
