@@ -225,9 +225,11 @@ impl BitSet for U192 {
 
     #[inline(always)]
     fn bit(index: usize) -> U192 {
-        let mut words = [0; 3];
-        words[(index >> 6).min(2)] = 1 << (index & 63);
-        U192(words)
+        // Each word chosen by a mask rather than by an index into an array: a store at a
+        // computed index followed by loads of the whole set stalls the processor.
+        let (one, word) = (1u64 << (index & 63), index >> 6);
+        let at = |w: usize| one & ((word == w) as u64).wrapping_neg();
+        U192([at(0), at(1), at(2)])
     }
     #[inline(always)]
     fn shl(self, n: u32) -> U192 {

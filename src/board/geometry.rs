@@ -300,7 +300,7 @@ pub(crate) const fn line_table(layout: Layout) -> [LinesThrough; MAX_BITS] {
 /// Discs flipped along one line held in the low bits of `player` and `opponent`, by a move
 /// at bit `rank`: the opponent's runs on either side closed by a player's disc.
 #[inline(always)]
-fn line_flips(player: u32, opponent: u32, rank: u32) -> u32 {
+pub(crate) fn line_flips(player: u32, opponent: u32, rank: u32) -> u32 {
     let at = 1u32 << rank;
     // Upwards: with the bits up to `rank` set, adding one carries through the opponent's
     // run above it to the first other square.
