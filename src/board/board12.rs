@@ -162,7 +162,7 @@ fn flips_avx2(player: U192, opponent: U192, bit: usize) -> U192 {
 /// along a row is a shift inside the lanes, a step along a column moves the lanes. The
 /// even rows fill the low 128-bit half and the odd rows the high half (rows 0, 2, …, 10
 /// in the low half's lanes 0 to 5, rows 1, 3, …, 11 in the high half's), so that a step of
-/// two rows stays inside each half; only single steps cross between the halves.
+/// 2, 4 or 8 rows stays inside each half; only single steps cross between the halves.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 fn legal_moves_avx2(player: U192, opponent: U192) -> U192 {
@@ -207,8 +207,8 @@ fn legal_moves_avx2(player: U192, opponent: U192) -> U192 {
         }
     }
 
-    /// The moves along one line direction (`rows`, `cols`) and its opposite, as in
-    /// [`super::geometry::legal_moves`].
+    /// The moves along one line direction (`rows`, `cols`) and its opposite: the squares
+    /// just beyond the opponent's runs that start next to a player's disc.
     #[inline(always)]
     unsafe fn along(p: __m256i, o: __m256i, rows: i32, cols: i32) -> __m256i {
         let sense = |r: i32, c: i32| {

@@ -4,9 +4,9 @@
 //! them and the position into a [`TimePlan`].
 //!
 //! A plan has a soft target (no new iteration starts after [`SOFT_START_SHARE`] of it, as
-//! the next one would likely not finish; the search scales it by how settled its choice is,
-//! `Stability`) and a hard deadline at which the search stops and
-//! answers, plus a backstop that a `Watchdog` enforces whatever the search does.
+//! the next one would likely not finish; the search scales it by how settled its choice
+//! is, `Stability`) and a hard deadline at which the search stops and answers, plus a
+//! backstop that a `Watchdog` enforces whatever the search does.
 //!
 //! **Margins** ([`Margins`]) keep back time the search's own clock does not see:
 //! - a fixed move time is used up to a quarter of short times, or 1 ms plus 5 %, at most
