@@ -158,11 +158,10 @@ pub(crate) fn time(args: &Args) -> Result<()> {
         } else {
             // A clock whose share for this move is about `budget`; every fifth one is
             // nearly out of time, the case where a late move loses.
-            let moves = time::moves_to_search(empties, position.size()) + time::RESERVE_MOVES;
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {
-                budget * moves
+                budget.div_f64(time::clock_share(empties, position.size()))
             };
             Limits {
                 clock: Some(Clock::sudden_death(remaining)),

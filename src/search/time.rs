@@ -21,8 +21,10 @@
 //!
 //! **Budget** on a game clock: the usable time is shared over the mover's moves that still
 //! need a search (`moves_to_search`: those before the exact endgame is usually solvable,
-//! and the solving move) plus a reserve of [`RESERVE_MOVES`] (or over the moves to play
-//! before the clock is renewed, in byo-yomi), three quarters of the increment are spent,
+//! and the solving move) plus a reserve of [`RESERVE_MOVES`], each move by its weight for
+//! its stage of the game (`phase_weight`: the midgame more, the opening and the moves just
+//! before the solve less; the reserve's moves weigh 1), or evenly over the moves to play
+//! before the clock is renewed, in byo-yomi; three quarters of the increment are spent,
 //! the moves where the exact endgame becomes solvable get [`SOLVE_BONUS`] times as much,
 //! and the hard deadline is four times the target. No search may take more than half the
 //! usable time, nor (backstop) more than half of what is left on the clock.
@@ -46,6 +48,16 @@ pub const SOFT_START_SHARE: f64 = 0.6;
 
 /// Budget multiplier for the moves where the exact endgame becomes solvable.
 pub const SOLVE_BONUS: f64 = 2.5;
+
+/// Share of empty squares at which a move's weight in the clock's sharing peaks (36
+/// empties on 8x8).
+const PHASE_PEAK: f64 = 0.56;
+/// How far from the peak, in shares of empty squares, the weight's rise above its floor
+/// falls to 1/e of its height (10 empties on 8x8).
+const PHASE_WIDTH: f64 = 0.16;
+/// A move's weight at the peak and far from it (the opening, the moves before the solve).
+const PHASE_HIGH: f64 = 1.4;
+const PHASE_LOW: f64 = 0.6;
 
 /// The time kept back from deadlines for what the search's own clock does not see.
 ///
@@ -242,6 +254,27 @@ pub fn for_move_time(move_time: Duration, margins: &Margins) -> TimePlan {
     }
 }
 
+/// Weight of a move in the sharing of a game clock, by how full the board is: the
+/// midgame, where games are mostly decided and a deeper search changes the move most,
+/// weighs up to [`PHASE_HIGH`], a move of the opening or just before the exact solve down to
+/// [`PHASE_LOW`] (a bell over the share of empty squares, highest at [`PHASE_PEAK`]).
+fn phase_weight(empties: u32, size: usize) -> f64 {
+    let x = (empties as f64 / (size * size) as f64 - PHASE_PEAK) / PHASE_WIDTH;
+    PHASE_LOW + (PHASE_HIGH - PHASE_LOW) * (-x * x).exp()
+}
+
+/// The share of the usable clock for this move, with `empties` empty squares on a board of
+/// side `size`: its weight over those of the moves still to search
+/// ([`moves_to_search`], two empties apart) and of the reserve ([`RESERVE_MOVES`], weight
+/// 1 each).
+pub(crate) fn clock_share(empties: u32, size: usize) -> f64 {
+    let total: f64 = (0..moves_to_search(empties, size))
+        .map(|k| phase_weight(empties.saturating_sub(2 * k), size))
+        .sum::<f64>()
+        + RESERVE_MOVES as f64;
+    phase_weight(empties, size) / total
+}
+
 /// The plan on a game clock with `empties` empty squares on a board of side `size`.
 pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Margins) -> TimePlan {
     let own_moves = own_moves_left(empties);
@@ -258,7 +291,11 @@ pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Marg
     let usable = clock
         .remaining
         .saturating_sub(margins.clock(clock.remaining, overhead_moves));
-    let mut soft = usable / budgeted + clock.increment * 3 / 4;
+    let share = match clock.moves_to_go {
+        Some(_) => usable / budgeted,
+        None => usable.mul_f64(clock_share(empties, size)),
+    };
+    let mut soft = share + clock.increment * 3 / 4;
     let solvable = solve_empties(size);
     if (solvable.saturating_sub(1)..=solvable + 1).contains(&empties) {
         soft = soft.mul_f64(SOLVE_BONUS);
@@ -606,15 +643,43 @@ mod tests {
 
     #[test]
     fn clock_budget_shares_the_time_over_the_moves_before_the_solve() {
-        // 60 s for the 22 own moves before 16 empties, the solving move and the reserve:
-        // about 2.1 s each.
+        // 60 s for the 22 own moves before 16 empties, the solving move and the reserve,
+        // about 2.1 s each on average; the first move of the game weighs less than the
+        // average move.
         let plan = for_clock(&clock(60_000, 0), 60, 8, &M);
         let soft = plan.soft.unwrap();
-        assert!(soft > ms(2_000) && soft < ms(2_200), "{soft:?}");
+        assert!(soft > ms(1_200) && soft < ms(2_000), "{soft:?}");
         assert_eq!(plan.hard, Some(soft * 4));
         // The increment is spent too.
         let with_inc = for_clock(&clock(60_000, 1_000), 60, 8, &M).soft.unwrap();
         assert_eq!(with_inc, soft + ms(750));
+    }
+
+    #[test]
+    fn the_midgame_gets_more_of_the_clock_than_the_opening() {
+        // A move spending its share leaves the next one the same share of the clock at the
+        // start as its weight: the shares over a game add up to a plan made once.
+        let (start, mut left) = (60, 1.0f64);
+        let total = left / clock_share(start, 8) * phase_weight(start, 8);
+        let mut spent = Vec::new();
+        for empties in (18..=start).rev().step_by(2) {
+            let share = left * clock_share(empties, 8);
+            let planned = phase_weight(empties, 8) / total;
+            assert!(
+                (share - planned).abs() < 1e-12,
+                "{empties}: {share} {planned}"
+            );
+            spent.push((empties, share));
+            left -= share;
+        }
+        // What is left is the reserve and the solving move's share.
+        let reserve = (RESERVE_MOVES as f64 + phase_weight(16, 8)) / total;
+        assert!((left - reserve).abs() < 1e-12, "{left} {reserve}");
+        let at = |e: u32| spent.iter().find(|&&(x, _)| x == e).unwrap().1;
+        assert!(at(36) > 2.0 * at(60) && at(36) > 1.5 * at(20));
+        // A board size's midgame is where its share of empties says.
+        assert!(phase_weight(64, 10) > phase_weight(90, 10));
+        assert!(phase_weight(64, 10) > phase_weight(30, 10));
     }
 
     #[test]
@@ -630,10 +695,7 @@ mod tests {
         let with_solve = for_clock(&clock(10_000, 0), 40, 8, &M).soft.unwrap();
         let usable = ms(10_000) - M.clock(ms(10_000), own_moves_left(40));
         assert!(with_solve > usable / (own_moves_left(40) + RESERVE_MOVES));
-        assert_eq!(
-            with_solve,
-            usable / (moves_to_search(40, 8) + RESERVE_MOVES)
-        );
+        assert_eq!(with_solve, usable.mul_f64(clock_share(40, 8)));
     }
 
     #[test]
@@ -708,9 +770,10 @@ mod tests {
 
     #[test]
     fn the_last_moves_are_not_rushed() {
-        // With 2 s left and 4 empties, a move still gets a fair slice.
+        // With 2 s left and 4 empties, a move still gets a fair slice: its weight, the
+        // end's, against the other move's and the reserve's, over a tenth of the clock.
         let soft = for_clock(&clock(2_000, 0), 4, 8, &M).soft.unwrap();
-        assert!(soft > ms(250), "{soft:?}");
+        assert!(soft > ms(200), "{soft:?}");
     }
 
     #[test]
