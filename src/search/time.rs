@@ -55,8 +55,9 @@ const PHASE_PEAK: f64 = 0.56;
 /// How far from the peak, in shares of empty squares, the weight's rise above its floor
 /// falls to 1/e of its height (10 empties on 8x8).
 const PHASE_WIDTH: f64 = 0.16;
-/// A move's weight at the peak and far from it (the opening, the moves before the solve).
+/// A move's weight at the peak.
 const PHASE_HIGH: f64 = 1.4;
+/// A move's weight far from the peak: the opening, the moves just before the solve.
 const PHASE_LOW: f64 = 0.6;
 
 /// The time kept back from deadlines for what the search's own clock does not see.
@@ -256,8 +257,8 @@ pub fn for_move_time(move_time: Duration, margins: &Margins) -> TimePlan {
 
 /// Weight of a move in the sharing of a game clock, by how full the board is: the
 /// midgame, where games are mostly decided and a deeper search changes the move most,
-/// weighs up to [`PHASE_HIGH`], a move of the opening or just before the exact solve down to
-/// [`PHASE_LOW`] (a bell over the share of empty squares, highest at [`PHASE_PEAK`]).
+/// weighs up to [`PHASE_HIGH`], a move of the opening or just before the exact solve down
+/// to [`PHASE_LOW`] (a bell over the share of empty squares, highest at [`PHASE_PEAK`]).
 fn phase_weight(empties: u32, size: usize) -> f64 {
     let x = (empties as f64 / (size * size) as f64 - PHASE_PEAK) / PHASE_WIDTH;
     PHASE_LOW + (PHASE_HIGH - PHASE_LOW) * (-x * x).exp()
@@ -657,8 +658,8 @@ mod tests {
 
     #[test]
     fn the_midgame_gets_more_of_the_clock_than_the_opening() {
-        // A move spending its share leaves the next one the same share of the clock at the
-        // start as its weight: the shares over a game add up to a plan made once.
+        // A move that spends its share leaves the next one a share that is, of the clock
+        // at the start, its weight over the total: one plan for the game, made once.
         let (start, mut left) = (60, 1.0f64);
         let total = left / clock_share(start, 8) * phase_weight(start, 8);
         let mut spent = Vec::new();
