@@ -282,18 +282,12 @@ pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Marg
     // In byo-yomi the clock is renewed after `moves_to_go` moves: no reserve is needed.
     // Every move still to play costs its overhead; only those still to search share the
     // time.
-    let (overhead_moves, budgeted) = match clock.moves_to_go {
-        Some(n) => {
-            let period = n.clamp(1, own_moves);
-            (period, period)
-        }
-        None => (own_moves, moves_to_search(empties, size) + RESERVE_MOVES),
-    };
+    let period = clock.moves_to_go.map(|n| n.clamp(1, own_moves));
     let usable = clock
         .remaining
-        .saturating_sub(margins.clock(clock.remaining, overhead_moves));
-    let share = match clock.moves_to_go {
-        Some(_) => usable / budgeted,
+        .saturating_sub(margins.clock(clock.remaining, period.unwrap_or(own_moves)));
+    let share = match period {
+        Some(moves) => usable / moves,
         None => usable.mul_f64(clock_share(empties, size)),
     };
     let mut soft = share + clock.increment * 3 / 4;
