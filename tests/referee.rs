@@ -387,3 +387,34 @@ fn two_emilias_play_a_consistent_match_over_nboard() {
         outcome.report
     );
 }
+
+#[test]
+fn a_clock_increment_reaches_emilia_in_both_protocols() {
+    for protocol in [Protocol::Gtp, Protocol::Nboard] {
+        let log = temp_file(&format!("increment-{protocol:?}.log"));
+        let _ = std::fs::remove_file(&log);
+        let mut first = emilia(&format!("--depth 2 --log '{}'", log.display()));
+        let mut second = emilia("--player greedy");
+        first.protocol = protocol;
+        second.protocol = protocol;
+        if protocol == Protocol::Nboard {
+            first.depth = Some(2);
+            second.depth = Some(1);
+        }
+        let mut config = config(first, second, 1);
+        config.time = TimeControl::Clock {
+            base: Duration::from_secs(20),
+            increment: Duration::from_millis(50),
+        };
+        let outcome = run(&config);
+        assert_eq!(outcome.tally.finished, 1, "{}", outcome.report);
+        // GTP has no increment: Emilia is told it by its extension; NBoard's game record
+        // carries it in the clock.
+        let told = match protocol {
+            Protocol::Gtp => "> time_increment 0.050",
+            Protocol::Nboard => "TI[0:20/0:00.05]",
+        };
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains(told), "{protocol:?}: {text}");
+    }
+}

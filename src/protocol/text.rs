@@ -38,6 +38,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "final_score",
     "time_settings",
     "time_left",
+    "time_increment",
     "list_games",
     "set_game",
     "newgame",
@@ -55,12 +56,16 @@ pub(crate) const COMMANDS: &[&str] = &[
 /// Deepest `perft` accepted: deeper counts take hours.
 pub(crate) const MAX_PERFT_DEPTH: u32 = 16;
 
-/// GTP time control: `time_settings` and the last `time_left` of each colour.
+/// GTP time control: `time_settings` and the last `time_left` of each colour, and the
+/// increment of `time_increment` (an extension: GTP has none).
 #[derive(Clone, Copy, Debug, Default)]
 struct GtpClocks {
     settings: Option<TimeSettings>,
     /// Time left and stones of Black and White (index 0 is Black).
     left: [Option<TimeLeft>; 2],
+    /// Added to the mover's main time after each of its moves (a Fischer clock); byo-yomi
+    /// periods get none.
+    increment: Duration,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +115,8 @@ impl GtpClocks {
         })
     }
 
-    /// Counts `used` off `color`'s clock after its move, until the referee says otherwise.
+    /// Counts `used` off `color`'s clock after its move, and adds the increment to main
+    /// time, until the referee says otherwise.
     fn spend(&mut self, color: Color, used: Duration) {
         let Some(mut left) = self.current(color) else {
             return;
@@ -120,6 +126,9 @@ impl GtpClocks {
             stones: s.stones,
         });
         left.time = left.time.saturating_sub(used);
+        if left.stones == 0 && !left.time.is_zero() {
+            left.time += self.increment;
+        }
         if left.stones > 0 {
             // In byo-yomi: once the period's stones are played, a fresh period starts.
             left.stones -= 1;
@@ -312,6 +321,13 @@ impl TextSession {
             "final_score" => no_args(Ok(self.game.result())),
             "time_settings" => self.time_settings(&args),
             "time_left" => self.time_left(&args),
+            "time_increment" => match args.as_slice() {
+                [seconds] => {
+                    self.clocks.increment = parse_seconds(seconds)?;
+                    Ok(String::new())
+                }
+                _ => Err("usage: time_increment <seconds>".to_string()),
+            },
             "list_games" => no_args(Ok("Othello".to_string())),
             "set_game" => match args.as_slice() {
                 [game] if game.eq_ignore_ascii_case("othello") => Ok(String::new()),
@@ -512,13 +528,21 @@ impl TextSession {
     /// Limits for a search by `color`: the command's own, with the GTP clock when the
     /// command gives none (the engine adds the options' limits).
     fn limits(&self, mut limits: Limits, color: Color) -> Limits {
-        if limits.clock.is_none() {
-            limits.clock = self.clocks.current(color).map(|left| Clock {
-                remaining: left.time,
-                increment: Duration::ZERO,
-                // In byo-yomi, `time` is for the next `stones` moves.
-                moves_to_go: (left.stones > 0).then_some(left.stones),
-            });
+        match &mut limits.clock {
+            // `genmove <ms>`: the mover's main time.
+            Some(clock) => clock.increment = self.clocks.increment,
+            None => {
+                limits.clock = self.clocks.current(color).map(|left| Clock {
+                    remaining: left.time,
+                    increment: if left.stones == 0 {
+                        self.clocks.increment
+                    } else {
+                        Duration::ZERO
+                    },
+                    // In byo-yomi, `time` is for the next `stones` moves.
+                    moves_to_go: (left.stones > 0).then_some(left.stones),
+                })
+            }
         }
         limits
     }
@@ -534,6 +558,7 @@ impl TextSession {
                 stones: parse_count(stones, "stones")?,
             }),
             left: [None, None],
+            increment: Duration::ZERO,
         };
         Ok(String::new())
     }
@@ -1101,6 +1126,50 @@ mod tests {
     }
 
     #[test]
+    fn the_increment_reaches_the_search_and_the_clock_it_keeps() {
+        let mut s = session();
+        let clock = |s: &TextSession, limits: Limits| s.limits(limits, Color::Black).clock;
+        let millis = Duration::from_millis;
+        assert_eq!(ask(&mut s, "time_settings 60 0 0"), "=\n\n");
+        assert_eq!(
+            clock(&s, Limits::default()).unwrap().increment,
+            Duration::ZERO
+        );
+        assert_eq!(ask(&mut s, "time_increment 0.5"), "=\n\n");
+        let gtp = clock(&s, Limits::default()).unwrap();
+        assert_eq!(
+            (gtp.remaining, gtp.increment),
+            (Duration::from_secs(60), millis(500))
+        );
+        // `genmove <ms>`'s clock gets it too.
+        let given = Limits {
+            clock: Some(Clock::sudden_death(millis(3000))),
+            ..Limits::default()
+        };
+        assert_eq!(clock(&s, given).unwrap().increment, millis(500));
+        // The clock kept between `time_left`s earns it after each own move.
+        s.clocks.spend(Color::Black, millis(1200));
+        let left = s.clocks.current(Color::Black).unwrap();
+        assert_eq!(left.time, millis(59_300));
+        // Bad input changes nothing; `time_settings` starts again without increment.
+        assert!(ask(&mut s, "time_increment soon").starts_with("? 'soon' is not"));
+        assert!(ask(&mut s, "time_increment 1 2").starts_with("? usage: time_increment"));
+        assert_eq!(clock(&s, Limits::default()).unwrap().increment, millis(500));
+        ask(&mut s, "time_settings 60 0 0");
+        assert_eq!(
+            clock(&s, Limits::default()).unwrap().increment,
+            Duration::ZERO
+        );
+        // Byo-yomi periods get no increment.
+        ask(&mut s, "time_settings 0 10 5");
+        ask(&mut s, "time_increment 1");
+        assert_eq!(
+            clock(&s, Limits::default()).unwrap().increment,
+            Duration::ZERO
+        );
+    }
+
+    #[test]
     fn gtp_clocks_count_down_and_enter_byoyomi() {
         let mut clocks = GtpClocks {
             settings: Some(TimeSettings {
@@ -1109,6 +1178,7 @@ mod tests {
                 stones: 2,
             }),
             left: [None, None],
+            increment: Duration::ZERO,
         };
         clocks.spend(Color::Black, Duration::from_secs(4));
         let black = clocks.current(Color::Black).unwrap();

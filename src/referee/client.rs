@@ -206,6 +206,8 @@ pub(crate) struct GameSetup {
     pub(crate) names: [String; 2],
     /// Each side's game clock at the start, when playing with one.
     pub(crate) clock: Option<Duration>,
+    /// Time added to a side's game clock after each of its moves.
+    pub(crate) increment: Duration,
     /// Time per move, when playing so.
     pub(crate) move_time: Option<Duration>,
     /// Depth per move, when playing so.

@@ -200,16 +200,17 @@ impl Referee<'_> {
         }
         let black_name = names[self.record.black].clone();
         let white_name = names[1 - self.record.black].clone();
-        let (clock, move_time, depth) = match self.config.time {
-            TimeControl::Clock { base, .. } => (Some(base), None, None),
-            TimeControl::MoveTime(t) => (None, Some(t), None),
-            TimeControl::Depth(d) => (None, None, Some(d)),
+        let (clock, increment, move_time, depth) = match self.config.time {
+            TimeControl::Clock { base, increment } => (Some(base), increment, None, None),
+            TimeControl::MoveTime(t) => (None, Duration::ZERO, Some(t), None),
+            TimeControl::Depth(d) => (None, Duration::ZERO, None, Some(d)),
         };
         let setup = GameSetup {
             size: self.config.size,
             moves: opening.to_vec(),
             names: [black_name, white_name],
             clock,
+            increment,
             move_time,
             depth,
         };

@@ -267,6 +267,10 @@ impl Client for GtpClient {
             let whole = |t: Duration| (t.as_secs_f64().ceil() as u64).max(1);
             if let Some(clock) = setup.clock {
                 self.ask(&format!("time_settings {} 0 0", whole(clock)))?;
+                // GTP has no increment; Emilia takes it as an extension.
+                if !setup.increment.is_zero() && self.extension("time_increment") {
+                    self.ask(&format!("time_increment {}", seconds(setup.increment)))?;
+                }
             } else if let Some(move_time) = setup.move_time {
                 self.ask(&format!("time_settings 0 {} 1", whole(move_time)))?;
             }

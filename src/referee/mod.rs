@@ -282,6 +282,7 @@ fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair> {
         moves: first.opening.1.clone(),
         names: names.clone(),
         clock: None,
+        increment: Duration::ZERO,
         move_time: None,
         depth: None,
     };

@@ -164,7 +164,7 @@ impl Client for NboardClient {
         let start = setup.start();
         let clock = setup.clock.map(|main| ClockSetting {
             main,
-            increment: Duration::ZERO,
+            increment: setup.increment,
         });
         let record = ggf::write(&GgfRecord {
             place: "emilia match",

@@ -288,7 +288,12 @@ pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Marg
         .saturating_sub(margins.clock(clock.remaining, period.unwrap_or(own_moves)));
     let share = match period {
         Some(moves) => usable / moves,
-        None => usable.mul_f64(clock_share(empties, size)),
+        // The increments of the moves after the solve, played at once from the solver's
+        // table, are spent before it: they are sure to come.
+        None => {
+            let solved_moves = own_moves - moves_to_search(empties, size);
+            (usable + clock.increment * solved_moves).mul_f64(clock_share(empties, size))
+        }
     };
     let mut soft = share + clock.increment * 3 / 4;
     let solvable = solve_empties(size);
@@ -645,9 +650,15 @@ mod tests {
         let soft = plan.soft.unwrap();
         assert!(soft > ms(1_200) && soft < ms(2_000), "{soft:?}");
         assert_eq!(plan.hard, Some(soft * 4));
-        // The increment is spent too.
+        // The increment is spent too: three quarters of this move's, and a share of those
+        // of the 7 moves after the solve (30 own moves, 23 to search).
         let with_inc = for_clock(&clock(60_000, 1_000), 60, 8, &M).soft.unwrap();
-        assert_eq!(with_inc, soft + ms(750));
+        let expected = soft + ms(750) + ms(7_000).mul_f64(clock_share(60, 8));
+        let error = with_inc.abs_diff(expected);
+        assert!(
+            error < Duration::from_micros(1),
+            "{with_inc:?} {expected:?}"
+        );
     }
 
     #[test]
