@@ -22,3 +22,19 @@ fn short_clocks_are_never_lost_on_time() {
         .collect();
     assert_eq!(games.len(), 2, "{report}");
 }
+
+#[test]
+fn clocks_with_an_increment_are_never_lost_on_time() {
+    let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .args(["bench", "clock", "--clocks", "500", "--increment", "20"])
+        .output()
+        .expect("emilia runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    assert!(report.contains("lost on time: 0 of 1 games"), "{report}");
+    assert!(
+        report.lines().any(|l| l.trim_start().starts_with("500+20")),
+        "{report}"
+    );
+}

@@ -26,7 +26,8 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
             --against options --a name=value,... --b name=value,...: two engine settings
   clock     not run by default: self-play games between two emilia processes on game
             clocks given with `genmove <color> <ms>` (--clocks MS,MS,... default
-            100,1000,10000; add 60000 for a minute each; --games N, --engine PATH), or
+            100,1000,10000; add 60000 for a minute each; --increment MS after each move,
+            told with time_increment; --games N, --engine PATH), or
             on a fixed time a move (--movetime MS); --load N runs N CPU-bound competitors
             meanwhile; reports time used, margins, overshoots, late moves and losses on
             time
@@ -58,6 +59,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("threads", 1),
             ("load", 1),
             ("movetime", 1),
+            ("increment", 1),
         ],
     )?;
     if args.flag("help") {

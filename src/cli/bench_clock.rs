@@ -34,9 +34,9 @@ const OPENINGS: &[&str] = &[
     "f5d6c4",
 ];
 
-/// Runs the clock benchmark with `args` (`--clocks`, `--games`, `--engine`, `--load`,
-/// `--movetime`, `--threads`: each engine's, default 1, since the two engines share the
-/// machine).
+/// Runs the clock benchmark with `args` (`--clocks`, `--increment`, `--games`, `--engine`,
+/// `--load`, `--movetime`, `--threads`: each engine's, default 1, since the two engines
+/// share the machine).
 pub(crate) fn run(args: &Args) -> Result<()> {
     let clocks: Vec<u64> = args
         .value("clocks")
@@ -48,6 +48,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
                 .map_err(|_| anyhow!("--clocks: '{c}' is not milliseconds"))
         })
         .collect::<Result<_>>()?;
+    let increment = Duration::from_millis(args.get("increment", 0u64)?);
     let games: usize = args.get("games", 1usize)?;
     let threads = super::bench::threads(args)?;
     let load: usize = args.get("load", 0usize)?;
@@ -81,11 +82,11 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         Some(ms) => vec![Timing::MoveTime(Duration::from_millis(ms))],
         None => clocks
             .iter()
-            .map(|&ms| Timing::Clock(Duration::from_millis(ms)))
+            .map(|&ms| Timing::Clock(Duration::from_millis(ms), increment))
             .collect(),
     };
     outln!(
-        "{:>8} {:>5} {:>8} {:>10} {:>10} {:>12} {:>13} {:>6} {:>8}",
+        "{:>10} {:>5} {:>8} {:>10} {:>10} {:>12} {:>13} {:>6} {:>8}",
         "clock ms",
         "game",
         "result",
@@ -112,7 +113,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
             moves += record.moves;
             worst_late = worst_late.max(record.worst_late_ms);
             outln!(
-                "{:>8} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>6} {:>8}",
+                "{:>10} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>6} {:>8}",
                 timing.label(),
                 game + 1,
                 record.result,
@@ -136,9 +137,9 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         load_average()
     )?;
     outln!(
-        "(fair share: the mover's remaining time divided by the moves it still has to play; \
-         a move may exceed it, a clock may not run out; late: over half of what was left, \
-         or over the move time)"
+        "(fair share: the mover's remaining time divided by the moves it still has to play, \
+         plus the increment; a move may exceed it, a clock may not run out; late: over half \
+         of what was left, or over the move time)"
     )?;
     if losses > 0 {
         bail!("{losses} game(s) lost on time");
@@ -149,8 +150,8 @@ pub(crate) fn run(args: &Args) -> Result<()> {
 /// How the moves of a game are timed.
 #[derive(Clone, Copy, Debug)]
 enum Timing {
-    /// A game clock per side.
-    Clock(Duration),
+    /// A game clock per side, and the time added to it after each move.
+    Clock(Duration, Duration),
     /// A fixed time per move (`genmove <color> movetime <ms>`).
     MoveTime(Duration),
 }
@@ -158,7 +159,8 @@ enum Timing {
 impl Timing {
     fn label(&self) -> String {
         match self {
-            Timing::Clock(t) => t.as_millis().to_string(),
+            Timing::Clock(t, increment) if increment.is_zero() => t.as_millis().to_string(),
+            Timing::Clock(t, increment) => format!("{}+{}", t.as_millis(), increment.as_millis()),
             Timing::MoveTime(t) => format!("{}/mv", t.as_millis()),
         }
     }
@@ -305,10 +307,10 @@ fn play_game(
     timing: Timing,
     opening: &str,
 ) -> Result<GameRecord> {
-    let clock = match timing {
-        Timing::Clock(clock) => clock,
+    let (clock, increment) = match timing {
+        Timing::Clock(clock, increment) => (clock, increment),
         // Without a clock, the clocks only add up the time used.
-        Timing::MoveTime(_) => Duration::from_secs(1_000_000),
+        Timing::MoveTime(_) => (Duration::from_secs(1_000_000), Duration::ZERO),
     };
     let setup_timeout = Duration::from_secs(10);
     let mut players = [
@@ -324,6 +326,10 @@ fn play_game(
         let _ = player.ask("setoption book off", setup_timeout);
         if !opening.is_empty() {
             player.ask(&format!("loadgame {opening}"), setup_timeout)?;
+        }
+        if !increment.is_zero() {
+            let seconds = increment.as_secs_f64();
+            player.ask(&format!("time_increment {seconds}"), setup_timeout)?;
         }
     }
     if !opening.is_empty() {
@@ -347,9 +353,9 @@ fn play_game(
         let color = position.to_move;
         let me = color_index(color);
         let remaining = left[me];
-        let fair_share = remaining / own_moves_left(position.board.counts().2);
+        let fair_share = remaining / own_moves_left(position.board.counts().2) + increment;
         let (command, allowed) = match timing {
-            Timing::Clock(_) => (
+            Timing::Clock(..) => (
                 format!("genmove {color} {}", remaining.as_millis()),
                 remaining / 2,
             ),
@@ -367,14 +373,14 @@ fn play_game(
             worst_late_ms = worst_late_ms.max((elapsed - allowed).as_secs_f64() * 1000.0);
         }
         used[me] += elapsed;
-        if let Timing::Clock(_) = timing {
+        if let Timing::Clock(..) = timing {
             overshoot = overshoot.max((elapsed.as_secs_f64() - fair_share.as_secs_f64()) * 1000.0);
         }
         if elapsed > remaining {
             lost_on_time.get_or_insert(color);
             left[me] = Duration::ZERO;
         } else {
-            left[me] = remaining - elapsed;
+            left[me] = remaining - elapsed + increment;
         }
         min_left = min_left.min(left[me]);
         let mv: Move = answer
