@@ -24,8 +24,9 @@
 //! and the solving move) plus a reserve of [`RESERVE_MOVES`], each move by its weight for
 //! its stage of the game (`phase_weight`: the midgame more, the opening and the moves just
 //! before the solve less; the reserve's moves weigh 1), or evenly over the moves to play
-//! before the clock is renewed, in byo-yomi; three quarters of the increment are spent,
-//! the moves where the exact endgame becomes solvable get [`SOLVE_BONUS`] times as much,
+//! before the clock is renewed, in byo-yomi; on a sudden-death clock the increments the
+//! moves after the solve will earn (they are played at once) join the usable time, and
+//! each move spends three quarters of its own increment besides; the moves where the exact endgame becomes solvable get [`SOLVE_BONUS`] times as much,
 //! and the hard deadline is four times the target. No search may take more than half the
 //! usable time, nor (backstop) more than half of what is left on the clock.
 //!
