@@ -5,15 +5,22 @@
 
 use std::process::Command;
 
-#[test]
-fn short_clocks_are_never_lost_on_time() {
+/// The report of `emilia bench clock` with `args`, which must succeed.
+fn bench_clock(args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
-        .args(["bench", "clock", "--clocks", "1000,3000", "--games", "1"])
+        .args(["bench", "clock"])
+        .args(args)
         .output()
         .expect("emilia runs");
-    let report = String::from_utf8_lossy(&output.stdout);
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
     let errors = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{report}\n{errors}");
+    report
+}
+
+#[test]
+fn short_clocks_are_never_lost_on_time() {
+    let report = bench_clock(&["--clocks", "1000,3000", "--games", "1"]);
     assert!(report.contains("lost on time: 0 of 2 games"), "{report}");
     // Each game used most of its clock without running out.
     let games: Vec<&str> = report
@@ -25,13 +32,7 @@ fn short_clocks_are_never_lost_on_time() {
 
 #[test]
 fn clocks_with_an_increment_are_never_lost_on_time() {
-    let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
-        .args(["bench", "clock", "--clocks", "500", "--increment", "20"])
-        .output()
-        .expect("emilia runs");
-    let report = String::from_utf8_lossy(&output.stdout);
-    let errors = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{errors}");
+    let report = bench_clock(&["--clocks", "500", "--increment", "20"]);
     assert!(report.contains("lost on time: 0 of 1 games"), "{report}");
     assert!(
         report.lines().any(|l| l.trim_start().starts_with("500+20")),

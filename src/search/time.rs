@@ -26,9 +26,10 @@
 //! before the solve less; the reserve's moves weigh 1), or evenly over the moves to play
 //! before the clock is renewed, in byo-yomi; on a sudden-death clock the increments the
 //! moves after the solve will earn (they are played at once) join the usable time, and
-//! each move spends three quarters of its own increment besides; the moves where the exact endgame becomes solvable get [`SOLVE_BONUS`] times as much,
-//! and the hard deadline is four times the target. No search may take more than half the
-//! usable time, nor (backstop) more than half of what is left on the clock.
+//! each move spends three quarters of its own increment besides; the moves where the exact
+//! endgame becomes solvable get [`SOLVE_BONUS`] times as much, and the hard deadline is
+//! four times the target. No search may take more than half the usable time, nor
+//! (backstop) more than half of what is left on the clock.
 //!
 //! **Exact solving** on every size (`ExactPlan`): the solver takes over once it is
 //! expected to finish within the hard deadline (by a time model per board size); a short
