@@ -161,7 +161,11 @@ pub(crate) fn time(args: &Args) -> Result<()> {
             let remaining = if i % 5 == 1 {
                 budget / 2
             } else {
-                budget.div_f64(time::clock_share(empties, position.size()))
+                budget.div_f64(time::clock_share(
+                    empties,
+                    position.size(),
+                    time::solve_empties(position.size()),
+                ))
             };
             Limits {
                 clock: Some(Clock::sudden_death(remaining)),

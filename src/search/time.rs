@@ -19,17 +19,20 @@
 //! - on a loaded machine the clock's pause grows by twice the scheduling delay the
 //!   `Watchdog` measured during the latest searches, a fixed move time's by three times.
 //!
-//! **Budget** on a game clock: the usable time is shared over the mover's moves that still
-//! need a search (`moves_to_search`: those before the exact endgame is usually solvable,
-//! and the solving move) plus a reserve of [`RESERVE_MOVES`], each move by its weight for
-//! its stage of the game (`phase_weight`: the midgame more, the opening and the moves just
-//! before the solve less; the reserve's moves weigh 1), or evenly over the moves to play
-//! before the clock is renewed, in byo-yomi; on a sudden-death clock the increments the
-//! moves after the solve will earn (they are played at once) join the usable time, and
-//! each move spends three quarters of its own increment besides; the moves where the exact
-//! endgame becomes solvable get [`SOLVE_BONUS`] times as much, and the hard deadline is
-//! four times the target. No search may take more than half the usable time, nor
-//! (backstop) more than half of what is left on the clock.
+//! **Budget** on a game clock: the plan expects the exact solve at the most empties whose
+//! expected solve takes at most [`SOLVE_PLAN_SHARE`] of the time to come
+//! (`planned_solve_empties`, never fewer than the size's usual point, `solve_empties`), and
+//! keeps twice that solve's expected time for it until the solving move. The rest of the
+//! usable time is shared over the mover's moves that still need a search
+//! (`moves_to_search`: those before the planned solve, and the solving move), each by its
+//! weight for its stage of the game (`phase_weight`: the midgame more, the opening and the
+//! moves just before the solve less), or evenly over the moves to play before the clock
+//! is renewed, in byo-yomi; on a sudden-death clock the increments the moves after the
+//! solve will earn (they are played at once) join the usable time, and each move spends
+//! three quarters of its own increment besides; the moves at the planned solve get
+//! [`SOLVE_BONUS`] times as much, and the hard deadline is four times the target. No
+//! search may take more than half the usable time, nor (backstop) more than half of what
+//! is left on the clock.
 //!
 //! **Exact solving** on every size (`ExactPlan`): the solver takes over once it is
 //! expected to finish within the hard deadline (by a time model per board size); a short
@@ -41,9 +44,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::Limits;
-
-/// Extra moves budgeted beyond those still to play, as a reserve for the end.
-pub const RESERVE_MOVES: u32 = 4;
 
 /// A new iteration starts only before this share of the soft limit has passed.
 pub const SOFT_START_SHARE: f64 = 0.6;
@@ -133,12 +133,43 @@ pub(crate) fn own_moves_left(empties: u32) -> u32 {
     empties.div_ceil(2).max(1)
 }
 
-/// Own moves that still need a search of their own, with `empties` empty squares on a
-/// board of side `size`: those before the exact endgame usually becomes solvable, and the
-/// move that solves it. The moves after a solve come from the solver's table at once, so
-/// time budgeted for them was left unused on the clock at the end of the game.
-pub(crate) fn moves_to_search(empties: u32, size: usize) -> u32 {
-    (own_moves_left(empties.saturating_sub(solve_empties(size))) + 1).min(own_moves_left(empties))
+/// Own moves that still need a search of their own, with `empties` empty squares and the
+/// exact solve planned at `solve_at` empties: those before the solve, and the move that
+/// solves. The moves after a solve come from the solver's table at once, so time budgeted
+/// for them was left unused on the clock at the end of the game.
+pub(crate) fn moves_to_search(empties: u32, solve_at: u32) -> u32 {
+    (own_moves_left(empties.saturating_sub(solve_at)) + 1).min(own_moves_left(empties))
+}
+
+/// Share of the time still to come (the usable clock and the increments of the moves
+/// after the solve) that the planned exact solve may be expected to take.
+pub const SOLVE_PLAN_SHARE: f64 = 0.15;
+
+/// Empties at which a game clock's plan expects the exact solve, with `usable` time on the
+/// clock and `increment` after each move: the most whose expected solve time
+/// ([`estimated_solve_time`]) is within [`SOLVE_PLAN_SHARE`] of the time to come, and at
+/// least the size's usual point ([`solve_empties`]). The solver takes over once a solve
+/// fits in a move's time, which on a longer clock is further from the end than the usual
+/// point: a plan down to that point left the moves in between unplayed, their time unused.
+pub(crate) fn planned_solve_empties(size: usize, usable: Duration, increment: Duration) -> u32 {
+    let squares = (size * size) as u32;
+    let mut at = solve_empties(size);
+    while at < squares {
+        let next = at + 1;
+        let to_come = usable + increment * own_moves_left(next);
+        let expected = estimated_solve_time(size, next);
+        if expected.as_secs_f64() > to_come.as_secs_f64() * SOLVE_PLAN_SHARE {
+            break;
+        }
+        at = next;
+    }
+    at
+}
+
+/// The clock a plan keeps for the solve at `solve_at` empties: twice its expected time,
+/// as no search may take more than half of the usable clock.
+fn solve_reserve(size: usize, solve_at: u32) -> Duration {
+    estimated_solve_time(size, solve_at).saturating_mul(2)
 }
 
 /// Time the search may take for one move, from its start.
@@ -266,15 +297,13 @@ fn phase_weight(empties: u32, size: usize) -> f64 {
     PHASE_LOW + (PHASE_HIGH - PHASE_LOW) * (-x * x).exp()
 }
 
-/// The share of the usable clock for this move, with `empties` empty squares on a board of
-/// side `size`: its weight over those of the moves still to search
-/// ([`moves_to_search`], two empties apart) and of the reserve ([`RESERVE_MOVES`], weight
-/// 1 each).
-pub(crate) fn clock_share(empties: u32, size: usize) -> f64 {
-    let total: f64 = (0..moves_to_search(empties, size))
+/// The share of the clock to come for this move, with `empties` empty squares on a board
+/// of side `size` and the solve planned at `solve_at` empties: its weight over those of
+/// the moves still to search ([`moves_to_search`], two empties apart).
+pub(crate) fn clock_share(empties: u32, size: usize, solve_at: u32) -> f64 {
+    let total: f64 = (0..moves_to_search(empties, solve_at))
         .map(|k| phase_weight(empties.saturating_sub(2 * k), size))
-        .sum::<f64>()
-        + RESERVE_MOVES as f64;
+        .sum();
     phase_weight(empties, size) / total
 }
 
@@ -288,18 +317,29 @@ pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Marg
     let usable = clock
         .remaining
         .saturating_sub(margins.clock(clock.remaining, period.unwrap_or(own_moves)));
+    let solve_at = match period {
+        Some(_) => solve_empties(size),
+        None => planned_solve_empties(size, usable, clock.increment),
+    };
     let share = match period {
         Some(moves) => usable / moves,
         // The increments of the moves after the solve, played at once from the solver's
-        // table, are spent before it: they are sure to come.
+        // table, are spent before it: they are sure to come. Until the solving move, the
+        // solve's own time is kept apart.
         None => {
-            let solved_moves = own_moves - moves_to_search(empties, size);
-            (usable + clock.increment * solved_moves).mul_f64(clock_share(empties, size))
+            let solved_moves = own_moves - moves_to_search(empties, solve_at);
+            let kept = if empties > solve_at + 1 {
+                solve_reserve(size, solve_at)
+            } else {
+                Duration::ZERO
+            };
+            (usable + clock.increment * solved_moves)
+                .saturating_sub(kept)
+                .mul_f64(clock_share(empties, size, solve_at))
         }
     };
     let mut soft = share + clock.increment * 3 / 4;
-    let solvable = solve_empties(size);
-    if (solvable.saturating_sub(1)..=solvable + 1).contains(&empties) {
+    if (solve_at.saturating_sub(1)..=solve_at + 1).contains(&empties) {
         soft = soft.mul_f64(SOLVE_BONUS);
     }
     // A floor so that even a short budget finishes the first iterations.
@@ -645,17 +685,20 @@ mod tests {
 
     #[test]
     fn clock_budget_shares_the_time_over_the_moves_before_the_solve() {
-        // 60 s for the 22 own moves before 16 empties, the solving move and the reserve,
-        // about 2.1 s each on average; the first move of the game weighs less than the
-        // average move.
+        // 60 s: the solve is planned at 23 empties (4.7 s expected, 9.4 s kept for it),
+        // and the rest shared over the 19 own moves before it and the solving move, about
+        // 2.4 s each on average; the first move of the game weighs less than the average.
         let plan = for_clock(&clock(60_000, 0), 60, 8, &M);
+        let usable = ms(60_000) - M.clock(ms(60_000), own_moves_left(60));
+        assert_eq!(planned_solve_empties(8, usable, Duration::ZERO), 23);
         let soft = plan.soft.unwrap();
-        assert!(soft > ms(1_200) && soft < ms(2_000), "{soft:?}");
+        assert!(soft > ms(1_300) && soft < ms(2_200), "{soft:?}");
         assert_eq!(plan.hard, Some(soft * 4));
         // The increment is spent too: three quarters of this move's, and a share of those
-        // of the 7 moves after the solve (30 own moves, 23 to search).
+        // of the 10 moves after the solve (30 own moves, 20 to search).
+        assert_eq!(planned_solve_empties(8, usable, ms(1_000)), 23);
         let with_inc = for_clock(&clock(60_000, 1_000), 60, 8, &M).soft.unwrap();
-        let expected = soft + ms(750) + ms(7_000).mul_f64(clock_share(60, 8));
+        let expected = soft + ms(750) + ms(10_000).mul_f64(clock_share(60, 8, 23));
         let error = with_inc.abs_diff(expected);
         assert!(
             error < Duration::from_micros(1),
@@ -664,14 +707,80 @@ mod tests {
     }
 
     #[test]
+    fn the_solve_is_planned_where_the_clock_lets_it_finish() {
+        let planned =
+            |usable: u64, increment: u64| planned_solve_empties(8, ms(usable), ms(increment));
+        // Short clocks solve at the usual point; longer ones earlier, where a solve takes
+        // at most the planned share of the time to come.
+        assert_eq!(planned(50, 0), solve_empties(8));
+        let mut last = 0;
+        for usable in [50, 200, 1_000, 4_000, 10_000, 60_000, 600_000] {
+            let at = planned(usable, 0);
+            assert!(at >= last, "{usable} ms: {at} < {last}");
+            last = at;
+            if at > solve_empties(8) {
+                let share = estimated_solve_time(8, at).as_secs_f64() / (usable as f64 / 1e3);
+                assert!(share <= SOLVE_PLAN_SHARE, "{usable} ms: {at}");
+                let next = estimated_solve_time(8, at + 1).as_secs_f64();
+                assert!(next > SOLVE_PLAN_SHARE * usable as f64 / 1e3, "{usable} ms");
+            }
+        }
+        assert_eq!(planned(4_000, 0), 20);
+        // The increments of the solved moves count: 4 s + 1 s a move solves earlier.
+        assert!(planned(4_000, 1_000) > planned(4_000, 0));
+        // Every size has its usual point as the floor.
+        for size in [6, 10, 12] {
+            assert_eq!(
+                planned_solve_empties(size, ms(10), Duration::ZERO),
+                solve_empties(size)
+            );
+        }
+    }
+
+    #[test]
+    fn a_game_on_the_clock_arrives_at_the_solve_with_its_time_and_no_more() {
+        // From an XOT opening at 4 s + 50 ms, every move spends its whole target (a search
+        // usually stops before) and the clock earns the increment. The exact solve starts
+        // once its expected time fits in the hard limit, planned at 20 empties; spending
+        // the increments of the solved moves before it, the plan may arrive two empties
+        // later, still with twice the solve's expected time on the clock. Planned down to
+        // 16 empties with a reserve of four moves, a real game had 1.35 s of 4 s left when
+        // the solve started, and most of it was never used.
+        let (mut remaining, increment) = (ms(4_000), ms(50));
+        let mut empties = 52;
+        loop {
+            let c = Clock {
+                remaining,
+                increment,
+                moves_to_go: None,
+            };
+            let plan = for_clock(&c, empties, 8, &M);
+            let hard = plan.hard.unwrap();
+            if estimated_solve_time(8, empties) <= hard {
+                assert!(empties >= 18, "solved at {empties} empties");
+                assert!(
+                    remaining < ms(1_000),
+                    "{remaining:?} left at {empties} empties"
+                );
+                let needed = estimated_solve_time(8, empties) * 2;
+                assert!(remaining >= needed, "{remaining:?} at {empties}");
+                break;
+            }
+            assert!(empties > 16, "no solve before 16 empties");
+            remaining = remaining - plan.soft.unwrap() + increment;
+            empties -= 2;
+        }
+    }
+
+    #[test]
     fn the_midgame_gets_more_of_the_clock_than_the_opening() {
         // A move that spends its share leaves the next one a share that is, of the clock
         // at the start, its weight over the total: one plan for the game, made once.
         let (start, mut left) = (60, 1.0f64);
-        let total = left / clock_share(start, 8) * phase_weight(start, 8);
+        let total = left / clock_share(start, 8, 16) * phase_weight(start, 8);
         let mut spent = Vec::new();
         for empties in (18..=start).rev().step_by(2) {
-            let share = left * clock_share(empties, 8);
+            let share = left * clock_share(empties, 8, 16);
             let planned = phase_weight(empties, 8) / total;
             assert!(
                 (share - planned).abs() < 1e-12,
@@ -680,9 +789,9 @@ mod tests {
             spent.push((empties, share));
             left -= share;
         }
-        // What is left is the reserve and the solving move's share.
-        let reserve = (RESERVE_MOVES as f64 + phase_weight(16, 8)) / total;
-        assert!((left - reserve).abs() < 1e-12, "{left} {reserve}");
+        // What is left is the solving move's share.
+        let solving = phase_weight(16, 8) / total;
+        assert!((left - solving).abs() < 1e-12, "{left} {solving}");
         let at = |e: u32| spent.iter().find(|&&(x, _)| x == e).unwrap().1;
         assert!(at(36) > 2.0 * at(60) && at(36) > 1.5 * at(20));
         // A board size's midgame is where its share of empties says.
@@ -692,18 +801,23 @@ mod tests {
 
     #[test]
     fn moves_after_the_solvable_point_get_no_share_of_the_clock() {
-        // 8x8 from the start: 22 own moves down to 16 empties and the solving move.
-        assert_eq!(moves_to_search(60, 8), 23);
-        assert_eq!(moves_to_search(20, 8), 3);
-        assert_eq!(moves_to_search(16, 8), 2);
+        // 8x8 from the start, solved at 16 empties: 22 own moves before it and the solving
+        // move.
+        assert_eq!(moves_to_search(60, 16), 23);
+        assert_eq!(moves_to_search(20, 16), 3);
+        assert_eq!(moves_to_search(16, 16), 2);
+        assert_eq!(moves_to_search(60, 22), 20);
         // Never more than the moves left to play.
-        assert_eq!(moves_to_search(2, 8), 1);
-        assert_eq!(moves_to_search(96, 10), 43);
-        // The same clock gives a midgame move more than a share over every move left.
+        assert_eq!(moves_to_search(2, 16), 1);
+        assert_eq!(moves_to_search(96, solve_empties(10)), 43);
+        // The same clock gives a midgame move more than a share over every move left: 10 s
+        // plan the solve at 21 empties and keep 1.5 s for it.
         let with_solve = for_clock(&clock(10_000, 0), 40, 8, &M).soft.unwrap();
         let usable = ms(10_000) - M.clock(ms(10_000), own_moves_left(40));
-        assert!(with_solve > usable / (own_moves_left(40) + RESERVE_MOVES));
-        assert_eq!(with_solve, usable.mul_f64(clock_share(40, 8)));
+        assert_eq!(planned_solve_empties(8, usable, Duration::ZERO), 21);
+        assert!(with_solve > usable / own_moves_left(40));
+        let shared = usable - solve_reserve(8, 21);
+        assert_eq!(with_solve, shared.mul_f64(clock_share(40, 8, 21)));
     }
 
     #[test]
@@ -738,8 +852,10 @@ mod tests {
 
     #[test]
     fn the_solvable_point_gets_more_time_than_the_midgame() {
+        let usable = ms(30_000) - M.clock(ms(30_000), own_moves_left(30));
+        let at = planned_solve_empties(8, usable, Duration::ZERO);
         let midgame = for_clock(&clock(30_000, 0), 30, 8, &M).soft.unwrap();
-        let solving = for_clock(&clock(30_000, 0), 16, 8, &M).soft.unwrap();
+        let solving = for_clock(&clock(30_000, 0), at, 8, &M).soft.unwrap();
         assert!(solving.as_secs_f64() > 2.0 * midgame.as_secs_f64());
     }
 
@@ -779,7 +895,7 @@ mod tests {
     #[test]
     fn the_last_moves_are_not_rushed() {
         // With 2 s left and 4 empties, a move still gets a fair slice: its weight, the
-        // end's, against the other move's and the reserve's, over a tenth of the clock.
+        // end's, against the other move's, over a tenth of the clock.
         let soft = for_clock(&clock(2_000, 0), 4, 8, &M).soft.unwrap();
         assert!(soft > ms(200), "{soft:?}");
     }
