@@ -317,25 +317,23 @@ pub fn for_clock(clock: &super::Clock, empties: u32, size: usize, margins: &Marg
     let usable = clock
         .remaining
         .saturating_sub(margins.clock(clock.remaining, period.unwrap_or(own_moves)));
-    let solve_at = match period {
-        Some(_) => solve_empties(size),
-        None => planned_solve_empties(size, usable, clock.increment),
-    };
-    let share = match period {
-        Some(moves) => usable / moves,
+    let (share, solve_at) = match period {
+        Some(moves) => (usable / moves, solve_empties(size)),
         // The increments of the moves after the solve, played at once from the solver's
         // table, are spent before it: they are sure to come. Until the solving move, the
         // solve's own time is kept apart.
         None => {
+            let solve_at = planned_solve_empties(size, usable, clock.increment);
             let solved_moves = own_moves - moves_to_search(empties, solve_at);
             let kept = if empties > solve_at + 1 {
                 solve_reserve(size, solve_at)
             } else {
                 Duration::ZERO
             };
-            (usable + clock.increment * solved_moves)
+            let share = (usable + clock.increment * solved_moves)
                 .saturating_sub(kept)
-                .mul_f64(clock_share(empties, size, solve_at))
+                .mul_f64(clock_share(empties, size, solve_at));
+            (share, solve_at)
         }
     };
     let mut soft = share + clock.increment * 3 / 4;
