@@ -45,6 +45,8 @@ Options:
   --smooth X          penalty on differences between neighbouring stages (default 100)
   --solve N           solve positions with at most N empties exactly for their labels
                       (default 14; 0: labels from the game records alone)
+  --threads T         threads that solve them (default all: every core the system
+                      offers); the weights are the same for any number
   --search-label W    (6x6, 10x10, 12x12) weight of the self-play search scores in the
                       labels, 0 to 1 (default 0: final results only)
   --from FILE         (6x6, 10x10, 12x12) start from these weights: the fit corrects
@@ -77,6 +79,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             ("measure", 1),
             ("solve", 1),
             ("size", 1),
+            ("threads", 1),
         ],
     )?;
     if args.flag("help") {
@@ -120,6 +123,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
         measure_only: args.value("measure").map(PathBuf::from),
         solve_empties: args.get("solve", defaults.solve_empties)?,
+        threads: crate::engine::read_threads(args.value("threads").unwrap_or("all"))?,
     };
     if matches!(config.loss, Loss::Huber(x) if x.is_nan() || x <= 0.0) {
         bail!("--huber: the threshold must be above 0 discs");
@@ -235,6 +239,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         "exact",
         "measure",
         "solve",
+        "threads",
     ] {
         if args.value(only_eight).is_some() {
             bail!("--{only_eight} is for 8x8 training, not --size {size}");

@@ -57,6 +57,9 @@ pub(crate) struct Config {
     pub(crate) solve_empties: u32,
     /// Measure this weights file instead of training (`None`: train).
     pub(crate) measure_only: Option<PathBuf>,
+    /// Threads that solve positions for their labels; the labels, and so the weights, do
+    /// not depend on it.
+    pub(crate) threads: usize,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             exact_files: Vec::new(),
             measure_only: None,
             solve_empties: 14,
+            threads: 1,
         }
     }
 }
@@ -205,6 +209,40 @@ impl<'a> Split<'a> {
     }
 }
 
+/// Solves the positions of `games` with at most `max_empties` empty squares for their
+/// labels, on `threads` threads that each take a contiguous share of the games with a
+/// solver of their own. Exact values do not depend on which solver finds them, so the
+/// labels are the same for any number of threads. Returns the number of positions solved.
+fn solve_labels(mut games: Vec<&mut ReplayedGame>, max_empties: u32, threads: usize) -> usize {
+    let share = games.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = games
+            .chunks_mut(share)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut solver = Solver::new(16);
+                    let mut solved = 0;
+                    for game in chunk {
+                        labels::add_solved(game, max_empties, &mut |board| {
+                            solved += 1;
+                            solver.solve_exact(board).score
+                        });
+                    }
+                    solved
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .sum()
+    })
+}
+
 /// Runs a training: reads games, fits, writes the weights file, measures held-out error.
 /// `say` receives progress lines.
 pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summary> {
@@ -218,7 +256,6 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
         (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
     let mut held_out: Vec<ReplayedGame> = Vec::new();
     let mut split = Split::new(config);
-    let mut solver = Solver::new(16);
     let mut solved = 0usize;
     let mut add_samples = |game: &ReplayedGame| {
         let Some(labels) = labels::game_labels(game) else {
@@ -234,28 +271,27 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
         }
     };
     for file in &files {
-        let (games, skipped) = games::read_wthor(file)?;
+        let (mut games, skipped) = games::read_wthor(file)?;
         if skipped > 0 {
             say(&format!(
                 "{}: {skipped} games do not replay legally, skipped",
                 file.display()
             ));
         }
-        for mut game in games {
-            let role = split.next();
-            if role == Role::Unused {
-                continue;
-            }
-            if config.solve_empties > 0 {
-                labels::add_solved(&mut game, config.solve_empties, &mut |board| {
-                    solved += 1;
-                    solver.solve_exact(board).score
-                });
-            }
-            if role == Role::HeldOut {
-                held_out.push(game);
-            } else {
-                add_samples(&game);
+        let roles: Vec<Role> = games.iter().map(|_| split.next()).collect();
+        if config.solve_empties > 0 {
+            let used = games
+                .iter_mut()
+                .zip(&roles)
+                .filter(|(_, &role)| role != Role::Unused)
+                .map(|(game, _)| game);
+            solved += solve_labels(used.collect(), config.solve_empties, config.threads);
+        }
+        for (game, role) in games.into_iter().zip(roles) {
+            match role {
+                Role::Unused => {}
+                Role::HeldOut => held_out.push(game),
+                Role::Trained => add_samples(&game),
             }
         }
     }
@@ -494,6 +530,47 @@ mod tests {
             std::fs::read(dir.join("b.weights")).unwrap(),
         );
         assert_eq!(a, b);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn labels_solved_on_several_threads_give_the_same_weights_as_on_one() {
+        let dir = std::env::temp_dir().join(format!("emilia-train-threads-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let wthor =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/WTH_2003.wtb");
+        let config = |threads: usize, out: &str| Config {
+            games: vec![wthor.clone()],
+            out: dir.join(out),
+            subsample: 8,
+            iterations: 10,
+            solve_empties: 10,
+            threads,
+            ..Config::default()
+        };
+        let mut lines = Vec::new();
+        train(&config(1, "one.weights"), &mut |line| {
+            lines.push(line.to_string())
+        })
+        .unwrap();
+        // The solves happened: a game has 10 positions with at most 10 empties.
+        let solved = lines.iter().find(|l| l.contains("solved exactly")).unwrap();
+        let count: usize = solved.split(' ').next().unwrap().parse().unwrap();
+        assert!(count > 1000, "{solved}");
+        train(&config(3, "three.weights"), &mut |_| {}).unwrap();
+        let (one, three) = (
+            std::fs::read(dir.join("one.weights")).unwrap(),
+            std::fs::read(dir.join("three.weights")).unwrap(),
+        );
+        assert_eq!(one, three);
+        // Without the solved labels the fit differs: the test sees them.
+        let unsolved = Config {
+            solve_empties: 0,
+            ..config(1, "unsolved.weights")
+        };
+        train(&unsolved, &mut |_| {}).unwrap();
+        assert_ne!(one, std::fs::read(dir.join("unsolved.weights")).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
