@@ -18,7 +18,10 @@ use anyhow::Result;
 pub(crate) use indices::after_move;
 pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
 pub(crate) use layout::{mobilities, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
-use layout::{INSTANCE_OFFSETS, OPPONENT_MOBILITY, PARITY, PLAYER_MOBILITY};
+use layout::{
+    potential_mobilities, INSTANCE_OFFSETS, OPPONENT_MOBILITY, OPPONENT_POTENTIAL, PARITY,
+    PLAYER_MOBILITY, PLAYER_POTENTIAL,
+};
 
 use super::sized::SizedEval;
 use super::weights::{Weights, WeightsError};
@@ -42,7 +45,7 @@ pub struct PatternEval {
     weights: DenseWeights,
     /// Full tables of each stage (one entry per content, ready to index), expanded at the
     /// stage's first evaluation: a search reaches a few stages, and expanding all of them
-    /// (10 MB, 5 million entries) took most of the start-up.
+    /// (18 MB, 9 million entries) took most of the start-up.
     tables: Box<[OnceLock<Box<[i16; FULL_LEN]>>]>,
 }
 
@@ -60,8 +63,8 @@ impl DenseWeights {
         &values[2 * stage * len..2 * (stage + 1) * len]
     }
 
-    /// Built-in weights of stage `stage`, now laid out, leave resident memory (7 MB for
-    /// all stages, as much as the laid-out tables take again).
+    /// Built-in weights of stage `stage`, now laid out, leave resident memory (11 MB for
+    /// all stages, beside the 18 MB of laid-out tables).
     fn release(&self, stage: usize) {
         if let DenseWeights::Embedded(values) = self {
             crate::memory::release_built_in(DenseWeights::embedded_stage(values, stage));
@@ -174,6 +177,10 @@ impl PatternEval {
         let globals = table[PLAYER_MOBILITY + player] as i32
             + table[OPPONENT_MOBILITY + opponent] as i32
             + table[PARITY + (empties & 1) as usize] as i32;
+        let (player, opponent) = potential_mobilities(board);
+        let globals = globals
+            + table[PLAYER_POTENTIAL + player] as i32
+            + table[OPPONENT_POTENTIAL + opponent] as i32;
         (table, globals)
     }
 
@@ -393,9 +400,29 @@ mod tests {
                 .count()
         };
         let mobility = |b: &Board8| legal(b).min(layout::MOBILITY_ENTRIES - 1);
+        // Empty squares with a disc of the other side among their eight neighbours.
+        let potential = |b: &Board8| {
+            let next_to_theirs = |s: i32| {
+                let (row, col) = (s / 8, s % 8);
+                (-1..=1).any(|dr: i32| {
+                    (-1..=1).any(|dc: i32| {
+                        let (r, c) = (row + dr, col + dc);
+                        (0..8).contains(&r)
+                            && (0..8).contains(&c)
+                            && b.opponent >> (r * 8 + c) & 1 != 0
+                    })
+                })
+            };
+            (0..64)
+                .filter(|&s| (b.player | b.opponent) >> s & 1 == 0 && next_to_theirs(s))
+                .count()
+                .min(layout::POTENTIAL_ENTRIES - 1)
+        };
         let mut sum = table[PLAYER_MOBILITY + mobility(board)] as i32
             + table[OPPONENT_MOBILITY + mobility(&board.pass())] as i32
-            + table[PARITY + empties % 2] as i32;
+            + table[PARITY + empties % 2] as i32
+            + table[PLAYER_POTENTIAL + potential(board)] as i32
+            + table[OPPONENT_POTENTIAL + potential(&board.pass())] as i32;
         for (i, &contents) in indices_by_squares(board).iter().enumerate() {
             sum += table[INSTANCE_OFFSETS[i] as usize + contents as usize] as i32;
         }

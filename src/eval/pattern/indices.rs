@@ -243,13 +243,13 @@ pub fn indices(board: &Board8) -> Indices {
         ]
     });
     // One call per instance with a constant index (the list must name every instance).
-    const { assert!(INSTANCE_COUNT == 46) };
+    const { assert!(INSTANCE_COUNT == 54) };
     macro_rules! read_all {
         ($($i:literal)*) => { [$(read::<$i>(&boards, &packed)),*] };
     }
     read_all!(
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
-        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53
     )
 }
 
@@ -296,7 +296,7 @@ pub(crate) fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indice
 }
 
 /// Most instances one square belongs to.
-const MAX_PER_SQUARE: usize = 8;
+const MAX_PER_SQUARE: usize = 10;
 
 /// The instance digits one square is: `(instance, 3^digit)`, `count` of them.
 #[derive(Clone, Copy)]
@@ -422,7 +422,7 @@ mod tests {
         // Only the diagonals longer than 4 cross both halves of every view.
         let split = READINGS.iter().filter(|r| r.half == Half::Both).count();
         assert_eq!(split, 14);
-        assert_eq!(ORDER_COUNT, 12);
+        assert_eq!(ORDER_COUNT, 15);
         // Every order is a permutation of its instance's digits.
         for (i, reading) in READINGS.iter().enumerate() {
             let n = INSTANCES[i].mask.count_ones() as usize;

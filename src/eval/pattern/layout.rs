@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use super::indices::Indices;
 use super::shapes::{canonical_contents, table_size, INSTANCES, INSTANCE_COUNT, SHAPES};
-use crate::board::bitboard::legal_moves;
+use crate::board::bitboard::{legal_moves, neighbours};
 use crate::board::Board8;
 
 /// Weight sets, one per stage of the game.
@@ -57,11 +57,18 @@ pub(super) const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
 pub(super) const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
 /// Two entries by parity of the empty squares: the stage's constant term.
 pub(super) const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
+/// Potential mobility entries (empty squares next to the other side's discs); larger
+/// counts share the last one.
+pub(super) const POTENTIAL_ENTRIES: usize = 48;
+/// Table of the side to move's potential mobility.
+pub(super) const PLAYER_POTENTIAL: usize = PARITY + 2;
+/// Table of the other side's potential mobility.
+pub(super) const OPPONENT_POTENTIAL: usize = PLAYER_POTENTIAL + POTENTIAL_ENTRIES;
 /// Entries in one stage's full tables.
-pub(crate) const FULL_LEN: usize = PARITY + 2;
+pub(crate) const FULL_LEN: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
 
-/// Weights that add up to one position's evaluation: its instances and the three globals.
-pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + 3;
+/// Weights that add up to one position's evaluation: its instances and the five globals.
+pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + 5;
 
 /// Full-table positions of every feature of `board` whose instance contents are `indices`.
 #[inline]
@@ -74,7 +81,23 @@ pub(crate) fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_
     out[INSTANCE_COUNT] = (PLAYER_MOBILITY + player) as u32;
     out[INSTANCE_COUNT + 1] = (OPPONENT_MOBILITY + opponent) as u32;
     out[INSTANCE_COUNT + 2] = (PARITY + parity(board)) as u32;
+    let (player, opponent) = potential_mobilities(board);
+    out[INSTANCE_COUNT + 3] = (PLAYER_POTENTIAL + player) as u32;
+    out[INSTANCE_COUNT + 4] = (OPPONENT_POTENTIAL + opponent) as u32;
     out
+}
+
+/// Capped potential mobilities of both sides: the empty squares next to the other side's
+/// discs, where moves may come later.
+#[inline(always)]
+pub(crate) fn potential_mobilities(board: &Board8) -> (usize, usize) {
+    let empty = board.empty_mask();
+    let player = (neighbours(board.opponent) & empty).count_ones() as usize;
+    let opponent = (neighbours(board.player) & empty).count_ones() as usize;
+    (
+        player.min(POTENTIAL_ENTRIES - 1),
+        opponent.min(POTENTIAL_ENTRIES - 1),
+    )
 }
 
 /// Capped legal move counts of both sides.
@@ -131,7 +154,9 @@ impl Layout {
                 None => INSTANCE_OFFSETS[j] as usize,
                 Some(0) => PLAYER_MOBILITY,
                 Some(1) => OPPONENT_MOBILITY,
-                Some(_) => PARITY,
+                Some(2) => PARITY,
+                Some(3) => PLAYER_POTENTIAL,
+                Some(_) => OPPONENT_POTENTIAL,
             };
             *base = full_to_dense[first];
         }
@@ -162,6 +187,7 @@ impl Layout {
         }
         for value in [
             MOBILITY_ENTRIES,
+            POTENTIAL_ENTRIES,
             STAGES,
             STAGE_WIDTH,
             self.dense_len,
@@ -209,9 +235,12 @@ mod tests {
     #[test]
     fn dense_weights_are_fewer_than_table_entries_by_the_mirror_sharing() {
         let layout = Layout::get();
-        // Mirror-symmetric shapes roughly halve; corner 2x5 keeps all 3^10 entries.
-        assert_eq!(layout.dense_len, 113_877 + 2 * MOBILITY_ENTRIES + 2);
-        assert_eq!(FULL_LEN, 167_265 + 2 * MOBILITY_ENTRIES + 2);
+        // Mirror-symmetric shapes roughly halve; corner 2x5 keeps all 3^10 entries. The
+        // triangle has two squares on its mirror line and four pairs: (3^10 + 3^6) / 2;
+        // corner + block five pairs: (3^10 + 3^5) / 2.
+        let globals = 2 * MOBILITY_ENTRIES + 2 + 2 * POTENTIAL_ENTRIES;
+        assert_eq!(layout.dense_len, 113_877 + 29_889 + 29_646 + globals);
+        assert_eq!(FULL_LEN, 167_265 + 2 * 59_049 + globals);
         assert!(layout
             .full_to_dense
             .iter()

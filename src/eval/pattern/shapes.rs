@@ -33,13 +33,43 @@ const fn sq(col: usize, row: usize) -> usize {
 
 /// Every shape, biggest first. Edges and corners carry most of the positional knowledge;
 /// the inner lines and diagonals see mobility and stability along their length.
-pub(crate) const SHAPES: [Shape; 11] = [
+pub(crate) const SHAPES: [Shape; 13] = [
     // corner 3x3
     Shape { mask: 0x0007_0707 },
     // corner 2x5
     Shape { mask: 0x1F1F },
+    // corner triangle
+    Shape {
+        mask: squares(&[
+            sq(0, 0),
+            sq(1, 0),
+            sq(2, 0),
+            sq(3, 0),
+            sq(0, 1),
+            sq(1, 1),
+            sq(2, 1),
+            sq(0, 2),
+            sq(1, 2),
+            sq(0, 3),
+        ]),
+    },
     // edge + 2X
     Shape { mask: 0x42FF },
+    // corner + block: the edge without its C-squares, and the four squares inside
+    Shape {
+        mask: squares(&[
+            sq(0, 0),
+            sq(2, 0),
+            sq(3, 0),
+            sq(4, 0),
+            sq(5, 0),
+            sq(7, 0),
+            sq(2, 1),
+            sq(3, 1),
+            sq(4, 1),
+            sq(5, 1),
+        ]),
+    },
     // row 2
     Shape { mask: 0xFF00 },
     // row 3
@@ -277,12 +307,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shapes_place_46_instances() {
+    fn the_shapes_place_54_instances() {
         let per_shape: Vec<usize> = (0..SHAPES.len())
             .map(|s| INSTANCES.iter().filter(|i| i.shape == s).count())
             .collect();
-        assert_eq!(per_shape, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(INSTANCE_COUNT, 46);
+        assert_eq!(per_shape, [4, 8, 4, 4, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(INSTANCE_COUNT, 54);
         for shape in &SHAPES {
             assert!(shape.mask.count_ones() as usize <= MAX_SQUARES);
         }
@@ -299,13 +329,13 @@ mod tests {
         let a_column = 0x0101_0101_0101_0101u64 | 1 << 9 | 1 << 49;
         assert!(INSTANCES
             .iter()
-            .any(|i| i.shape == 2 && i.covers == a_column));
+            .any(|i| i.shape == 3 && i.covers == a_column));
     }
 
     #[test]
     fn mirror_contents_share_a_representative() {
         // Row 2 is symmetric left-right: a2 alone and h2 alone are the same pattern.
-        let canon = canonical_contents(3);
+        let canon = canonical_contents(5);
         assert_eq!(canon[1], canon[pow3(7)]);
         assert_ne!(canon[1], canon[2]);
         // Corner 2x5 has no mirror of its own.
