@@ -1,5 +1,5 @@
 //! The pattern evaluation: learned weights for the contents of edges, corners, lines and
-//! diagonals, plus mobility and parity, one weight set per game stage. Scores are for the
+//! diagonals, plus mobility, potential mobility and parity, one weight set per game stage. Scores are for the
 //! side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
@@ -174,13 +174,12 @@ impl PatternEval {
         let empties = board.empty_mask().count_ones();
         let table = self.table(stage(empties));
         let (player, opponent) = mobilities(board);
+        let (player_potential, opponent_potential) = potential_mobilities(board);
         let globals = table[PLAYER_MOBILITY + player] as i32
             + table[OPPONENT_MOBILITY + opponent] as i32
-            + table[PARITY + (empties & 1) as usize] as i32;
-        let (player, opponent) = potential_mobilities(board);
-        let globals = globals
-            + table[PLAYER_POTENTIAL + player] as i32
-            + table[OPPONENT_POTENTIAL + opponent] as i32;
+            + table[PARITY + (empties & 1) as usize] as i32
+            + table[PLAYER_POTENTIAL + player_potential] as i32
+            + table[OPPONENT_POTENTIAL + opponent_potential] as i32;
         (table, globals)
     }
 

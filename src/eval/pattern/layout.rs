@@ -90,7 +90,7 @@ pub(crate) fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_
 /// Capped potential mobilities of both sides: the empty squares next to the other side's
 /// discs, where moves may come later.
 #[inline(always)]
-pub(crate) fn potential_mobilities(board: &Board8) -> (usize, usize) {
+pub(super) fn potential_mobilities(board: &Board8) -> (usize, usize) {
     let empty = board.empty_mask();
     let player = (neighbours(board.opponent) & empty).count_ones() as usize;
     let opponent = (neighbours(board.player) & empty).count_ones() as usize;
