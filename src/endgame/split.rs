@@ -365,20 +365,16 @@ fn split<'a, S: SplitSearch<'a>>(
     // The helpers added their nodes to the shared count already.
     thread.nodes += helper_nodes;
     thread.flushed += helper_nodes;
-    if thread.aborted {
-        // Stopped by this split's own cut-off, the search goes on; by a limit or a cut-off
-        // above, it stops.
-        let above = thread.cancel.iter().any(|c| c.load(Ordering::Relaxed));
-        if shared.stopped.load(Ordering::Relaxed) || above {
-            return (0, NO_MOVE);
-        }
-        thread.aborted = false;
-    }
-    if shared.stopped.load(Ordering::Relaxed) {
-        // A helper stopped on a limit: its move is unsearched.
+    // Stopped by this split's own cut-off, the search goes on: the cut-off is proven. A
+    // limit or a cut-off above stops it, even when this thread finished its own moves
+    // before it looked: a helper that saw the stop left its move unsearched, so the best
+    // found here would be wrong, and a split above could take it for a finished move's.
+    let above = thread.cancel.iter().any(|c| c.load(Ordering::Relaxed));
+    if shared.stopped.load(Ordering::Relaxed) || above {
         thread.aborted = true;
         return (0, NO_MOVE);
     }
+    thread.aborted = false;
     let found = *split.found.lock().unwrap_or_else(|e| e.into_inner());
     (found.best, found.best_move)
 }
@@ -445,5 +441,73 @@ mod tests {
             Shared::new(&tables, &SolveLimits::NONE, 1, 0).take_idle(1),
             0
         );
+    }
+
+    /// A search over moves that are plain scores: each move's score is its value. Helpers
+    /// look at their flags before every move, as a real search does within a few thousand
+    /// nodes; the first thread never does, as when its moves end before it looks.
+    struct Scores<'a> {
+        thread: SolveThread<'a>,
+        looks: bool,
+    }
+
+    impl<'a> SplitSearch<'a> for Scores<'a> {
+        type Bits = i32;
+        type Move = i32;
+
+        fn thread(&mut self) -> &mut SolveThread<'a> {
+            &mut self.thread
+        }
+
+        fn helper(&self, thread: SolveThread<'a>) -> Self {
+            Scores {
+                thread,
+                looks: true,
+            }
+        }
+
+        fn child(_: &Node<i32>, m: &i32) -> (i32, i32, u8, u8) {
+            (*m, 0, 0, *m as u8)
+        }
+
+        fn null_window(&mut self, score: i32, _: i32, _: i32, _: u32, _: u8) -> i32 {
+            self.thread.nodes += 1;
+            if self.looks {
+                self.thread.poll();
+            }
+            -score
+        }
+
+        fn principal(&mut self, score: i32, o: i32, alpha: i32, _: i32, e: u32, p: u8) -> i32 {
+            self.null_window(score, o, alpha, e, p)
+        }
+    }
+
+    /// A cut-off above a split stops it even when the thread that split never looked at
+    /// its flags: a helper left its move unsearched, so the split's best is not to be used.
+    #[test]
+    fn a_split_under_a_cut_off_above_reports_itself_stopped() {
+        let tables = Tables::new(0).unwrap();
+        let shared = Shared::new(&tables, &SolveLimits::NONE, 2, 0);
+        let above = Arc::new(AtomicBool::new(true));
+        let mut thread = SolveThread::new(&shared, 0);
+        thread.cancel.push(Arc::clone(&above));
+        let mut search = Scores {
+            thread,
+            looks: false,
+        };
+        let moves: Vec<i32> = (1..=40).collect();
+        assert_eq!(shared.take_idle(1), 1);
+        let (_, best_move) = search.split_nws(0, 0, 100, 20, 0, &moves, 1);
+        assert!(search.thread.aborted);
+        assert_eq!(best_move, NO_MOVE);
+
+        // Without the cut-off above, the same split finds the best move.
+        above.store(false, Ordering::Relaxed);
+        search.thread.aborted = false;
+        assert_eq!(shared.take_idle(1), 1);
+        let (best, best_move) = search.split_pvs(0, 0, -100, 100, 20, 0, &moves, 1);
+        assert!(!search.thread.aborted);
+        assert_eq!((best, best_move), (40, 40));
     }
 }
