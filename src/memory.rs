@@ -9,6 +9,9 @@
 //! so a background thread touches the pages
 //! ([`TableMemory::populate_in_background`]) between the moment a table is made and its
 //! first searches; a search that comes first simply touches the pages it needs itself.
+//! While a search runs ([`SearchRunning`]) the thread waits: each of its calls holds the
+//! process's memory map, and on a busy machine a search that maps memory meanwhile (a
+//! thread's stack, an evaluation table) waited for it, tens of milliseconds a call.
 //!
 //! Before mapping, the size is checked against the memory the system says is available:
 //! an over-committed table would be killed at its first touch, which is worse than a clear
@@ -18,8 +21,9 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Types whose all-zero bytes are a valid value (for a table entry: an empty one).
 ///
@@ -118,6 +122,30 @@ const DISCARD_BYTES: usize = 256 << 20;
 /// faults on a page while another thread waits to) waits for it: a large chunk made
 /// moves late by seconds under load.
 const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
+
+/// Searches running in the process: while there is one, background touching waits.
+static SEARCHES_RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// How often waiting background touching looks whether the searches have ended.
+const POPULATE_WAIT: Duration = Duration::from_millis(1);
+
+/// Held while a search runs: tables' pages are touched in the background only between
+/// searches (see the module docs).
+pub(crate) struct SearchRunning(());
+
+impl SearchRunning {
+    /// Marks a search as running until the result is dropped.
+    pub(crate) fn begin() -> SearchRunning {
+        SEARCHES_RUNNING.fetch_add(1, Ordering::SeqCst);
+        SearchRunning(())
+    }
+}
+
+impl Drop for SearchRunning {
+    fn drop(&mut self) {
+        SEARCHES_RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// A zero-filled array of `T` for a search table.
 pub(crate) struct TableMemory<T: Zeroable> {
@@ -291,12 +319,17 @@ impl Region {
         })
     }
 
-    /// Backs every page, chunk by chunk, unless abandoned meanwhile.
+    /// Backs every page, chunk by chunk, unless abandoned meanwhile; only while no search
+    /// runs.
     fn populate(&self) {
         #[cfg(target_os = "linux")]
         {
             let mut done = 0;
             while done < self.bytes && !self.abandoned.load(Ordering::Relaxed) {
+                if SEARCHES_RUNNING.load(Ordering::SeqCst) > 0 {
+                    std::thread::sleep(POPULATE_WAIT);
+                    continue;
+                }
                 let chunk = POPULATE_CHUNK.min(self.bytes - done);
                 // SAFETY: the range lies inside the mapping, which this thread keeps alive;
                 // populating backs pages without changing what they hold.
@@ -425,6 +458,45 @@ mod tests {
             table.clear();
             assert!(table.iter().all(|&v| v == 0), "{len}");
         }
+    }
+
+    /// Bytes of `table` backed by memory, by the kernel's account.
+    #[cfg(target_os = "linux")]
+    fn resident_bytes(table: &TableMemory<u64>) -> usize {
+        const PAGE: usize = 4096;
+        let pages = (table.len() * 8).div_ceil(PAGE);
+        let mut resident = vec![0u8; pages];
+        // SAFETY: the range is the table's own mapping, page-aligned; `resident` has a
+        // byte for each of its pages.
+        let result = unsafe {
+            libc::mincore(
+                table.as_ptr() as *mut libc::c_void,
+                pages * PAGE,
+                resident.as_mut_ptr(),
+            )
+        };
+        assert_eq!(result, 0);
+        resident.iter().filter(|&&r| r & 1 == 1).count() * PAGE
+    }
+
+    /// Pages are touched in the background only while no search runs, and all of them
+    /// once the searches end.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn tables_are_touched_between_searches() {
+        let bytes = 4 * HUGE_PAGE_BYTES;
+        let running = SearchRunning::begin();
+        let table = TableMemory::<u64>::zeroed(bytes / 8).unwrap();
+        table.populate_in_background();
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(resident_bytes(&table), 0);
+        drop(running);
+        // Other tests' searches may hold the touching back a little longer.
+        let since = std::time::Instant::now();
+        while resident_bytes(&table) < bytes && since.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(resident_bytes(&table), bytes);
     }
 
     #[test]

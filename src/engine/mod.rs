@@ -11,6 +11,7 @@ use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::{Backing, Book};
 use crate::endgame::{MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
+use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
 use crate::rng::Rng;
 use crate::score::Score;
@@ -620,6 +621,7 @@ impl Engine {
         progress: &mut search::Progress,
     ) -> search::SearchResult {
         let start = Instant::now();
+        let _running = SearchRunning::begin();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
         let margins = self.margins.with_delay(self.watchdog.delay());
