@@ -17,7 +17,8 @@
 //!   of a short clock up to 20 ms, so that with about 10 ms left the move is played at
 //!   once. What remains is the usable time;
 //! - on a loaded machine the clock's pause grows by twice the scheduling delay the
-//!   `Watchdog` measured during the latest searches, a fixed move time's by three times.
+//!   `Watchdog` measured during the latest searches, a fixed move time's by three times,
+//!   and what is kept back for every own move by half of it.
 //!
 //! **Budget** on a game clock: the plan expects the exact solve at the most empties whose
 //! expected solve takes at most [`SOLVE_PLAN_SHARE`] of the time to come
@@ -91,9 +92,13 @@ impl Margins {
     /// the delay on a game clock). A fixed move time is spent to its end, so the wait before
     /// the command is read comes out of it too: three times the delay (with twice, 3 of 119
     /// moves at `movetime 100` came up to 4 ms late beside two CPU-bound competitors).
+    /// Every move to come waits so too, the instant ones after the exact solve included:
+    /// half the delay each (the delay is the largest wait seen; beside six CPU-bound
+    /// competitors, a game's last moves took 4 to 10 ms each and lost a 1 s clock that
+    /// had kept 3 ms a move for them).
     pub fn with_delay(&self, delay: Duration) -> Margins {
         Margins {
-            per_move: self.per_move,
+            per_move: self.per_move + delay / 2,
             clock_pause: self.clock_pause + delay * 2,
             move_time_pause: self.move_time_pause + delay * 3,
         }
@@ -1081,6 +1086,8 @@ mod tests {
     fn margins_grow_with_the_scheduling_delay() {
         let loaded = M.with_delay(ms(5));
         assert_eq!(loaded.clock_pause, M.clock_pause + ms(10));
+        assert_eq!(loaded.per_move, M.per_move + Duration::from_micros(2500));
+        assert!(loaded.clock(ms(1000), 20) > M.clock(ms(1000), 20) + ms(50));
         assert_eq!(loaded.move_time(ms(100)), ms(21));
         assert!(for_move_time(ms(100), &loaded).hard < for_move_time(ms(100), &M).hard);
         assert_eq!(M.with_delay(Duration::ZERO), M);
