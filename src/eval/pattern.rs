@@ -1,6 +1,6 @@
 //! The pattern evaluation: learned weights for the contents of edges, corners, lines and
-//! diagonals, plus mobility, potential mobility and parity, one weight set per game stage. Scores are for the
-//! side to move, in hundredths of a disc of final disc difference.
+//! diagonals, plus mobility, potential mobility and parity, one weight set per game stage.
+//! Scores are for the side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
 //! (`weights/emilia.weights`); [`PatternEval::from_bytes`] loads any other file.
@@ -17,11 +17,8 @@ use anyhow::Result;
 
 pub(crate) use indices::after_move;
 pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
-pub(crate) use layout::{mobilities, stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
-use layout::{
-    potential_mobilities, INSTANCE_OFFSETS, OPPONENT_MOBILITY, OPPONENT_POTENTIAL, PARITY,
-    PLAYER_MOBILITY, PLAYER_POTENTIAL,
-};
+use layout::{global_features, INSTANCE_OFFSETS};
+pub(crate) use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 
 use super::sized::SizedEval;
 use super::weights::{Weights, WeightsError};
@@ -171,15 +168,11 @@ impl PatternEval {
     /// The weights of the stage of `board`, and the sum of its global features' weights.
     #[inline(always)]
     fn stage_table(&self, board: &Board8) -> (&[i16; FULL_LEN], i32) {
-        let empties = board.empty_mask().count_ones();
-        let table = self.table(stage(empties));
-        let (player, opponent) = mobilities(board);
-        let (player_potential, opponent_potential) = potential_mobilities(board);
-        let globals = table[PLAYER_MOBILITY + player] as i32
-            + table[OPPONENT_MOBILITY + opponent] as i32
-            + table[PARITY + (empties & 1) as usize] as i32
-            + table[PLAYER_POTENTIAL + player_potential] as i32
-            + table[OPPONENT_POTENTIAL + opponent_potential] as i32;
+        let table = self.table(stage(board.empty_mask().count_ones()));
+        let globals = global_features(board)
+            .iter()
+            .map(|&feature| table[feature] as i32)
+            .sum();
         (table, globals)
     }
 
@@ -306,6 +299,9 @@ impl Evaluator for Pattern {
 
 #[cfg(test)]
 mod tests {
+    use super::layout::{
+        OPPONENT_MOBILITY, OPPONENT_POTENTIAL, PARITY, PLAYER_MOBILITY, PLAYER_POTENTIAL,
+    };
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::Board;

@@ -67,8 +67,34 @@ pub(super) const OPPONENT_POTENTIAL: usize = PLAYER_POTENTIAL + POTENTIAL_ENTRIE
 /// Entries in one stage's full tables.
 pub(crate) const FULL_LEN: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
 
-/// Weights that add up to one position's evaluation: its instances and the five globals.
-pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + 5;
+/// Features of the whole board: mobility, parity and potential mobility.
+const GLOBAL_COUNT: usize = 5;
+
+/// Start of each global feature's table, in the order of [`global_features`].
+const GLOBAL_TABLES: [usize; GLOBAL_COUNT] = [
+    PLAYER_MOBILITY,
+    OPPONENT_MOBILITY,
+    PARITY,
+    PLAYER_POTENTIAL,
+    OPPONENT_POTENTIAL,
+];
+
+/// Weights that add up to one position's evaluation: its instances and the globals.
+pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + GLOBAL_COUNT;
+
+/// Full-table positions of the global features of `board`.
+#[inline(always)]
+pub(super) fn global_features(board: &Board8) -> [usize; GLOBAL_COUNT] {
+    let (player, opponent) = mobilities(board);
+    let (player_potential, opponent_potential) = potential_mobilities(board);
+    [
+        PLAYER_MOBILITY + player,
+        OPPONENT_MOBILITY + opponent,
+        PARITY + parity(board),
+        PLAYER_POTENTIAL + player_potential,
+        OPPONENT_POTENTIAL + opponent_potential,
+    ]
+}
 
 /// Full-table positions of every feature of `board` whose instance contents are `indices`.
 #[inline]
@@ -77,20 +103,16 @@ pub(crate) fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_
     for i in 0..INSTANCE_COUNT {
         out[i] = INSTANCE_OFFSETS[i] + indices[i] as u32;
     }
-    let (player, opponent) = mobilities(board);
-    out[INSTANCE_COUNT] = (PLAYER_MOBILITY + player) as u32;
-    out[INSTANCE_COUNT + 1] = (OPPONENT_MOBILITY + opponent) as u32;
-    out[INSTANCE_COUNT + 2] = (PARITY + parity(board)) as u32;
-    let (player, opponent) = potential_mobilities(board);
-    out[INSTANCE_COUNT + 3] = (PLAYER_POTENTIAL + player) as u32;
-    out[INSTANCE_COUNT + 4] = (OPPONENT_POTENTIAL + opponent) as u32;
+    for (slot, feature) in out[INSTANCE_COUNT..].iter_mut().zip(global_features(board)) {
+        *slot = feature as u32;
+    }
     out
 }
 
 /// Capped potential mobilities of both sides: the empty squares next to the other side's
 /// discs, where moves may come later.
 #[inline(always)]
-pub(super) fn potential_mobilities(board: &Board8) -> (usize, usize) {
+fn potential_mobilities(board: &Board8) -> (usize, usize) {
     let empty = board.empty_mask();
     let player = (neighbours(board.opponent) & empty).count_ones() as usize;
     let opponent = (neighbours(board.player) & empty).count_ones() as usize;
@@ -152,11 +174,7 @@ impl Layout {
         for (j, base) in slot_base.iter_mut().enumerate() {
             let first = match j.checked_sub(INSTANCE_COUNT) {
                 None => INSTANCE_OFFSETS[j] as usize,
-                Some(0) => PLAYER_MOBILITY,
-                Some(1) => OPPONENT_MOBILITY,
-                Some(2) => PARITY,
-                Some(3) => PLAYER_POTENTIAL,
-                Some(_) => OPPONENT_POTENTIAL,
+                Some(global) => GLOBAL_TABLES[global],
             };
             *base = full_to_dense[first];
         }
