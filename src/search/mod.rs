@@ -409,7 +409,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             .filter(|index| !self.settings.excluded.contains(index))
             .map(|index| {
                 let child = board.play(index);
-                let key = self.ordering.key(board, &child, index, 2, 0, tt_move);
+                let key = self.ordering.key(board, &child, index, 2, 0, tt_move, || {
+                    self.eval.evaluate(&child)
+                });
                 let root_move = RootMove {
                     index,
                     child,
@@ -875,12 +877,22 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // Children deep enough to probe the table have their entries fetched now, so the
         // memory latency overlaps the work on their elder siblings.
         let prefetch = depth > MIN_TT_DEPTH;
+        // The evaluation shares work among the children (pattern indices), work that
+        // is only done where the ordering asks for it.
+        let eval = self.eval;
+        let mut evaluate_child = (depth >= ordering::EVAL_MIN_DEPTH).then(|| eval.children(board));
         for m in moves {
             let child = board.play(m);
             if prefetch {
                 self.tt.prefetch(child.hash_key());
             }
-            let key = self.ordering.key(board, &child, m, depth, ply, tt_move);
+            let key = self
+                .ordering
+                .key(board, &child, m, depth, ply, tt_move, || {
+                    evaluate_child
+                        .as_mut()
+                        .map_or_else(|| eval.evaluate(&child), |evaluate| evaluate(m, &child))
+                });
             list.push((key, m, child));
         }
         let original_alpha = alpha;
