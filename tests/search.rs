@@ -364,12 +364,14 @@ fn the_table_survives_between_searches() {
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5f6e6f4e3c5c4e7").unwrap();
     let mut engine = engine();
-    // Without ProbCut, whose cut nodes leave no entry, the second search is all table hits.
+    // Without ProbCut, whose cut nodes leave no entry, the second search finds much of its
+    // work in the table (a cleared table would make it search exactly as many nodes again;
+    // the principal variation and bounds outside the new windows are searched again).
     engine.set_option("probcut", "0").unwrap();
     let cold = engine.search(&position, &depth(11), &mut |_| {});
     let warm = engine.search(&position, &depth(11), &mut |_| {});
     assert!(
-        warm.nodes * 2 < cold.nodes,
+        warm.nodes * 3 < cold.nodes * 2,
         "cold {} warm {}",
         cold.nodes,
         warm.nodes
