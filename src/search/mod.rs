@@ -877,10 +877,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // Children deep enough to probe the table have their entries fetched now, so the
         // memory latency overlaps the work on their elder siblings.
         let prefetch = depth > MIN_TT_DEPTH;
-        // The evaluation shares work among the children (pattern indices), work that
-        // is only done where the ordering asks for it.
+        // The evaluation shares work among the children (pattern indices): prepared the
+        // first time the ordering asks for a child's value, so only at nodes where it asks.
         let eval = self.eval;
-        let mut evaluate_child = (depth >= ordering::EVAL_MIN_DEPTH).then(|| eval.children(board));
+        let mut scorer = None;
         for m in moves {
             let child = board.play(m);
             if prefetch {
@@ -889,9 +889,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             let key = self
                 .ordering
                 .key(board, &child, m, depth, ply, tt_move, || {
-                    evaluate_child
-                        .as_mut()
-                        .map_or_else(|| eval.evaluate(&child), |evaluate| evaluate(m, &child))
+                    scorer.get_or_insert_with(|| eval.children(board))(m, &child)
                 });
             list.push((key, m, child));
         }

@@ -23,7 +23,7 @@ const PER_POTENTIAL_REPLY: i32 = PER_REPLY / 2;
 const PER_DISC_OF_EVAL: i32 = 1000;
 /// Shallowest depth at which moves are ordered by the evaluation too: nearer the leaves a
 /// subtree costs too little for the evaluations to pay.
-pub(crate) const EVAL_MIN_DEPTH: u32 = 4;
+const EVAL_MIN_DEPTH: u32 = 4;
 /// A corner move.
 const CORNER: i32 = 1 << 12;
 /// An X-square next to an empty corner.
