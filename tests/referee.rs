@@ -188,6 +188,32 @@ fn hanging_past_the_clock_loses_on_time() {
 }
 
 #[test]
+fn time_odds_let_one_engine_think_longer() {
+    // The slow engine thinks for a second at its second move: past the match's 0.5 s a
+    // move it forfeits, within its own 2 s it plays on; its opponent keeps the match's.
+    for proto in ["", "--proto nboard "] {
+        let slow = fake(&format!("{proto}--fault slow --at 2 --name slow"));
+        let outcome = run(&config(slow.clone(), fake("--seed 5 --name good"), 1));
+        assert_eq!(
+            outcome.tally.fault_count(0, FaultKind::Time),
+            1,
+            "{proto}{}",
+            outcome.report
+        );
+        let mut slow = slow;
+        slow.name = Some("slow".to_string());
+        slow.time = Some(TimeControl::MoveTime(Duration::from_secs(2)));
+        let outcome = run(&config(slow, fake("--seed 5 --name good"), 1));
+        assert_eq!(outcome.tally.finished, 1, "{proto}{}", outcome.report);
+        assert!(
+            outcome.report.contains("0.5 s a move (slow: 2 s a move)"),
+            "{}",
+            outcome.report
+        );
+    }
+}
+
+#[test]
 fn exiting_mid_game_loses_and_the_match_goes_on() {
     assert_forfeits("--fault exit --at 3", 2, FaultKind::Crash, "exit");
 }
@@ -390,8 +416,14 @@ fn two_emilias_play_a_consistent_match_over_nboard() {
 
 #[test]
 fn a_clock_increment_reaches_emilia_in_both_protocols() {
-    for protocol in [Protocol::Gtp, Protocol::Nboard] {
-        let log = temp_file(&format!("increment-{protocol:?}.log"));
+    // The match's clock, or the engine's own one where the match's has no increment.
+    for (protocol, own) in [
+        (Protocol::Gtp, false),
+        (Protocol::Nboard, false),
+        (Protocol::Gtp, true),
+        (Protocol::Nboard, true),
+    ] {
+        let log = temp_file(&format!("increment-{protocol:?}-{own}.log"));
         let _ = std::fs::remove_file(&log);
         let mut first = emilia(&format!("--depth 2 --log '{}'", log.display()));
         let mut second = emilia("--player greedy");
@@ -401,10 +433,21 @@ fn a_clock_increment_reaches_emilia_in_both_protocols() {
             first.depth = Some(2);
             second.depth = Some(1);
         }
-        let mut config = config(first, second, 1);
-        config.time = TimeControl::Clock {
+        let clock = TimeControl::Clock {
             base: Duration::from_secs(20),
             increment: Duration::from_millis(50),
+        };
+        if own {
+            first.time = Some(clock);
+        }
+        let mut config = config(first, second, 1);
+        config.time = if own {
+            TimeControl::Clock {
+                base: Duration::from_secs(20),
+                increment: Duration::ZERO,
+            }
+        } else {
+            clock
         };
         let outcome = run(&config);
         assert_eq!(outcome.tally.finished, 1, "{}", outcome.report);

@@ -23,6 +23,8 @@ Engine options (after its --engine):
   name=NAME           its name in reports (default: the command)
   dir=DIR             its working directory
   depth=N             its search depth (NBoard engines, which have no time commands)
+  tc=S[+I]            its own game clock, over the match's (time odds)
+  st=S                its own fixed time a move, over the match's
   stderr=show         show its stderr (discarded by default)
 
 Options:
@@ -49,6 +51,15 @@ fn seconds(text: &str, what: &str) -> Result<Duration> {
     Duration::try_from_secs_f64(value).map_err(|_| anyhow!("{what}: {text} s is out of range"))
 }
 
+/// Parses a game clock (`4+0.05`: seconds per side, plus seconds after each move).
+fn clock(text: &str, what: &str) -> Result<TimeControl> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    Ok(TimeControl::Clock {
+        base: seconds(base, what)?,
+        increment: seconds(increment, &format!("{what} increment"))?,
+    })
+}
+
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T> {
     text.parse()
         .map_err(|_| anyhow!("{what}: '{text}' is not a valid number"))
@@ -70,8 +81,10 @@ fn engine_option(spec: &mut EngineSpec, word: &str) -> Result<()> {
         "name" => spec.name = Some(value.to_string()),
         "dir" => spec.dir = Some(PathBuf::from(value)),
         "depth" => spec.depth = Some(number(value, "depth")?),
+        "tc" => spec.time = Some(clock(value, "tc")?),
+        "st" => spec.time = Some(TimeControl::MoveTime(seconds(value, "st")?)),
         "stderr" => spec.stderr = matches!(value, "show" | "yes" | "1" | "true"),
-        _ => bail!("unknown engine option '{key}': use proto, name, dir, depth or stderr"),
+        _ => bail!("unknown engine option '{key}': use proto, name, dir, depth, tc, st or stderr"),
     }
     Ok(())
 }
@@ -101,14 +114,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
             "--engine" => engines.push(EngineSpec::gtp(&value("--engine")?)),
             "--games" => games = number(&value("--games")?, "--games")?,
             "--openings" => openings_file = Some(value("--openings")?),
-            "--tc" => {
-                let text = value("--tc")?;
-                let (base, increment) = text.split_once('+').unwrap_or((&text, "0"));
-                time = Some(TimeControl::Clock {
-                    base: seconds(base, "--tc")?,
-                    increment: seconds(increment, "--tc increment")?,
-                });
-            }
+            "--tc" => time = Some(clock(&value("--tc")?, "--tc")?),
             "--st" => time = Some(TimeControl::MoveTime(seconds(&value("--st")?, "--st")?)),
             "--depth" => time = Some(TimeControl::Depth(number(&value("--depth")?, "--depth")?)),
             "--size" => size = number(&value("--size")?, "--size")?,
@@ -187,6 +193,34 @@ mod tests {
             }
         );
         assert_eq!(config.concurrency, 2);
+        assert_eq!(config.engines[0].time, None, "the match's clock");
+    }
+
+    #[test]
+    fn an_engine_may_have_its_own_time() {
+        let config = parse(&args(
+            "--engine a tc=60+1 --engine b st=0.25 --tc 4+0.05 --games 2",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            config.engines[0].time,
+            Some(TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::from_secs(1)
+            })
+        );
+        assert_eq!(
+            config.engines[1].time,
+            Some(TimeControl::MoveTime(Duration::from_millis(250)))
+        );
+        assert_eq!(
+            config.time,
+            TimeControl::Clock {
+                base: Duration::from_secs(4),
+                increment: Duration::from_millis(50)
+            }
+        );
     }
 
     #[test]
@@ -196,6 +230,8 @@ mod tests {
         assert!(error("proto=gtp --engine a --engine b").contains("before any --engine"));
         assert!(error("--engine a proto=uci --engine b").contains("gtp or nboard"));
         assert!(error("--engine a --engine b --st fast").contains("--st"));
+        assert!(error("--engine a tc=4+x --engine b").contains("tc increment"));
+        assert!(error("--engine a st=-1 --engine b").contains("st"));
         assert!(error("--engine a --engine b --bogus").contains("--bogus"));
         assert!(parse(&args("--help")).unwrap().is_none());
     }

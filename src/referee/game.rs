@@ -183,6 +183,11 @@ impl Referee<'_> {
         &self.config.engines[self.record.engine(color)]
     }
 
+    /// The time control of the engine playing `color`.
+    fn time(&self, color: Color) -> TimeControl {
+        self.config.time_of(self.spec(color))
+    }
+
     fn run(
         &mut self,
         pair: &mut Pair,
@@ -200,21 +205,22 @@ impl Referee<'_> {
         }
         let black_name = names[self.record.black].clone();
         let white_name = names[1 - self.record.black].clone();
-        let (clock, increment, move_time, depth) = match self.config.time {
-            TimeControl::Clock { base, increment } => (Some(base), increment, None, None),
-            TimeControl::MoveTime(t) => (None, Duration::ZERO, Some(t), None),
-            TimeControl::Depth(d) => (None, Duration::ZERO, None, Some(d)),
-        };
-        let setup = GameSetup {
-            size: self.config.size,
-            moves: opening.to_vec(),
-            names: [black_name, white_name],
-            clock,
-            increment,
-            move_time,
-            depth,
-        };
+        // Each engine is told its own time control.
         for color in [Color::Black, Color::White] {
+            let (clock, increment, move_time, depth) = match self.time(color) {
+                TimeControl::Clock { base, increment } => (Some(base), increment, None, None),
+                TimeControl::MoveTime(t) => (None, Duration::ZERO, Some(t), None),
+                TimeControl::Depth(d) => (None, Duration::ZERO, None, Some(d)),
+            };
+            let setup = GameSetup {
+                size: self.config.size,
+                moves: opening.to_vec(),
+                names: [black_name.clone(), white_name.clone()],
+                clock,
+                increment,
+                move_time,
+                depth,
+            };
             self.client(pair, color)
                 .new_game(&setup)
                 .map_err(|fault| (color, fault))?;
@@ -224,7 +230,10 @@ impl Referee<'_> {
             position = position.play(mv).expect("openings were checked");
             self.record.moves.push(RecordedMove { mv, elapsed: None });
         }
-        let mut clocks = [clock.unwrap_or_default(); 2];
+        let mut clocks = [Color::Black, Color::White].map(|color| match self.time(color) {
+            TimeControl::Clock { base, .. } => base,
+            _ => Duration::ZERO,
+        });
         while !position.is_game_over() {
             let color = position.to_move;
             if position.legal_moves() == [Move::Pass] {
@@ -272,7 +281,7 @@ impl Referee<'_> {
                 Ok(next) => next,
                 Err(error) => return Err((color, Fault::Illegal(error.to_string()))),
             };
-            if let TimeControl::Clock { increment, .. } = self.config.time {
+            if let TimeControl::Clock { increment, .. } = self.time(color) {
                 let left = &mut clocks[color as usize];
                 *left = left.saturating_sub(elapsed) + increment;
             }
@@ -319,7 +328,7 @@ impl Referee<'_> {
         let margin = self.config.margin;
         let now = Instant::now();
         let depth = self.spec(color).depth;
-        match self.config.time {
+        match self.time(color) {
             TimeControl::Clock { increment, .. } => MoveBudget {
                 clock: Some(clock),
                 increment,

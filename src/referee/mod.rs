@@ -56,6 +56,9 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// Search depth of this engine (NBoard's `set depth`), overriding the match's.
     pub depth: Option<u32>,
+    /// Its own time control, overriding the match's: time odds, or a clock generous
+    /// enough for an engine that searches to a fixed depth whatever its clock says.
+    pub time: Option<TimeControl>,
     /// Show the engine's stderr instead of discarding it.
     pub stderr: bool,
 }
@@ -69,6 +72,7 @@ impl EngineSpec {
             protocol: Protocol::Gtp,
             dir: None,
             depth: None,
+            time: None,
             stderr: false,
         }
     }
@@ -195,9 +199,14 @@ impl MatchConfig {
         }
     }
 
+    /// The time control `spec` plays under: its own, or the match's.
+    pub(crate) fn time_of(&self, spec: &EngineSpec) -> TimeControl {
+        spec.time.unwrap_or(self.time)
+    }
+
     /// The depth an NBoard engine searches to.
     fn depth_of(&self, spec: &EngineSpec) -> Option<u32> {
-        spec.depth.or(match self.time {
+        spec.depth.or(match self.time_of(spec) {
             TimeControl::Depth(d) => Some(d),
             _ => None,
         })
@@ -291,7 +300,8 @@ fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair> {
         let which = format!("engine {} ({})", i + 1, spec.command);
         let mut client = start_client(spec, &format!("engine {}", i + 1), config)
             .map_err(|fault| anyhow!("{which} {fault}"))?;
-        let wants_depth = spec.depth.is_some() || matches!(config.time, TimeControl::Depth(_));
+        let wants_depth =
+            spec.depth.is_some() || matches!(config.time_of(spec), TimeControl::Depth(_));
         if wants_depth && !client.supports_depth() {
             client.quit();
             bail!(
@@ -359,9 +369,8 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
                 file.flush()?;
             }
             if let Some(file) = ggf_file.as_mut() {
-                let black = &names[record.engine(Color::Black)];
-                let white = &names[record.engine(Color::White)];
-                let clock = match config.time {
+                let [black, white] = [Color::Black, Color::White].map(|color| record.engine(color));
+                let clock = |engine: usize| match config.time_of(&config.engines[engine]) {
                     TimeControl::Clock { base, increment } => Some(ClockSetting {
                         main: base,
                         increment,
@@ -370,9 +379,9 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
                 };
                 let text = ggf::write(&ggf::GgfRecord {
                     place: "emilia match",
-                    names: [black, white],
+                    names: [&names[black], &names[white]],
                     result: report::ggf_result(&record),
-                    clocks: [clock; 2],
+                    clocks: [clock(black), clock(white)],
                     start: &record.start,
                     moves: record.moves.iter().map(|m| m.to_ggf()).collect(),
                 });
@@ -392,6 +401,11 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
         config.size,
         config.time.describe()
     );
+    for (spec, name) in config.engines.iter().zip(&names) {
+        if let Some(own) = spec.time {
+            description.push_str(&format!(" ({name}: {})", own.describe()));
+        }
+    }
     match &config.openings_source {
         Some(source) => description.push_str(&format!(
             ", openings from {source} (each played with both colours)"

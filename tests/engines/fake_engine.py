@@ -3,7 +3,7 @@
 moves (seeded), and can misbehave on purpose at its Nth move:
 
   --proto gtp|nboard   protocol (default gtp)
-  --fault KIND         illegal | garbage | hang | exit | noblank | flood | none
+  --fault KIND         illegal | garbage | hang | slow | exit | noblank | flood | none
                        (default none)
   --at N               misbehave on the Nth move this process is asked for (default 1)
   --seed S             random seed (default 1)
@@ -14,7 +14,8 @@ moves (seeded), and can misbehave on purpose at its Nth move:
 
 In GTP, "garbage" prints a stray line and then a reply that is no move; in NBoard, an
 answer that is no move. "noblank" answers a GTP genmove without the blank line that ends a
-reply. "flood" writes 4 MiB without a line ending, then hangs.
+reply. "flood" writes 4 MiB without a line ending, then hangs. "slow" thinks for a second
+before a legal move.
 """
 
 import argparse
@@ -102,6 +103,8 @@ class Engine:
         fault = self.args.fault if self.asked == self.args.at else "none"
         if fault == "hang":
             time.sleep(60)
+        if fault == "slow":
+            time.sleep(1)
         if fault == "exit":
             sys.exit(3)
         if fault == "flood":
