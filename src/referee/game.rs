@@ -206,13 +206,13 @@ impl Referee<'_> {
         let black_name = names[self.record.black].clone();
         let white_name = names[1 - self.record.black].clone();
         // Each engine is told its own time control.
-        for color in [Color::Black, Color::White] {
+        let setups = [Color::Black, Color::White].map(|color| {
             let (clock, increment, move_time, depth) = match self.time(color) {
                 TimeControl::Clock { base, increment } => (Some(base), increment, None, None),
                 TimeControl::MoveTime(t) => (None, Duration::ZERO, Some(t), None),
                 TimeControl::Depth(d) => (None, Duration::ZERO, None, Some(d)),
             };
-            let setup = GameSetup {
+            GameSetup {
                 size: self.config.size,
                 moves: opening.to_vec(),
                 names: [black_name.clone(), white_name.clone()],
@@ -220,9 +220,11 @@ impl Referee<'_> {
                 increment,
                 move_time,
                 depth,
-            };
+            }
+        });
+        for (color, setup) in [Color::Black, Color::White].into_iter().zip(&setups) {
             self.client(pair, color)
-                .new_game(&setup)
+                .new_game(setup)
                 .map_err(|fault| (color, fault))?;
         }
         let mut position = self.record.start;
@@ -230,10 +232,7 @@ impl Referee<'_> {
             position = position.play(mv).expect("openings were checked");
             self.record.moves.push(RecordedMove { mv, elapsed: None });
         }
-        let mut clocks = [Color::Black, Color::White].map(|color| match self.time(color) {
-            TimeControl::Clock { base, .. } => base,
-            _ => Duration::ZERO,
-        });
+        let mut clocks = setups.map(|setup| setup.clock.unwrap_or_default());
         while !position.is_game_over() {
             let color = position.to_move;
             if position.legal_moves() == [Move::Pass] {
