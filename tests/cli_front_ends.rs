@@ -395,3 +395,29 @@ fn train_on_other_sizes_and_never_overwrite_unasked() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bench_replay_searches_along_its_games_the_same_way_every_time() {
+    let run = || {
+        let (ok, out, err) = emilia(&["bench", "replay", "--depth", "3"]);
+        assert!(ok, "{err}");
+        out
+    };
+    let out = run();
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("replay ")).collect();
+    assert_eq!(games.len(), 21, "{out}");
+    // Black moves at every even count of empties from 52 to 22 in these games.
+    for line in &games[..20] {
+        assert!(line.contains(": 16 searches to depth 3,"), "{line}");
+    }
+    assert!(
+        games[20].starts_with("replay total: 320 searches, "),
+        "{out}"
+    );
+    let nodes = |out: &str| {
+        let total = out.lines().last().unwrap().to_string();
+        let nodes = total.split(", ").nth(1).unwrap();
+        nodes.split(' ').next().unwrap().parse::<u64>().unwrap()
+    };
+    assert_eq!(nodes(&out), nodes(&run()), "one thread searches alike");
+}

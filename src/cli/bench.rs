@@ -6,7 +6,7 @@ use super::output::{out, outln};
 use super::{bench_search, Args};
 
 const HELP: &str = "\
-Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OPTIONS]
+Usage: emilia bench [perft] [ffo] [midgame] [replay] [time] [strength] [clock] [eval] [OPTIONS]
 
   perft     perft from the start position of every board size in turn (Edax convention),
             leaves a second against 8x8's; --size N one size, --depth D, --rounds R
@@ -16,6 +16,9 @@ Usage: emilia bench [perft] [ffo] [midgame] [time] [strength] [clock] [eval] [OP
   midgame   depth and nodes per second on ten positions in --seconds S (default 1),
             or node counts at a fixed --depth N; --eval E (default: the engine's),
             --mpc on|off|FILE and --probcut N as the engine options of those names
+  replay    not run by default: searches to --depth N (default 16) along 20 recorded
+            games, Black's moves from 52 to 22 empties, the table kept from move to move;
+            --eval, --mpc, --probcut as for midgame
   --threads N  threads of the ffo, midgame and time benchmarks (default 1: node counts
             are then the same on every run), and of each engine of clock (default 1:
             its two engines share the machine)
@@ -70,7 +73,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let all = which.is_empty();
     for name in &which {
         if ![
-            "perft", "ffo", "midgame", "time", "strength", "clock", "eval",
+            "perft", "ffo", "midgame", "replay", "time", "strength", "clock", "eval",
         ]
         .contains(name)
         {
@@ -85,6 +88,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     if all || which.contains(&"midgame") {
         bench_search::midgame(&args)?;
+    }
+    if which.contains(&"replay") {
+        bench_search::replay(&args)?;
     }
     if all || which.contains(&"time") {
         bench_search::time(&args)?;
