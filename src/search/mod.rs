@@ -442,7 +442,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // A search that starts deeper centres its first window on the table's score.
         let mut previous_score = match self.settings.first_depth {
             0 | 1 => 0,
-            _ => self.tt.probe(board.hash_key()).map_or(0, |p| p.score),
+            _ => self.tt.probe(board.hash_key()).map_or(0, |p| p.guess()),
         };
         let mut depth = 0;
         loop {
@@ -843,12 +843,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 (stored, Some(level)) => stored as usize > level,
             };
             if !pv_node && entry.depth >= depth && selective_enough {
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                };
-                if usable {
+                if let Some(score) = entry.cut(alpha, beta) {
                     // Exact results are stored with the empties as their depth.
                     if entry.depth < board.empties() {
                         self.heuristic_leaves += 1;
@@ -856,7 +851,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                     if entry.selectivity > 0 {
                         self.selective_cuts += 1;
                     }
-                    return entry.score;
+                    return score;
                 }
             }
         }

@@ -11,20 +11,27 @@
 //!
 //! The data word:
 //!
-//! | bits  | field                                             |
-//! |-------|---------------------------------------------------|
-//! | 0-15  | score, hundredths of a disc (i16)                 |
-//! | 16-23 | best move, square index; 255 = none              |
-//! | 24-31 | depth searched (plies; exact results store empties) |
-//! | 32-33 | bound: 1 lower, 2 upper, 3 exact (0 = empty slot) |
-//! | 34-39 | search generation (age), modulo 64                |
-//! | 40-42 | selectivity of a search to the end: 0 exact, else level + 1 |
+//! | bits  | field                                                  |
+//! |-------|--------------------------------------------------------|
+//! | 0-15  | lower bound, hundredths of a disc (i16; MIN = none)    |
+//! | 16-31 | upper bound, hundredths of a disc (i16; MAX = none)    |
+//! | 32-39 | best move, square index; 255 = none                   |
+//! | 40-47 | depth searched (plies; exact results store empties)    |
+//! | 48-53 | search generation (age), modulo 64                     |
+//! | 54-56 | selectivity of a search to the end: 0 exact, else level + 1 |
+//! | 57    | 1: the slot is in use                                  |
 //!
-//! Replacement, within the bucket: the position's own entry is overwritten unless it holds
-//! a deeper result from the current search and the new one is not exact (a shallower
-//! store must not erase a deeper one); otherwise an empty slot is taken; otherwise the
-//! entry with the lowest `depth - 8 × age` goes, so stale entries from earlier searches
-//! leave first and, among equals, the shallowest.
+//! Both bounds are kept, as Edax does: the null-window searches of PVS and of ProbCut ask
+//! the same position for different windows, and a fail high and a fail low at the same
+//! depth together narrow its value, where one bound would overwrite the other.
+//!
+//! Replacement, within the bucket: the position's own entry keeps a deeper result (a
+//! shallower store only marks it as used by the current search: a position's value does
+//! not depend on how it was reached, so an earlier search's deeper result stays good);
+//! at the same depth and selectivity the bounds merge; otherwise the new result replaces
+//! it. A new position takes an empty slot, or else the entry with the lowest
+//! `depth - 8 × age`, so stale entries from earlier searches leave first and, among
+//! equals, the shallowest.
 
 use crate::memory::{MemoryError, Slot, TableMemory, Zeroable};
 
@@ -32,26 +39,56 @@ use crate::memory::{MemoryError, Slot, TableMemory, Zeroable};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
     /// The true score is at least the stored one (the search failed high).
-    Lower = 1,
+    Lower,
     /// The true score is at most the stored one (failed low).
-    Upper = 2,
+    Upper,
     /// The stored score is the true score at that depth.
-    Exact = 3,
+    Exact,
 }
 
-/// What the table knows about a position.
+/// What the table knows of a position: its value lies within `lower..=upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Probe {
-    /// Stored score.
-    pub(crate) score: i32,
+    /// Lower bound of the score ([`NO_LOWER`] when none).
+    pub(crate) lower: i32,
+    /// Upper bound of the score ([`NO_UPPER`] when none).
+    pub(crate) upper: i32,
     /// Best move found, square index.
     pub(crate) best: Option<usize>,
     /// Depth of the stored search.
     pub(crate) depth: u32,
-    /// Kind of bound.
-    pub(crate) bound: Bound,
     /// 0, or for a selective search to the end, its selectivity level plus one.
     pub(crate) selectivity: u8,
+}
+
+/// No lower bound (below every score stored).
+const NO_LOWER: i16 = i16::MIN;
+/// No upper bound (above every score stored).
+const NO_UPPER: i16 = i16::MAX;
+
+impl Probe {
+    /// The value that settles a search within (`alpha`, `beta`), if the bounds do: a lower
+    /// bound at or above `beta`, an upper bound at or below `alpha`, or an exact value.
+    pub(crate) fn cut(&self, alpha: i32, beta: i32) -> Option<i32> {
+        if self.lower >= beta || self.lower == self.upper {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+
+    /// The best single guess of the value: the exact value, or a bound the table has.
+    pub(crate) fn guess(&self) -> i32 {
+        if self.lower > NO_LOWER as i32 {
+            self.lower
+        } else if self.upper < NO_UPPER as i32 {
+            self.upper
+        } else {
+            0
+        }
+    }
 }
 
 /// An entry as read from a slot: the position's hash and the data word.
@@ -69,6 +106,8 @@ struct Bucket([Slot; 4]);
 unsafe impl Zeroable for Bucket {}
 
 const NO_MOVE: u64 = 255;
+const USED: u64 = 1 << 57;
+const GENERATION_SHIFT: u32 = 48;
 
 impl Entry {
     #[inline(always)]
@@ -83,56 +122,66 @@ impl Entry {
     }
 
     fn pack(
-        score: i32,
+        (lower, upper): (i16, i16),
         best: Option<usize>,
         depth: u32,
-        bound: Bound,
         generation: u8,
         selectivity: u8,
     ) -> u64 {
-        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
         let best = best.map_or(NO_MOVE, |m| m as u64 & 0xFF);
-        score
-            | best << 16
-            | (depth.min(255) as u64) << 24
-            | (bound as u64) << 32
-            | ((generation & 63) as u64) << 34
-            | ((selectivity & 7) as u64) << 40
+        lower as u16 as u64
+            | (upper as u16 as u64) << 16
+            | best << 32
+            | (depth.min(255) as u64) << 40
+            | ((generation & 63) as u64) << GENERATION_SHIFT
+            | ((selectivity & 7) as u64) << 54
+            | USED
     }
 
     fn is_empty(&self) -> bool {
-        self.bound_bits() == 0
+        self.data & USED == 0
     }
 
-    fn bound_bits(&self) -> u64 {
-        self.data >> 32 & 3
+    fn bounds(&self) -> (i16, i16) {
+        (self.data as u16 as i16, (self.data >> 16) as u16 as i16)
     }
 
     fn depth(&self) -> u32 {
-        (self.data >> 24 & 0xFF) as u32
+        (self.data >> 40 & 0xFF) as u32
     }
 
     fn generation(&self) -> u8 {
-        (self.data >> 34 & 63) as u8
+        (self.data >> GENERATION_SHIFT & 63) as u8
+    }
+
+    fn selectivity(&self) -> u8 {
+        (self.data >> 54 & 7) as u8
     }
 
     fn best(&self) -> Option<usize> {
-        let m = self.data >> 16 & 0xFF;
+        let m = self.data >> 32 & 0xFF;
         (m != NO_MOVE).then_some(m as usize)
     }
 
     fn probe(&self) -> Probe {
+        let (lower, upper) = self.bounds();
         Probe {
-            score: self.data as u16 as i16 as i32,
+            lower: lower as i32,
+            upper: upper as i32,
             best: self.best(),
             depth: self.depth(),
-            bound: match self.bound_bits() {
-                1 => Bound::Lower,
-                2 => Bound::Upper,
-                _ => Bound::Exact,
-            },
-            selectivity: (self.data >> 40 & 7) as u8,
+            selectivity: self.selectivity(),
         }
+    }
+}
+
+/// The bounds a search result gives, clamped inside the sentinels.
+fn bounds_of(score: i32, bound: Bound) -> (i16, i16) {
+    let score = score.clamp(NO_LOWER as i32 + 1, NO_UPPER as i32 - 1) as i16;
+    match bound {
+        Bound::Lower => (score, NO_UPPER),
+        Bound::Upper => (NO_LOWER, score),
+        Bound::Exact => (score, score),
     }
 }
 
@@ -234,16 +283,25 @@ impl TranspositionTable {
         let age = |e: &Entry| (generation.wrapping_sub(e.generation()) & 63) as i32;
         if let Some(own) = entries.iter().position(|e| e.key == hash && !e.is_empty()) {
             let old = &entries[own];
-            if old.depth() > depth && old.generation() == generation && bound != Bound::Exact {
-                return;
-            }
-            // Keep the old best move when this search found none (an all-node).
-            let best = best.or_else(|| old.best());
-            Entry {
-                key: hash,
-                data: Entry::pack(score, best, depth, bound, generation, selectivity),
-            }
-            .write(&bucket.0[own]);
+            let data = if old.depth() > depth {
+                if old.generation() == generation {
+                    return;
+                }
+                old.data & !(63 << GENERATION_SHIFT) | (generation as u64) << GENERATION_SHIFT
+            } else {
+                let (mut lower, mut upper) = bounds_of(score, bound);
+                if old.depth() == depth && old.selectivity() == selectivity {
+                    let (old_lower, old_upper) = old.bounds();
+                    // Bounds from unstable searches may cross: the newer then stands alone.
+                    if lower.max(old_lower) <= upper.min(old_upper) {
+                        (lower, upper) = (lower.max(old_lower), upper.min(old_upper));
+                    }
+                }
+                // Keep the old best move when this search found none (an all-node).
+                let best = best.or_else(|| old.best());
+                Entry::pack((lower, upper), best, depth, generation, selectivity)
+            };
+            Entry { key: hash, data }.write(&bucket.0[own]);
             return;
         }
         let victim = match entries.iter().position(Entry::is_empty) {
@@ -254,7 +312,13 @@ impl TranspositionTable {
         };
         Entry {
             key: hash,
-            data: Entry::pack(score, best, depth, bound, generation, selectivity),
+            data: Entry::pack(
+                bounds_of(score, bound),
+                best,
+                depth,
+                generation,
+                selectivity,
+            ),
         }
         .write(&bucket.0[victim]);
     }
@@ -273,26 +337,80 @@ mod tests {
         assert_eq!(
             p,
             Probe {
-                score: -1234,
+                lower: -1234,
+                upper: NO_UPPER as i32,
                 best: Some(143),
                 depth: 17,
-                bound: Bound::Lower,
                 selectivity: 3
             }
         );
         assert!(tt.probe(43).is_none());
+        tt.store(43, -6400, None, 60, Bound::Upper, 0);
+        let p = tt.probe(43).expect("stored");
+        assert_eq!((p.lower, p.upper, p.best), (NO_LOWER as i32, -6400, None));
+    }
+
+    #[test]
+    fn bounds_of_the_same_depth_narrow_the_score_together() {
+        let tt = TranspositionTable::new(1);
+        let bounds = |tt: &TranspositionTable| tt.probe(7).map(|p| (p.lower, p.upper));
+        tt.store(7, 100, Some(5), 10, Bound::Lower, 0);
+        tt.store(7, 300, None, 10, Bound::Upper, 0);
+        assert_eq!(bounds(&tt), Some((100, 300)));
+        let p = tt.probe(7).unwrap();
+        assert_eq!(p.best, Some(5), "a fail low keeps the move");
+        assert_eq!(p.cut(0, 100), Some(100), "fails high");
+        assert_eq!(p.cut(300, 301), Some(300), "fails low");
+        assert_eq!(p.cut(150, 200), None, "the window lies between the bounds");
+        // Either bound alone cuts only its own side.
+        tt.store(8, 300, None, 10, Bound::Upper, 0);
+        assert_eq!(tt.probe(8).unwrap().cut(0, 100), None);
+        // Meeting bounds make the score exact, for any window.
+        tt.store(7, 100, None, 10, Bound::Upper, 0);
+        assert_eq!(bounds(&tt), Some((100, 100)));
+        assert_eq!(tt.probe(7).unwrap().cut(150, 200), Some(100));
+        // A bound that contradicts the stored ones (an unstable search) stands alone.
+        tt.store(7, 500, None, 10, Bound::Lower, 0);
+        assert_eq!(bounds(&tt), Some((500, NO_UPPER as i32)));
+        // A deeper result, or one of another selectivity, does not merge with shallower ones.
+        tt.store(7, 200, None, 11, Bound::Upper, 0);
+        assert_eq!(bounds(&tt), Some((NO_LOWER as i32, 200)));
+        tt.store(7, 100, None, 11, Bound::Lower, 2);
+        assert_eq!(bounds(&tt), Some((100, NO_UPPER as i32)));
     }
 
     #[test]
     fn a_shallower_store_keeps_the_deeper_entry_and_the_move() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(7, 100, Some(3), 10, Bound::Exact, 0);
-        tt.store(7, 50, None, 4, Bound::Upper, 0);
+        tt.store(7, 100, Some(3), 10, Bound::Lower, 0);
+        tt.store(7, 50, None, 4, Bound::Exact, 0);
         assert_eq!(tt.probe(7).map(|p| p.depth), Some(10));
+        // Also one from an earlier search: a position's value does not change.
         tt.new_search();
-        tt.store(7, 50, None, 4, Bound::Upper, 0);
+        tt.store(7, 50, Some(9), 4, Bound::Upper, 0);
         let p = tt.probe(7).expect("stored");
-        assert_eq!((p.depth, p.best), (4, Some(3)));
+        assert_eq!((p.depth, p.lower, p.best), (10, 100, Some(3)));
+    }
+
+    #[test]
+    fn a_deeper_entry_met_again_is_kept_as_new() {
+        let mut tt = TranspositionTable::new(1);
+        let same_bucket: Vec<u64> = (1..=5).collect();
+        tt.store(same_bucket[0], 0, None, 10, Bound::Exact, 0);
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        for &h in &same_bucket[1..4] {
+            tt.store(h, 0, None, 2, Bound::Exact, 0);
+        }
+        // Met by this search (a shallower store), the old deep entry counts as current:
+        // the next position in the full bucket takes a shallow one's place.
+        tt.store(same_bucket[0], 0, None, 4, Bound::Exact, 0);
+        tt.store(same_bucket[4], 0, None, 1, Bound::Exact, 0);
+        assert_eq!(tt.probe(same_bucket[0]).map(|p| p.depth), Some(10));
+        assert!(tt.probe(same_bucket[4]).is_some());
+        let kept = same_bucket[1..4].iter().filter(|&&h| tt.probe(h).is_some());
+        assert_eq!(kept.count(), 2);
     }
 
     #[test]
@@ -337,10 +455,9 @@ mod tests {
                         let (score, best, depth, selectivity) = data_of(hash);
                         if let Some(p) = tt.probe(hash) {
                             assert_eq!(
-                                (p.score, p.best, p.depth, p.selectivity),
-                                (score, Some(best), depth, selectivity)
+                                (p.lower, p.upper, p.best, p.depth, p.selectivity),
+                                (score, score, Some(best), depth, selectivity)
                             );
-                            assert_eq!(p.bound, Bound::Exact);
                             hits.fetch_add(1, Relaxed);
                         }
                         tt.store(hash, score, Some(best), depth, Bound::Exact, selectivity);
