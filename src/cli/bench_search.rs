@@ -128,7 +128,7 @@ const REPLAY_GAMES: [&str; 20] = [
 ];
 
 /// Empties of the first and the last positions searched along each game by `bench replay`.
-const REPLAY_EMPTIES: std::ops::RangeInclusive<u32> = 21..=52;
+const REPLAY_EMPTIES: std::ops::RangeInclusive<u32> = 22..=52;
 
 /// `bench replay`: searches to `--depth` (default 16) of Black's positions from 52 to 22
 /// empties along recorded games, the table kept from move to move as in a game (and

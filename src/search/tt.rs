@@ -158,6 +158,11 @@ impl Entry {
         (self.data >> 54 & 7) as u8
     }
 
+    /// The data word with its age set to `generation`, all else as it was.
+    fn renewed(&self, generation: u8) -> u64 {
+        self.data & !(63 << GENERATION_SHIFT) | ((generation & 63) as u64) << GENERATION_SHIFT
+    }
+
     fn best(&self) -> Option<usize> {
         let m = self.data >> 32 & 0xFF;
         (m != NO_MOVE).then_some(m as usize)
@@ -287,7 +292,7 @@ impl TranspositionTable {
                 if old.generation() == generation {
                     return;
                 }
-                old.data & !(63 << GENERATION_SHIFT) | (generation as u64) << GENERATION_SHIFT
+                old.renewed(generation)
             } else {
                 let (mut lower, mut upper) = bounds_of(score, bound);
                 if old.depth() == depth && old.selectivity() == selectivity {
