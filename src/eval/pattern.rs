@@ -191,7 +191,7 @@ impl PatternEval {
 
     /// [`PatternEval::evaluate_with`] for indices this module computed (`indices` of a
     /// position, `after_move` of a move of it), which lie within their instances' tables:
-    /// read without bounds checks, which cost about 5 % of a search's time (`bench
+    /// read without bounds checks, which cost about 8 % of a search's time (`bench
     /// replay`).
     #[inline(always)]
     fn evaluate_known(&self, board: &Board8, indices: &Indices) -> i32 {
@@ -307,13 +307,18 @@ impl Evaluator for Pattern {
     /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
     /// follow from them by the squares its move changed.
     fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
-        let parent = parent.as_board8().map(|p| (*p, indices(&p.pass())));
+        // A parent with a square of both sides is no position: its children are evaluated
+        // alone, as its indices may leave the tables.
+        let parent = parent
+            .as_board8()
+            .filter(|p| p.player & p.opponent == 0)
+            .map(|p| (*p, indices(&p.pass())));
         move |index, child: &B| match (&parent, child.as_board8()) {
             (Some((parent, waiter)), Some(child)) => {
                 let flipped = parent.opponent ^ child.player;
                 let placed = 1u64.checked_shl(index as u32).unwrap_or(0);
                 // Only a child that is the parent after this move keeps every updated
-                // digit a digit, and so its indices within their tables.
+                // digit a digit (0 to 2), and so its indices within their tables.
                 let follows = placed != 0
                     && placed & (parent.player | parent.opponent) == 0
                     && child.player & !parent.opponent == 0
