@@ -182,11 +182,12 @@ impl PatternEval {
         // All indices first, then all lookups: the table reads, often cache misses, are
         // then independent of each other and overlap (adding each weight as soon as its
         // index is known measured half as fast again).
+        let indices = indices(board);
         if board.player & board.opponent != 0 {
             // Not a position (a square of both sides): its indices may leave the tables.
-            return self.evaluate_with(board, &indices(board));
+            return self.evaluate_with(board, &indices);
         }
-        self.evaluate_known(board, &indices(board))
+        self.evaluate_known(board, &indices)
     }
 
     /// [`PatternEval::evaluate_with`] for indices this module computed (`indices` of a
@@ -201,7 +202,7 @@ impl PatternEval {
             debug_assert!(at < FULL_LEN);
             // SAFETY: `contents` of an instance computed here is below 3 to the power of
             // its squares, the size of its table, which starts at `offset` and ends within
-            // the stage's full table (FULL_LEN entries).
+            // the stage's full table (FULL_LEN entries); `evaluate_with` checks the others.
             sum += unsafe { *table.get_unchecked(at) } as i32;
         }
         sum.clamp(-MAX_SCORE, MAX_SCORE)
@@ -211,11 +212,15 @@ impl PatternEval {
     /// example kept by [`IncrementalIndices`]).
     #[inline(always)]
     pub fn evaluate_with(&self, board: &Board8, indices: &Indices) -> i32 {
-        let (table, mut sum) = self.stage_table(board);
-        for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
-            sum += table[offset as usize + contents as usize] as i32;
-        }
-        sum.clamp(-MAX_SCORE, MAX_SCORE)
+        let in_tables = INSTANCE_OFFSETS
+            .iter()
+            .zip(indices)
+            .all(|(&offset, &contents)| (offset as usize + contents as usize) < FULL_LEN);
+        assert!(
+            in_tables,
+            "instance contents beyond the evaluation's tables"
+        );
+        self.evaluate_known(board, indices)
     }
 }
 
