@@ -1,5 +1,6 @@
 //! The pattern evaluation: learned weights for the contents of edges, corners, lines and
-//! diagonals, plus mobility, potential mobility and parity, one weight set per game stage.
+//! diagonals, plus mobility (also where on the edges and the lines next to them each side
+//! may move), potential mobility and parity, one weight set per game stage.
 //! Scores are for the side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
@@ -171,7 +172,12 @@ impl PatternEval {
         let table = self.table(stage(board.empty_mask().count_ones()));
         let globals = global_features(board)
             .iter()
-            .map(|&feature| table[feature] as i32)
+            .map(|&feature| {
+                debug_assert!(feature < FULL_LEN);
+                // SAFETY: a global feature's position is its table's start plus a content
+                // below that table's size, capped or masked in `global_features`.
+                (unsafe { *table.get_unchecked(feature) }) as i32
+            })
             .sum();
         (table, globals)
     }
@@ -342,7 +348,8 @@ impl Evaluator for Pattern {
 #[cfg(test)]
 mod tests {
     use super::layout::{
-        OPPONENT_MOBILITY, OPPONENT_POTENTIAL, PARITY, PLAYER_MOBILITY, PLAYER_POTENTIAL,
+        LINE_MOBILITY, LINE_MOBILITY_ENTRIES, MOBILITY_LINES, OPPONENT_MOBILITY,
+        OPPONENT_POTENTIAL, PARITY, PLAYER_MOBILITY, PLAYER_POTENTIAL,
     };
     use super::*;
     use crate::board::bitboard::Bits;
@@ -475,6 +482,31 @@ mod tests {
             + table[PARITY + empties % 2] as i32
             + table[PLAYER_POTENTIAL + potential(board)] as i32
             + table[OPPONENT_POTENTIAL + potential(&board.pass())] as i32;
+        // Each line of each ring square by square, every one read the other way from the
+        // evaluation's reading (its mirror image, of the same weight): the k-th square
+        // of each as (row, column).
+        let is_legal = |b: &Board8, row: i32, col: i32| {
+            let s = (row * 8 + col) as usize;
+            (b.player | b.opponent) >> s & 1 == 0 && b.flips(s) != 0
+        };
+        for line in 0..MOBILITY_LINES {
+            let l = line as i32;
+            let sides: [&dyn Fn(i32) -> (i32, i32); 4] = [
+                &|k| (l, 7 - k),
+                &|k| (7 - k, 7 - l),
+                &|k| (7 - l, 7 - k),
+                &|k| (7 - k, l),
+            ];
+            for side in sides {
+                let mut content = 0;
+                for k in 0..8 {
+                    let (row, col) = side(k);
+                    content |= (is_legal(board, row, col) as usize) << k;
+                    content |= (is_legal(&board.pass(), row, col) as usize) << (8 + k);
+                }
+                sum += table[LINE_MOBILITY + line * LINE_MOBILITY_ENTRIES + content] as i32;
+            }
+        }
         for (i, &contents) in indices_by_squares(board).iter().enumerate() {
             sum += table[INSTANCE_OFFSETS[i] as usize + contents as usize] as i32;
         }
