@@ -6,6 +6,9 @@
 //! (u64), then the weights stage by stage (i16 each).
 
 #[allow(dead_code)]
+#[path = "src/frame.rs"]
+mod frame;
+#[allow(dead_code)]
 #[path = "src/eval/weights.rs"]
 mod weights;
 
@@ -13,6 +16,7 @@ fn main() {
     const SOURCE: &str = "weights/emilia.weights";
     println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-changed=src/eval/weights.rs");
+    println!("cargo:rerun-if-changed=src/frame.rs");
     let bytes = std::fs::read(SOURCE).unwrap_or_else(|e| panic!("cannot read {SOURCE}: {e}"));
     let weights =
         weights::Weights::decode(&bytes).unwrap_or_else(|e| panic!("{SOURCE} refused: {e}"));

@@ -21,6 +21,7 @@ pub mod endgame;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod frame;
 pub mod game;
 pub(crate) mod memory;
 pub mod perft;

@@ -8,6 +8,7 @@ use emilia::eval::pattern::{
     indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval,
 };
 use emilia::eval::weights::{Weights, WeightsError};
+use emilia::frame::FrameError;
 use emilia::rng::Rng;
 use emilia::train::exact;
 
@@ -88,7 +89,7 @@ fn the_shipped_weights_load_and_damage_is_reported() {
     assert!(message(&version).contains("version 99"));
     assert_eq!(
         PatternEval::from_bytes(b"not weights at all, just some text that is long").unwrap_err(),
-        WeightsError::BadMagic
+        WeightsError::Frame(FrameError::BadMagic)
     );
 }
 

@@ -1,14 +1,10 @@
 //! The book file.
 //!
-//! Layout (little endian):
+//! Layout (little endian), in the frame of [`crate::frame`] (magic `EMILIABK`, version 1):
 //!
 //! | bytes | field |
 //! |---|---|
-//! | 8 | magic `EMILIABK` |
-//! | 4 | format version (1) |
 //! | 4 | number of positions |
-//! | 4 | body length in bytes |
-//! | 4 | CRC-32 (IEEE) of the body |
 //! | … | body: the positions in ascending key order |
 //!
 //! Each position:
@@ -37,13 +33,14 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::{next_key, Backing, Book, BookMove, Key, Leaf, Node};
-use crate::eval::weights::crc32;
+use crate::frame::{u32_at, u64_at, Frame, FrameError};
 
-/// First bytes of every book file.
-pub const MAGIC: &[u8; 8] = b"EMILIABK";
-/// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
-const HEADER_LEN: usize = 24;
+/// The book file's frame.
+const FRAME: Frame = Frame {
+    magic: b"EMILIABK",
+    version: 1,
+    fields: 4,
+};
 /// Bytes of a position before its links.
 const NODE_LEN: usize = 8 + 8 + 4 + 4 + 1;
 /// Bytes of a move.
@@ -58,26 +55,8 @@ const EXACT: u8 = 255;
 /// Why a book file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BookError {
-    /// Shorter than its header, or than the body its header announces.
-    Truncated {
-        /// Bytes expected at least.
-        expected: usize,
-        /// Bytes present.
-        found: usize,
-    },
-    /// Longer than its header announces.
-    TrailingBytes(usize),
-    /// Not a book file at all.
-    BadMagic,
-    /// Written by another format version.
-    Version(u32),
-    /// The body does not match its checksum.
-    Checksum {
-        /// CRC-32 in the header.
-        stored: u32,
-        /// CRC-32 of the body as read.
-        computed: u32,
-    },
+    /// Refused by its frame: truncated, padded, foreign, of another version or damaged.
+    Frame(FrameError),
     /// The body is inconsistent: position number (1-based) and what is wrong.
     Corrupt(usize, String),
 }
@@ -85,22 +64,7 @@ pub enum BookError {
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BookError::Truncated { expected, found } => write!(
-                f,
-                "book file truncated: {found} bytes, at least {expected} expected"
-            ),
-            BookError::TrailingBytes(n) => {
-                write!(f, "book file has {n} unexpected bytes after its body")
-            }
-            BookError::BadMagic => write!(f, "not an Emilia book file (bad magic bytes)"),
-            BookError::Version(v) => write!(
-                f,
-                "book file format version {v} is not supported (this build reads {VERSION})"
-            ),
-            BookError::Checksum { stored, computed } => write!(
-                f,
-                "book file is damaged: checksum {computed:08x}, header says {stored:08x}"
-            ),
+            BookError::Frame(e) => f.write_str(&e.describe("book")),
             BookError::Corrupt(position, what) => {
                 write!(f, "book file is damaged: position {position}: {what}")
             }
@@ -148,22 +112,7 @@ pub fn encode(book: &Book) -> Vec<u8> {
             push_move(&mut body, link.square, link);
         }
     }
-    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32(&body).to_le_bytes());
-    out.extend_from_slice(&body);
-    out
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
-}
-
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+    FRAME.wrap(&(keys.len() as u32).to_le_bytes(), &body)
 }
 
 /// Reads a move at `at`; `None` for the backing byte's value when it is no valid backing.
@@ -180,40 +129,8 @@ fn read_move(bytes: &[u8], at: usize) -> (u8, i16, Option<Backing>) {
 
 /// Reads and checks a file's bytes.
 pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
-    if bytes.len() < HEADER_LEN {
-        if !bytes.is_empty() && !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
-            return Err(BookError::BadMagic);
-        }
-        return Err(BookError::Truncated {
-            expected: HEADER_LEN,
-            found: bytes.len(),
-        });
-    }
-    if &bytes[..8] != MAGIC {
-        return Err(BookError::BadMagic);
-    }
-    let version = u32_at(bytes, 8);
-    if version != VERSION {
-        return Err(BookError::Version(version));
-    }
-    let count = u32_at(bytes, 12) as usize;
-    let body_len = u32_at(bytes, 16) as usize;
-    let stored = u32_at(bytes, 20);
-    let end = HEADER_LEN + body_len;
-    if bytes.len() < end {
-        return Err(BookError::Truncated {
-            expected: end,
-            found: bytes.len(),
-        });
-    }
-    if bytes.len() > end {
-        return Err(BookError::TrailingBytes(bytes.len() - end));
-    }
-    let body = &bytes[HEADER_LEN..];
-    let computed = crc32(body);
-    if computed != stored {
-        return Err(BookError::Checksum { stored, computed });
-    }
+    let (fields, body) = FRAME.open(bytes).map_err(BookError::Frame)?;
+    let count = u32_at(fields, 0) as usize;
     let mut book = Book::new();
     let mut at = 0;
     let mut previous: Option<Key> = None;
@@ -377,31 +294,46 @@ mod tests {
         let bytes = encode(&sample());
         assert!(matches!(
             decode(&bytes[..10]),
-            Err(BookError::Truncated { .. })
+            Err(BookError::Frame(FrameError::Truncated { .. }))
         ));
         assert!(matches!(
             decode(&bytes[..bytes.len() - 1]),
-            Err(BookError::Truncated { .. })
+            Err(BookError::Frame(FrameError::Truncated { .. }))
         ));
         let mut longer = bytes.clone();
         longer.push(0);
-        assert_eq!(decode(&longer), Err(BookError::TrailingBytes(1)));
+        assert_eq!(
+            decode(&longer),
+            Err(BookError::Frame(FrameError::TrailingBytes(1)))
+        );
         let mut magic = bytes.clone();
         magic[0] = b'X';
-        assert_eq!(decode(&magic), Err(BookError::BadMagic));
-        assert_eq!(decode(b"(;GM[Othello]"), Err(BookError::BadMagic));
+        assert_eq!(decode(&magic), Err(BookError::Frame(FrameError::BadMagic)));
+        assert_eq!(
+            decode(b"(;GM[Othello]"),
+            Err(BookError::Frame(FrameError::BadMagic))
+        );
         let mut version = bytes.clone();
         version[8] = 2;
-        assert_eq!(decode(&version), Err(BookError::Version(2)));
+        assert_eq!(
+            decode(&version),
+            Err(BookError::Frame(FrameError::Version {
+                found: 2,
+                supported: 1
+            }))
+        );
         assert!(decode(&version)
             .unwrap_err()
             .to_string()
             .contains("version 2 is not supported"));
-        for at in [HEADER_LEN, bytes.len() / 2, bytes.len() - 1] {
+        for at in [24, bytes.len() / 2, bytes.len() - 1] {
             let mut flipped = bytes.clone();
             flipped[at] ^= 0x10;
             let err = decode(&flipped).unwrap_err();
-            assert!(matches!(err, BookError::Checksum { .. }), "{err}");
+            assert!(
+                matches!(err, BookError::Frame(FrameError::Checksum { .. })),
+                "{err}"
+            );
             assert!(err.to_string().contains("damaged"));
         }
     }
@@ -410,13 +342,11 @@ mod tests {
     fn inconsistent_bodies_are_refused_even_with_a_good_checksum() {
         let book = sample();
         let reencode = |mutate: &dyn Fn(&mut Vec<u8>)| {
-            let mut bytes = encode(&book);
-            let mut body = bytes.split_off(HEADER_LEN);
+            let bytes = encode(&book);
+            let (fields, body) = FRAME.open(&bytes).unwrap();
+            let mut body = body.to_vec();
             mutate(&mut body);
-            bytes[16..20].copy_from_slice(&(body.len() as u32).to_le_bytes());
-            bytes[20..24].copy_from_slice(&crc32(&body).to_le_bytes());
-            bytes.extend_from_slice(&body);
-            decode(&bytes).unwrap_err().to_string()
+            decode(&FRAME.wrap(fields, &body)).unwrap_err().to_string()
         };
         // A square owned by both sides.
         let err = reencode(&|b| {

@@ -1,16 +1,12 @@
 //! The weights file: learned evaluation weights, one set per game stage, as 16-bit integers.
 //!
-//! Layout (little endian):
+//! Layout (little endian), in the frame of [`crate::frame`] (magic `EMILIAPW`, version 1):
 //!
 //! | bytes | field |
 //! |---|---|
-//! | 8 | magic `EMILIAPW` |
-//! | 4 | format version (1) |
 //! | 4 | number of stages |
 //! | 4 | weights per stage |
 //! | 8 | fingerprint of the feature layout the weights belong to |
-//! | 4 | body length in bytes |
-//! | 4 | CRC-32 (IEEE) of the body |
 //! | … | body |
 //!
 //! The body lists the weights stage by stage. Neighbouring stages are smoothed towards each
@@ -22,11 +18,14 @@
 use std::fmt;
 use std::path::Path;
 
-/// First bytes of every weights file.
-pub(crate) const MAGIC: &[u8; 8] = b"EMILIAPW";
-/// The format version this code reads and writes.
-pub(crate) const VERSION: u32 = 1;
-const HEADER_LEN: usize = 36;
+use crate::frame::{u32_at, u64_at, Frame, FrameError};
+
+/// The weights file's frame.
+pub(crate) const FRAME: Frame = Frame {
+    magic: b"EMILIAPW",
+    version: 1,
+    fields: 16,
+};
 
 /// Weights for every stage, as stored in a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,26 +43,8 @@ pub struct Weights {
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsError {
-    /// Shorter than its header, or than the body its header announces.
-    Truncated {
-        /// Bytes expected at least.
-        expected: usize,
-        /// Bytes present.
-        found: usize,
-    },
-    /// Longer than its header announces.
-    TrailingBytes(usize),
-    /// Not a weights file at all.
-    BadMagic,
-    /// Written by a newer or older format.
-    Version(u32),
-    /// The body does not match its checksum: the file is damaged.
-    Checksum {
-        /// CRC-32 in the header.
-        stored: u32,
-        /// CRC-32 of the body as read.
-        computed: u32,
-    },
+    /// Refused by its frame: truncated, padded, foreign, of another version or damaged.
+    Frame(FrameError),
     /// The body decodes to the wrong number of weights or to out-of-range values.
     Corrupt(&'static str),
     /// Valid file, but made for another evaluation (other features, stages or sizes).
@@ -73,22 +54,7 @@ pub enum WeightsError {
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightsError::Truncated { expected, found } => write!(
-                f,
-                "weights file truncated: {found} bytes, at least {expected} expected"
-            ),
-            WeightsError::TrailingBytes(n) => {
-                write!(f, "weights file has {n} unexpected bytes after its body")
-            }
-            WeightsError::BadMagic => write!(f, "not an Emilia weights file (bad magic bytes)"),
-            WeightsError::Version(v) => write!(
-                f,
-                "weights file format version {v} is not supported (this build reads {VERSION})"
-            ),
-            WeightsError::Checksum { stored, computed } => write!(
-                f,
-                "weights file is damaged: checksum {computed:08x}, header says {stored:08x}"
-            ),
+            WeightsError::Frame(e) => f.write_str(&e.describe("weights")),
             WeightsError::Corrupt(what) => write!(f, "weights file is damaged: {what}"),
             WeightsError::Mismatch(what) => {
                 write!(f, "weights file does not fit this evaluation: {what}")
@@ -98,64 +64,6 @@ impl fmt::Display for WeightsError {
 }
 
 impl std::error::Error for WeightsError {}
-
-/// CRC tables for eight bytes at a time: `[0]` is the classic byte table, `[k]` the effect
-/// of a byte followed by `k` zero bytes.
-const fn crc_tables() -> [[u32; 256]; 8] {
-    let mut tables = [[0u32; 256]; 8];
-    let mut n = 0;
-    while n < 256 {
-        let mut c = n as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        tables[0][n] = c;
-        n += 1;
-    }
-    let mut t = 1;
-    while t < 8 {
-        let mut n = 0;
-        while n < 256 {
-            let previous = tables[t - 1][n];
-            tables[t][n] = tables[0][(previous & 0xFF) as usize] ^ (previous >> 8);
-            n += 1;
-        }
-        t += 1;
-    }
-    tables
-}
-
-static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
-
-/// CRC-32 (IEEE 802.3, as in zip and PNG) of `bytes`, eight bytes a step: the embedded
-/// weights are checked at every start-up, and a byte at a time took a few milliseconds.
-pub(crate) fn crc32(bytes: &[u8]) -> u32 {
-    let t = &CRC_TABLES;
-    let mut crc = !0u32;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let low = crc ^ u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        let high = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
-        crc = t[7][(low & 0xFF) as usize]
-            ^ t[6][(low >> 8 & 0xFF) as usize]
-            ^ t[5][(low >> 16 & 0xFF) as usize]
-            ^ t[4][(low >> 24) as usize]
-            ^ t[3][(high & 0xFF) as usize]
-            ^ t[2][(high >> 8 & 0xFF) as usize]
-            ^ t[1][(high >> 16 & 0xFF) as usize]
-            ^ t[0][(high >> 24) as usize];
-    }
-    for &b in chunks.remainder() {
-        crc = t[0][((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
-    }
-    !crc
-}
 
 fn push_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
@@ -178,12 +86,6 @@ fn read_varint(bytes: &[u8], pos: &mut usize) -> Result<u64, WeightsError> {
         }
     }
     Err(WeightsError::Corrupt("overlong number"))
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(b)
 }
 
 impl Weights {
@@ -213,58 +115,19 @@ impl Weights {
         if zeros > 0 {
             push_varint(&mut body, ((zeros - 1) << 1) | 1);
         }
-        let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.stages as u32).to_le_bytes());
-        out.extend_from_slice(&(self.per_stage as u32).to_le_bytes());
-        out.extend_from_slice(&self.fingerprint.to_le_bytes());
-        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-        out.extend_from_slice(&crc32(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
+        let mut fields = Vec::with_capacity(FRAME.fields);
+        fields.extend_from_slice(&(self.stages as u32).to_le_bytes());
+        fields.extend_from_slice(&(self.per_stage as u32).to_le_bytes());
+        fields.extend_from_slice(&self.fingerprint.to_le_bytes());
+        FRAME.wrap(&fields, &body)
     }
 
     /// Reads and checks a file's bytes: magic, version, length, checksum, weight count.
     pub fn decode(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        if bytes.len() < HEADER_LEN {
-            if !bytes.is_empty() && !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
-                return Err(WeightsError::BadMagic);
-            }
-            return Err(WeightsError::Truncated {
-                expected: HEADER_LEN,
-                found: bytes.len(),
-            });
-        }
-        if &bytes[..8] != MAGIC {
-            return Err(WeightsError::BadMagic);
-        }
-        let version = u32_at(bytes, 8);
-        if version != VERSION {
-            return Err(WeightsError::Version(version));
-        }
-        let stages = u32_at(bytes, 12) as usize;
-        let per_stage = u32_at(bytes, 16) as usize;
-        let mut fp = [0u8; 8];
-        fp.copy_from_slice(&bytes[20..28]);
-        let fingerprint = u64::from_le_bytes(fp);
-        let body_len = u32_at(bytes, 28) as usize;
-        let stored = u32_at(bytes, 32);
-        let end = HEADER_LEN + body_len;
-        if bytes.len() < end {
-            return Err(WeightsError::Truncated {
-                expected: end,
-                found: bytes.len(),
-            });
-        }
-        if bytes.len() > end {
-            return Err(WeightsError::TrailingBytes(bytes.len() - end));
-        }
-        let body = &bytes[HEADER_LEN..];
-        let computed = crc32(body);
-        if computed != stored {
-            return Err(WeightsError::Checksum { stored, computed });
-        }
+        let (fields, body) = FRAME.open(bytes).map_err(WeightsError::Frame)?;
+        let stages = u32_at(fields, 0) as usize;
+        let per_stage = u32_at(fields, 4) as usize;
+        let fingerprint = u64_at(fields, 8);
         // A sane bound keeps a forged header from asking for gigabytes.
         let total = stages
             .checked_mul(per_stage)
@@ -402,60 +265,45 @@ mod tests {
     }
 
     #[test]
-    fn crc_of_eight_bytes_a_step_equals_the_bit_by_bit_definition() {
-        fn bitwise(bytes: &[u8]) -> u32 {
-            let mut crc = !0u32;
-            for &b in bytes {
-                crc ^= b as u32;
-                for _ in 0..8 {
-                    crc = if crc & 1 != 0 {
-                        0xEDB8_8320 ^ (crc >> 1)
-                    } else {
-                        crc >> 1
-                    };
-                }
-            }
-            !crc
-        }
-        let bytes: Vec<u8> = (0..100u32).map(|i| (i * 37 + i / 3) as u8).collect();
-        for len in 0..bytes.len() {
-            assert_eq!(crc32(&bytes[..len]), bitwise(&bytes[..len]), "{len} bytes");
-        }
-    }
-
-    #[test]
-    fn crc_matches_the_standard_check_value() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-    }
-
-    #[test]
     fn damaged_files_are_refused_with_the_reason() {
         let bytes = sample().encode();
         assert!(matches!(
             Weights::decode(&bytes[..20]),
-            Err(WeightsError::Truncated { .. })
+            Err(WeightsError::Frame(FrameError::Truncated { .. }))
         ));
         assert!(matches!(
             Weights::decode(&bytes[..bytes.len() - 1]),
-            Err(WeightsError::Truncated { .. })
+            Err(WeightsError::Frame(FrameError::Truncated { .. }))
         ));
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(
             Weights::decode(&longer),
-            Err(WeightsError::TrailingBytes(1))
+            Err(WeightsError::Frame(FrameError::TrailingBytes(1)))
         );
         let mut magic = bytes.clone();
         magic[0] = b'X';
-        assert_eq!(Weights::decode(&magic), Err(WeightsError::BadMagic));
+        assert_eq!(
+            Weights::decode(&magic),
+            Err(WeightsError::Frame(FrameError::BadMagic))
+        );
         let mut version = bytes.clone();
         version[8] = 9;
-        assert_eq!(Weights::decode(&version), Err(WeightsError::Version(9)));
-        for at in [HEADER_LEN, bytes.len() / 2, bytes.len() - 1] {
+        assert_eq!(
+            Weights::decode(&version),
+            Err(WeightsError::Frame(FrameError::Version {
+                found: 9,
+                supported: 1
+            }))
+        );
+        for at in [36, bytes.len() / 2, bytes.len() - 1] {
             let mut flipped = bytes.clone();
             flipped[at] ^= 0x10;
             let err = Weights::decode(&flipped).unwrap_err();
-            assert!(matches!(err, WeightsError::Checksum { .. }), "{err}");
+            assert!(
+                matches!(err, WeightsError::Frame(FrameError::Checksum { .. })),
+                "{err}"
+            );
             assert!(err.to_string().contains("damaged"));
         }
         // A header that promises more weights than the body holds.

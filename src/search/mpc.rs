@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::eval::weights::crc32;
+use crate::frame::crc32;
 
 /// The table built into the program.
 pub static EMBEDDED_TABLE: &str = include_str!("../../weights/emilia.mpc");
