@@ -155,6 +155,15 @@ pub fn gather(x: u64, mask: u64) -> u64 {
     }
 }
 
+/// Column `col` (0 for a) of an 8x8 bitboard as a byte, row 1 in the lowest bit.
+#[inline(always)]
+pub(crate) fn column_byte(bits: u64, col: u32) -> u8 {
+    // One bit a byte, multiplied so that each lands in the top byte at its row's place
+    // (no two products share a bit, so nothing carries).
+    let column = (bits >> col) & 0x0101_0101_0101_0101;
+    (column.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
 /// The low bits of `x` spread onto the squares of `mask`, in square order (undoes [`gather`]).
 #[inline(always)]
 pub fn scatter(x: u64, mask: u64) -> u64 {

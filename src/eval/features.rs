@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::bitboard::{gather, legal_moves, neighbours};
+use crate::board::bitboard::{column_byte, gather, legal_moves, neighbours};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout};
 use crate::board::{Board, Board8, Cell, SizedBoard, SizedRef, MAX_SIZE};
@@ -230,8 +230,6 @@ pub(crate) fn features_generic<B: Board>(board: &B) -> Features {
 mod masks8 {
     /// The four corners.
     pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
-    /// Column a.
-    pub(crate) const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     /// The quadrants: rows 1-4 / 5-8 times columns a-d / e-h.
     pub(crate) const QUADRANTS: [u64; 4] = [
         0x0000_0000_0F0F_0F0F,
@@ -291,12 +289,6 @@ fn edge_stability8() -> &'static [i8] {
     })
 }
 
-/// Gathers column a of `bits` into a byte (a1 lowest).
-#[inline(always)]
-fn column_a_byte(bits: u64) -> usize {
-    ((bits & masks8::COLUMN_A).wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize
-}
-
 /// Features of an 8x8 board on bitboards; equal to [`features_generic`].
 pub(crate) fn features8(board: &Board8) -> Features {
     use masks8::*;
@@ -324,8 +316,8 @@ pub(crate) fn features8(board: &Board8) -> Features {
     let table = edge_stability8();
     let row1 = |bits: u64| (bits & 0xFF) as usize;
     let row8 = |bits: u64| (bits >> 56) as usize;
-    let col_a = column_a_byte;
-    let col_h = |bits: u64| column_a_byte(bits >> 7);
+    let col_a = |bits: u64| column_byte(bits, 0) as usize;
+    let col_h = |bits: u64| column_byte(bits, 7) as usize;
     let stable = table[row1(p) | row1(o) << 8] as i32
         + table[row8(p) | row8(o) << 8] as i32
         + table[col_a(p) | col_a(o) << 8] as i32

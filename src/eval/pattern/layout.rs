@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use super::indices::Indices;
 use super::shapes::{canonical_contents, table_size, INSTANCES, INSTANCE_COUNT, SHAPES};
-use crate::board::bitboard::{legal_moves, neighbours};
+use crate::board::bitboard::{column_byte, legal_moves, neighbours};
 use crate::board::Board8;
 
 /// Weight sets, one per stage of the game.
@@ -134,15 +134,6 @@ pub(super) fn global_features(board: &Board8) -> [usize; GLOBAL_COUNT] {
     features
 }
 
-/// Column `col` of `bits`, row 1 in the lowest bit.
-#[inline(always)]
-fn column(bits: u64, col: u32) -> u8 {
-    // One bit a byte, multiplied so that each lands in the top byte at its row's place
-    // (no two products share a bit, so nothing carries).
-    let column = (bits >> col) & 0x0101_0101_0101_0101;
-    (column.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
-}
-
 /// The four lines of `bits` at `line` squares from the edges (0: the edges): the rows
 /// from a to h and the columns from 1 to 8. A symmetry of the board maps each line to
 /// another, read one way or the other, and the two ways share one weight.
@@ -150,9 +141,9 @@ fn column(bits: u64, col: u32) -> u8 {
 pub(super) fn ring_sides(bits: u64, line: u32) -> [u8; 4] {
     [
         (bits >> (8 * line)) as u8,
-        column(bits, 7 - line),
+        column_byte(bits, 7 - line),
         (bits >> (8 * (7 - line))) as u8,
-        column(bits, line),
+        column_byte(bits, line),
     ]
 }
 
