@@ -421,3 +421,30 @@ fn bench_replay_searches_along_its_games_the_same_way_every_time() {
     };
     assert_eq!(nodes(&out), nodes(&run()), "one thread searches alike");
 }
+
+#[test]
+fn solve_proves_outcomes_that_agree_with_exact_scores() {
+    let file = format!(
+        "{}/tests/data/endgames/eg_13_14_sample.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let column = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| l.split_whitespace().nth(3).unwrap().to_string())
+            .collect()
+    };
+    let (ok, exact, _) = emilia(&["solve", "--endgames", &file, "--threads", "1"]);
+    assert!(ok, "{exact}");
+    let (ok, outcome, _) = emilia(&["solve", "--endgames", &file, "--outcome", "--threads", "1"]);
+    assert!(ok, "{outcome}");
+    let (exact, outcome) = (column(&exact), column(&outcome));
+    assert_eq!(exact.len(), 12);
+    assert_eq!(outcome.len(), 12);
+    for (score, said) in exact.iter().zip(&outcome) {
+        let score: i32 = score.parse().unwrap();
+        let expected = ["loss", "draw", "win"][(score.signum() + 1) as usize];
+        assert_eq!(said, expected);
+    }
+    assert!(outcome.iter().any(|s| s == "loss") && outcome.iter().any(|s| s == "win"));
+}

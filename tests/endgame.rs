@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
-use emilia::endgame::{Outcome, SolveLimits, Solver, Solvers};
+use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
 use emilia::rng::Rng;
 
@@ -453,4 +453,45 @@ fn a_solve_keeps_its_node_count_where_progress_reports_read_it() {
         // The counter follows the whole solve, not only its first window.
         assert!(seen >= solution.nodes / 2, "{seen} of {}", solution.nodes);
     }
+}
+
+/// A proof of the outcome says who wins as the exact solve does, and its move keeps that
+/// outcome; a draw is exact.
+#[test]
+fn outcome_proofs_agree_with_exact_solves() {
+    let mut solvers = Solvers::new(16);
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for (file, step) in [("eg_13_14.txt", 10), ("eg_17_18.txt", 40)] {
+        for record in sample(file, step, 1) {
+            let board = AnyBoard::Eight(board8(&record));
+            let exact = solvers.solve_exact(&board).score;
+            let outcome = solvers
+                .prove(&board, Proof::Outcome, &SolveLimits::NONE)
+                .unwrap();
+            assert_eq!(
+                outcome.score.signum(),
+                exact.signum(),
+                "{}",
+                record.position
+            );
+            match exact.signum() {
+                1 => wins += 1,
+                0 => {
+                    draws += 1;
+                    assert_eq!(outcome.score, 0, "{}", record.position);
+                }
+                _ => {
+                    losses += 1;
+                    continue;
+                }
+            }
+            let after = board.play(outcome.best.unwrap());
+            let kept = -solvers.solve_exact(&after).score;
+            assert_eq!(kept.signum(), exact.signum(), "{}", record.position);
+        }
+    }
+    assert!(
+        wins > 5 && draws > 0 && losses > 5,
+        "{wins} {draws} {losses}"
+    );
 }

@@ -125,7 +125,13 @@ fn bench_ffo(threads: usize) -> Result<()> {
     solvers.set_threads(threads);
     let plural = if threads == 1 { "" } else { "s" };
     outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;
-    let report = super::solve::solve_records(&mut solvers, &records[..10], 40, true)?;
+    let report = super::solve::solve_records(
+        &mut solvers,
+        &records[..10],
+        40,
+        true,
+        crate::endgame::Proof::Exact,
+    )?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);
     }

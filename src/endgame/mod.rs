@@ -140,8 +140,19 @@ impl Solvers {
 
     /// The exact score of `board` and a best move (a row-major square index).
     pub fn solve_exact(&mut self, board: &AnyBoard) -> Solution {
-        self.solve_within(board, i32::MIN + 1, i32::MAX, &SolveLimits::NONE)
+        self.prove(board, Proof::Exact, &SolveLimits::NONE)
             .expect("a solve without limits runs to the end")
+    }
+
+    /// Solves `board` for `proof` ([`Proof::window`]); `None` when a limit is reached first.
+    pub fn prove(
+        &mut self,
+        board: &AnyBoard,
+        proof: Proof,
+        limits: &SolveLimits,
+    ) -> Option<Solution> {
+        let (alpha, beta) = proof.window();
+        self.solve_within(board, alpha, beta, limits)
     }
 
     /// Solves `board` within the window `alpha..beta`, as [`Solver::solve_within`] does
@@ -163,6 +174,27 @@ impl Solvers {
             AnyBoard::Six(b) => self.other_solver().solve_within(b, alpha, beta, limits),
             AnyBoard::Ten(b) => self.other_solver().solve_within(b, alpha, beta, limits),
             AnyBoard::Twelve(b) => self.other_solver().solve_within(b, alpha, beta, limits),
+        }
+    }
+}
+
+/// What a solve proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The exact final disc difference.
+    Exact,
+    /// Only whether the side to move wins, draws or loses: a null window around a draw,
+    /// half the time of an exact solve in close positions, far less in one-sided ones. A
+    /// draw is an exact result.
+    Outcome,
+}
+
+impl Proof {
+    /// The window `alpha..beta` a solve for this proof searches.
+    pub fn window(self) -> (i32, i32) {
+        match self {
+            Proof::Exact => (i32::MIN + 1, i32::MAX),
+            Proof::Outcome => (-1, 1),
         }
     }
 }
@@ -307,7 +339,8 @@ impl Solver {
     /// Whether the side to move wins, draws or loses, with a move that achieves it; a
     /// null-window search, faster than [`Solver::solve_exact`].
     pub fn solve_wld(&mut self, board: &Board8) -> (Outcome, Solution) {
-        let solution = self.solve(board, -1, 1);
+        let (alpha, beta) = Proof::Outcome.window();
+        let solution = self.solve(board, alpha, beta);
         let outcome = match solution.score {
             s if s > 0 => Outcome::Win,
             0 => Outcome::Draw,
