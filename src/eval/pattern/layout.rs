@@ -138,7 +138,7 @@ pub(super) fn global_features(board: &Board8) -> [usize; GLOBAL_COUNT] {
 /// from a to h and the columns from 1 to 8. A symmetry of the board maps each line to
 /// another, read one way or the other, and the two ways share one weight.
 #[inline(always)]
-pub(super) fn ring_sides(bits: u64, line: u32) -> [u8; 4] {
+fn ring_sides(bits: u64, line: u32) -> [u8; 4] {
     [
         (bits >> (8 * line)) as u8,
         column_byte(bits, 7 - line),
