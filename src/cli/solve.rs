@@ -173,8 +173,6 @@ fn cpu_seconds() -> Option<f64> {
     None
 }
 
-/// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
-/// side can move.
 /// A solution's score as the score column shows it: the disc difference, or the outcome.
 fn score_text(score: i32, proof: Proof) -> String {
     match (proof, score.signum()) {
@@ -185,6 +183,8 @@ fn score_text(score: i32, proof: Proof) -> String {
     }
 }
 
+/// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
+/// side can move.
 fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
     match index {
         Some(i) => Square::from_index(i, size).to_string(),
