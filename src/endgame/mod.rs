@@ -107,6 +107,13 @@ impl Solvers {
         }
     }
 
+    /// The 8x8 solver for a midgame search's small endgames, once it is made.
+    pub fn small_solver(&self) -> Option<SmallSolver<'_>> {
+        self.eight.as_ref().map(|solver| SmallSolver {
+            tables: &solver.table,
+        })
+    }
+
     /// Solves on `threads` threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
@@ -175,6 +182,43 @@ impl Solvers {
             AnyBoard::Ten(b) => self.other_solver().solve_within(b, alpha, beta, limits),
             AnyBoard::Twelve(b) => self.other_solver().solve_within(b, alpha, beta, limits),
         }
+    }
+}
+
+/// The 8x8 solver lent to a midgame search, which hands it the endgames it searches to the
+/// end once they have at most [`SmallSolver::MAX_EMPTIES`] empty squares: the solver's move
+/// ordering, parity and last-move code answer those many times faster than the midgame
+/// search, and what they find stays in the solver's table for its own solves.
+#[derive(Clone, Copy)]
+pub struct SmallSolver<'a> {
+    tables: &'a Tables,
+}
+
+impl SmallSolver<'_> {
+    /// The most empty squares of the endgames it takes: those whose positions the solver's
+    /// small table keeps.
+    pub(crate) const MAX_EMPTIES: u32 = table::NEAR_MAX_EMPTIES - 1;
+
+    /// Whether `board` (at most [`SmallSolver::MAX_EMPTIES`] empty squares) scores above
+    /// `alpha` discs under perfect play: the fail-soft score and the nodes visited, or `None`
+    /// when a limit stopped it first.
+    pub(crate) fn null_window(
+        &self,
+        board: &Board8,
+        alpha: i32,
+        limits: &SolveLimits,
+    ) -> Option<(i32, u64)> {
+        let empty = !(board.player | board.opponent);
+        let shared = Shared::new(self.tables, limits, 1, 0);
+        let mut search = Search::new(&shared, 0);
+        let score = search.nws(
+            board.player,
+            board.opponent,
+            alpha,
+            empty.count_ones(),
+            parity::parity_of(empty),
+        );
+        (!search.thread.aborted).then_some((score, search.thread.nodes))
     }
 }
 

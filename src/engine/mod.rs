@@ -647,6 +647,7 @@ impl Engine {
                 .unwrap_or_else(|| Engine::default_probcut(position.size())),
             first_depth: self.first_depth,
             mpc: mpc.as_deref(),
+            small_solver: None,
             // A mover that must pass has no root moves to leave out; its opponent's are
             // not for the book of this position.
             excluded: if position.board.has_moves() {
@@ -673,6 +674,13 @@ impl Engine {
         settings: &search::SearchSettings,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
+        if let AnyBoard::Eight(_) = position.board {
+            self.solver.prepare(&position.board);
+        }
+        let settings = &search::SearchSettings {
+            small_solver: self.solver.small_solver(),
+            ..*settings
+        };
         let (tt, threads) = (&self.tt, self.threads);
         match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {

@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::board::{Board, Move, Square};
+use crate::board::{Board, Board8, Move, Square};
+use crate::endgame::{SmallSolver, SolveLimits};
 use crate::eval::Evaluator;
 use crate::score::{self, Score};
 use busy::{BusyTable, BUSY_MIN_DEPTH};
@@ -72,6 +73,9 @@ const UNCALIBRATED_SIGMA_PER_PLY: i32 = 15;
 const PROBCUT_LOPSIDED: u32 = 4;
 /// ProbCut windows beyond this are pointless (no score goes there).
 const PROBCUT_MAX_BOUND: i32 = 20_000;
+/// Nodes short of a node limit at which a search stops handing endgames to the solver,
+/// which may pass its own limit by a few dozen.
+const SMALL_SOLVER_SLACK: u64 = 100;
 /// Fewest empties at which a search to the end is selective: below, exact searches are
 /// cheap.
 const SELECTIVE_END_MIN_EMPTIES: u32 = 12;
@@ -105,6 +109,9 @@ pub struct SearchSettings<'a> {
     /// The regressions that set the cuts (measured on 8x8); without one, midgame cuts
     /// assume deep equals shallow with a fixed error and searches to the end are exact.
     pub mpc: Option<&'a mpc::Table>,
+    /// The 8x8 solver that takes the small endgames searched to the end (without one, the
+    /// search works them out itself, many times slower).
+    pub small_solver: Option<SmallSolver<'a>>,
 }
 
 /// The result of a search: the report, and per root move the latest score (exact for
@@ -793,6 +800,32 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         None
     }
 
+    /// The exact answer of `solver` for the small endgame `board` to the null window above
+    /// `alpha`.
+    fn small_endgame(&mut self, solver: SmallSolver, board: &Board8, alpha: i32) -> i32 {
+        // Exact scores are whole discs: above alpha is above alpha's whole discs.
+        let disc_alpha = alpha.div_euclid(score::from_discs(1));
+        let node_limit = self.settings.node_limit;
+        let limits = SolveLimits {
+            stop: Some(self.settings.stop),
+            deadline: self.hard_deadline,
+            max_nodes: (node_limit != u64::MAX)
+                .then(|| node_limit.saturating_sub(self.nodes + SMALL_SOLVER_SLACK)),
+            nodes_seen: None,
+        };
+        match solver.null_window(board, disc_alpha, &limits) {
+            Some((discs, nodes)) => {
+                // The solver counted this node too.
+                self.nodes += nodes.saturating_sub(1);
+                score::from_discs(discs)
+            }
+            None => {
+                self.aborted = true;
+                0
+            }
+        }
+    }
+
     /// Negamax principal-variation search of `board` to `depth` plies within
     /// (`alpha`, `beta`); fail-soft. Returns 0 after an abort (the caller discards it).
     fn pvs(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -813,6 +846,11 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         self.nodes += 1;
         if depth == 0 || ply >= MAX_PLY {
             return self.leaf(board);
+        }
+        if !pv_node && depth >= board.empties() && board.empties() <= SmallSolver::MAX_EMPTIES {
+            if let (Some(solver), Some(eight)) = (self.settings.small_solver, board.as_board8()) {
+                return self.small_endgame(solver, eight, alpha);
+            }
         }
         let moves = board.moves();
         if moves.clone().next().is_none() {
