@@ -647,6 +647,7 @@ impl Engine {
                 .unwrap_or_else(|| Engine::default_probcut(position.size())),
             first_depth: self.first_depth,
             mpc: mpc.as_deref(),
+            // Lent by `midgame`, where the solver is at hand.
             small_solver: None,
             // A mover that must pass has no root moves to leave out; its opponent's are
             // not for the book of this position.
