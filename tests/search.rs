@@ -282,6 +282,67 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
 }
 
 #[test]
+fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
+    use emilia::board::AnyBoard;
+    use emilia::eval::Classic;
+    use emilia::search::time::TimePlan;
+    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
+    use std::sync::atomic::AtomicBool;
+
+    let positions = random_positions(7, 60, |p| {
+        let (_, _, empties) = p.board.counts();
+        empties == 6 && p.size() == 8 && p.board.has_moves()
+    });
+    assert!(positions.len() >= 4);
+    let mut engine = engine();
+    let mut solvers = emilia::endgame::Solvers::new(4);
+    solvers.prepare(&positions[0].board);
+    let stop = AtomicBool::new(false);
+    let alone = SearchSettings {
+        max_depth: 3,
+        node_limit: u64::MAX,
+        plan: TimePlan::UNLIMITED,
+        start: Instant::now(),
+        stop: &stop,
+        score_all_moves: false,
+        probcut: 10,
+        first_depth: 1,
+        excluded: &[],
+        mpc: Some(emilia::search::MpcTable::embedded()),
+        small_solver: None,
+    };
+    let lending = SearchSettings {
+        small_solver: solvers.small_solver(),
+        ..alone
+    };
+    let mut short_alone = 0;
+    for position in positions.iter().take(8) {
+        let AnyBoard::Eight(board) = position.board else {
+            unreachable!()
+        };
+        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
+        let run = |settings| {
+            let tt = TranspositionTable::new(4);
+            search(
+                &board,
+                &Classic::default(),
+                &tt,
+                settings,
+                1,
+                &mut |_, _| {},
+            )
+            .report
+        };
+        let lent = run(&lending);
+        assert!(lent.exact, "{position}");
+        assert_eq!(lent.score, solved.score, "{position}");
+        short_alone += usize::from(!run(&alone).exact);
+    }
+    // Alone, the same searches mostly stop at depth 3 with evaluated leaves.
+    assert!(short_alone >= 4, "{short_alone}");
+}
+
+#[test]
 fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() {
     use emilia::board::AnyBoard;
     use emilia::eval::Classic;

@@ -76,6 +76,11 @@ const PROBCUT_MAX_BOUND: i32 = 20_000;
 /// Nodes short of a node limit at which a search stops handing endgames to the solver,
 /// which may pass its own limit by a few dozen.
 const SMALL_SOLVER_SLACK: u64 = 100;
+/// A line that stops at most [`NEAR_END_PLIES`] short of the end of the game, at most this
+/// many empty squares from it, is searched to the end when the solver takes its endgames.
+const NEAR_END_MAX_EMPTIES: u32 = 6;
+/// See [`NEAR_END_MAX_EMPTIES`].
+const NEAR_END_PLIES: u32 = 3;
 /// Fewest empties at which a search to the end is selective: below, exact searches are
 /// cheap.
 const SELECTIVE_END_MIN_EMPTIES: u32 = 12;
@@ -504,10 +509,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             previous_score = score;
             best_pv = pv;
             stability.record(best_pv[0], score);
-            // Exact once the depth covers the empties (without selective cuts), or when every
-            // line ended the game.
+            // Exact, without selective cuts, once the depth covers the empties or every line
+            // reached the end of the game.
             let exact =
-                (depth >= empties && self.selective_cuts == 0) || self.heuristic_leaves == 0;
+                self.selective_cuts == 0 && (depth >= empties || self.heuristic_leaves == 0);
             report = self.report(score, depth, exact, &best_pv);
             if depth >= empties && !exact {
                 report.probability = self.end_level.map(|l| mpc::probability(mpc::LEVELS[l]));
@@ -844,10 +849,21 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             return 0;
         }
         self.nodes += 1;
+        let empties = board.empties();
+        // With the solver at hand, a line that stops a few plies short of the end goes on to
+        // it: the solver answers there about as fast as the search would evaluate.
+        let depth = if self.settings.small_solver.is_some()
+            && empties <= NEAR_END_MAX_EMPTIES
+            && depth + NEAR_END_PLIES >= empties
+        {
+            depth.max(empties)
+        } else {
+            depth
+        };
         if depth == 0 || ply >= MAX_PLY {
             return self.leaf(board);
         }
-        if !pv_node && depth >= board.empties() && board.empties() <= SmallSolver::MAX_EMPTIES {
+        if !pv_node && depth >= empties && empties <= SmallSolver::MAX_EMPTIES {
             if let (Some(solver), Some(eight)) = (self.settings.small_solver, board.as_board8()) {
                 return self.small_endgame(solver, eight, alpha);
             }
