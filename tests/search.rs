@@ -2,19 +2,38 @@
 //! passes and ended games, reproducibility, exactness against brute force and published
 //! endgame values, the warm transposition table, limits and hints.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use emilia::board::{Color, Move, Position, SIZES};
 use emilia::engine::Engine;
 use emilia::rng::Rng;
 use emilia::score::Score;
-use emilia::search::Limits;
+use emilia::search::time::TimePlan;
+use emilia::search::{Limits, SearchSettings};
 
 fn depth(d: u32) -> Limits {
     Limits {
         depth: Some(d),
         ..Limits::default()
+    }
+}
+
+/// A direct search's settings bounded by its depth only, with ProbCut and the shipped
+/// Multi-ProbCut table, no solver lent.
+fn by_depth(max_depth: u32, stop: &AtomicBool) -> SearchSettings<'_> {
+    SearchSettings {
+        max_depth,
+        node_limit: u64::MAX,
+        plan: TimePlan::UNLIMITED,
+        start: Instant::now(),
+        stop,
+        score_all_moves: false,
+        probcut: 10,
+        first_depth: 1,
+        excluded: &[],
+        mpc: Some(emilia::search::MpcTable::embedded()),
+        small_solver: None,
     }
 }
 
@@ -225,9 +244,7 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
 fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     use emilia::board::{AnyBoard, Board};
     use emilia::eval::Classic;
-    use emilia::search::time::TimePlan;
-    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
-    use std::sync::atomic::AtomicBool;
+    use emilia::search::{search, tt::TranspositionTable};
 
     // Past the solver's small endgames (12 empties), so that a search lending them to the
     // solver works out the nodes above them itself.
@@ -240,19 +257,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     let mut solvers = emilia::endgame::Solvers::new(4);
     solvers.prepare(&positions[0].board);
     let stop = AtomicBool::new(false);
-    let alone = SearchSettings {
-        max_depth: 60,
-        node_limit: u64::MAX,
-        plan: TimePlan::UNLIMITED,
-        start: Instant::now(),
-        stop: &stop,
-        score_all_moves: false,
-        probcut: 10,
-        first_depth: 1,
-        excluded: &[],
-        mpc: Some(emilia::search::MpcTable::embedded()),
-        small_solver: None,
-    };
+    let alone = by_depth(60, &stop);
     let lending = SearchSettings {
         small_solver: solvers.small_solver(),
         ..alone
@@ -285,9 +290,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
 fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
     use emilia::board::AnyBoard;
     use emilia::eval::Classic;
-    use emilia::search::time::TimePlan;
-    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
-    use std::sync::atomic::AtomicBool;
+    use emilia::search::{search, tt::TranspositionTable};
 
     let positions = random_positions(7, 60, |p| {
         let (_, _, empties) = p.board.counts();
@@ -298,19 +301,7 @@ fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
     let mut solvers = emilia::endgame::Solvers::new(4);
     solvers.prepare(&positions[0].board);
     let stop = AtomicBool::new(false);
-    let alone = SearchSettings {
-        max_depth: 3,
-        node_limit: u64::MAX,
-        plan: TimePlan::UNLIMITED,
-        start: Instant::now(),
-        stop: &stop,
-        score_all_moves: false,
-        probcut: 10,
-        first_depth: 1,
-        excluded: &[],
-        mpc: Some(emilia::search::MpcTable::embedded()),
-        small_solver: None,
-    };
+    let alone = by_depth(3, &stop);
     let lending = SearchSettings {
         small_solver: solvers.small_solver(),
         ..alone
@@ -347,9 +338,7 @@ fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() 
     use emilia::board::AnyBoard;
     use emilia::eval::Classic;
     use emilia::search::mpc::{shallow_depth, Cut, Line, Table, LEVELS};
-    use emilia::search::time::TimePlan;
-    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
-    use std::sync::atomic::AtomicBool;
+    use emilia::search::{search, tt::TranspositionTable};
 
     // A table that predicts the exact result from a shallow search with a small error, so
     // that cuts happen at every level.
@@ -374,17 +363,8 @@ fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() 
     let mut engine = engine();
     let stop = AtomicBool::new(false);
     let settings = SearchSettings {
-        max_depth: 60,
-        node_limit: u64::MAX,
-        plan: TimePlan::UNLIMITED,
-        start: Instant::now(),
-        stop: &stop,
-        score_all_moves: false,
-        probcut: 10,
-        first_depth: 1,
-        excluded: &[],
         mpc: Some(&table),
-        small_solver: None,
+        ..by_depth(60, &stop)
     };
     for position in positions.iter().take(2) {
         let AnyBoard::Eight(board) = position.board else {
