@@ -45,6 +45,13 @@ fn engine() -> Engine {
     engine
 }
 
+/// 8x8 positions of `empties` empty squares with a move to play, from `random_positions`.
+fn eight_by_eight(seed: u64, games: usize, empties: u32) -> Vec<Position> {
+    random_positions(seed, games, |p| {
+        p.size() == 8 && p.board.counts().2 == empties && p.board.has_moves()
+    })
+}
+
 /// Reproducible random playouts on every size; `keep` picks positions along the way.
 fn random_positions(seed: u64, games: usize, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
     let mut rng = Rng::new(seed);
@@ -248,10 +255,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
 
     // Past the solver's small endgames (12 empties), so that a search lending them to the
     // solver works out the nodes above them itself.
-    let positions = random_positions(41, 24, |p| {
-        let (_, _, empties) = p.board.counts();
-        empties == 15 && p.size() == 8 && p.board.has_moves()
-    });
+    let positions = eight_by_eight(41, 24, 15);
     assert!(positions.len() >= 4);
     let mut engine = engine();
     let mut solvers = emilia::endgame::Solvers::new(4);
@@ -292,10 +296,7 @@ fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
     use emilia::eval::Classic;
     use emilia::search::{search, tt::TranspositionTable};
 
-    let positions = random_positions(7, 60, |p| {
-        let (_, _, empties) = p.board.counts();
-        empties == 6 && p.size() == 8 && p.board.has_moves()
-    });
+    let positions = eight_by_eight(7, 60, 6);
     assert!(positions.len() >= 4);
     let mut engine = engine();
     let mut solvers = emilia::endgame::Solvers::new(4);
@@ -355,10 +356,7 @@ fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() 
         })
         .collect();
     let table = Table::new(lines).unwrap();
-    let positions = random_positions(17, 40, |p| {
-        let (_, _, empties) = p.board.counts();
-        empties == 16 && p.size() == 8 && p.board.has_moves()
-    });
+    let positions = eight_by_eight(17, 40, 16);
     assert!(positions.len() >= 2);
     let mut engine = engine();
     let stop = AtomicBool::new(false);

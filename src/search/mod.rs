@@ -881,7 +881,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             return score;
         }
         // Beyond the empties every line ends the game: the result is exact at any depth.
-        let depth = depth.min(board.empties());
+        let depth = depth.min(empties);
         if depth == 1 && !pv_node {
             return self.depth_one(board, moves, alpha, beta);
         }
@@ -899,7 +899,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             if !pv_node && entry.depth >= depth && selective_enough {
                 if let Some(score) = entry.cut(alpha, beta) {
                     // Exact results are stored with the empties as their depth.
-                    if entry.depth < board.empties() {
+                    if entry.depth < empties {
                         self.heuristic_leaves += 1;
                     }
                     if entry.selectivity > 0 {
@@ -1034,7 +1034,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             };
             // A search to the end with selective cuts below stores its level (1-based).
             let selectivity = match self.end_level {
-                Some(level) if depth >= board.empties() && self.selective_cuts > cuts_before => {
+                Some(level) if depth >= empties && self.selective_cuts > cuts_before => {
                     level as u8 + 1
                 }
                 _ => 0,
