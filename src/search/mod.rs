@@ -84,6 +84,10 @@ const NEAR_END_PLIES: u32 = 3;
 /// Fewest empties at which a search to the end is selective: below, exact searches are
 /// cheap.
 const SELECTIVE_END_MIN_EMPTIES: u32 = 12;
+/// Shallowest depth at which a node looks up its children in the table before searching
+/// them (enhanced transposition cutoff): nearer the leaves the probes cost more than they
+/// save.
+const ETC_MIN_DEPTH: u32 = 6;
 
 /// What bounds a search.
 #[derive(Clone, Copy)]
@@ -831,6 +835,44 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         }
     }
 
+    /// Whether a table entry's selectivity serves the search now: a selective result to the
+    /// end serves searches no more demanding than its own.
+    #[inline]
+    fn selective_enough(&self, entry: &tt::Probe) -> bool {
+        match (entry.selectivity, self.end_level) {
+            (0, _) => true,
+            (_, None) => false,
+            (stored, Some(level)) => stored as usize > level,
+        }
+    }
+
+    /// Enhanced transposition cutoff: a child whose table entry, deep enough, already
+    /// proves it at most `-beta` for the opponent settles the node at `beta` or above
+    /// before any child is searched. The children's entries were prefetched as they were
+    /// generated.
+    fn transposition_cutoff(
+        &mut self,
+        list: &[(i32, usize, B)],
+        depth: u32,
+        beta: i32,
+    ) -> Option<i32> {
+        for (_, _, child) in list {
+            let Some(entry) = self.tt.probe(child.hash_key()) else {
+                continue;
+            };
+            if entry.depth + 1 >= depth && entry.upper <= -beta && self.selective_enough(&entry) {
+                if entry.depth < child.empties() {
+                    self.heuristic_leaves += 1;
+                }
+                if entry.selectivity > 0 {
+                    self.selective_cuts += 1;
+                }
+                return Some(-entry.upper);
+            }
+        }
+        None
+    }
+
     /// Negamax principal-variation search of `board` to `depth` plies within
     /// (`alpha`, `beta`); fail-soft. Returns 0 after an abort (the caller discards it).
     fn pvs(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -890,13 +932,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let mut tt_move = None;
         if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
             tt_move = entry.best.filter(|&m| board.is_legal(m));
-            // A selective result to the end serves searches no more demanding than its own.
-            let selective_enough = match (entry.selectivity, self.end_level) {
-                (0, _) => true,
-                (_, None) => false,
-                (stored, Some(level)) => stored as usize > level,
-            };
-            if !pv_node && entry.depth >= depth && selective_enough {
+            if !pv_node && entry.depth >= depth && self.selective_enough(&entry) {
                 if let Some(score) = entry.cut(alpha, beta) {
                     // Exact results are stored with the empties as their depth.
                     if entry.depth < empties {
@@ -941,6 +977,12 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                     scorer.get_or_insert_with(|| eval.children(board))(m, &child)
                 });
             list.push((key, m, child));
+        }
+        if !pv_node && depth >= ETC_MIN_DEPTH {
+            if let Some(score) = self.transposition_cutoff(&list, depth, beta) {
+                self.lists[ply] = list;
+                return score;
+            }
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -1043,5 +1085,79 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 .store(hash, best_score, best_move, depth, bound, selectivity);
         }
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Classic;
+
+    /// Settings bounded by the depth only, without selective cuts or a lent solver.
+    fn by_depth(max_depth: u32, stop: &AtomicBool) -> SearchSettings<'_> {
+        SearchSettings {
+            max_depth,
+            node_limit: u64::MAX,
+            plan: TimePlan::UNLIMITED,
+            start: Instant::now(),
+            stop,
+            score_all_moves: false,
+            probcut: 0,
+            first_depth: 1,
+            excluded: &[],
+            mpc: None,
+            small_solver: None,
+        }
+    }
+
+    /// A null-window search of the position after 1. f5 (to `depth`, above `beta - 1`)
+    /// with the table saying that one of its children is worth at most `child_upper` to
+    /// the opponent from a search of `child_depth`: the score and the nodes visited.
+    fn null_window_with_a_known_child(
+        depth: u32,
+        child_depth: u32,
+        child_upper: i32,
+    ) -> (i32, u64) {
+        let board = Board8::START.play(37);
+        let child = board.play(board.moves().last().unwrap());
+        let tt = TranspositionTable::new(1);
+        tt.store(
+            child.hash_key(),
+            child_upper,
+            None,
+            child_depth,
+            Bound::Upper,
+            0,
+        );
+        let stop = AtomicBool::new(false);
+        let settings = by_depth(depth, &stop);
+        let eval = Classic::default();
+        let mut searcher = Searcher::new(&board, &eval, &tt, &settings, 0);
+        let beta = 1000;
+        let score = searcher.pvs(&board, depth, beta - 1, beta, 1);
+        (score, searcher.nodes)
+    }
+
+    #[test]
+    fn a_child_the_table_proves_bad_enough_for_the_opponent_settles_the_node_unsearched() {
+        let depth = ETC_MIN_DEPTH;
+        // Proven at most -50 discs for the opponent at depth - 1: the node is worth 50.
+        assert_eq!(
+            null_window_with_a_known_child(depth, depth - 1, -5000),
+            (5000, 1)
+        );
+        // A shallower search proves nothing at this depth, nor a bound above -beta; and
+        // nearer the leaves the children are not looked up: the moves are searched.
+        for (depth, child_depth, upper) in [
+            (depth, depth - 2, -5000),
+            (depth, depth - 1, -900),
+            (depth - 1, depth - 2, -5000),
+        ] {
+            let (score, nodes) = null_window_with_a_known_child(depth, child_depth, upper);
+            assert!(
+                nodes > 1,
+                "{depth} {child_depth} {upper}: {score} in {nodes} nodes"
+            );
+        }
     }
 }
