@@ -156,7 +156,10 @@ fn fit_cut(shallow: u32, pairs: &[(f64, f64)]) -> Option<Cut> {
 /// Extends measured entries `(x, cut)` (x a depth or a number of empties, ascending) to
 /// every `x` up to `last`: the slope and intercept of the deepest measured entry of the
 /// same parity, and a standard deviation growing as a line fitted to the measured ones,
-/// never below the deepest measured.
+/// never below the deepest measured. Where the fitted line falls, it is taken flat at its
+/// value at 0, above the measured deviations: the shipped table's deep entries are so
+/// wider than its measured ones, and narrowing them to the deepest measured played no
+/// better (see the README).
 fn extrapolate(measured: &[(u32, Cut)], last: u32, shallow: fn(u32) -> u32) -> Vec<(u32, Cut)> {
     let Some(&(deepest, _)) = measured.last() else {
         return Vec::new();
