@@ -9,31 +9,12 @@ use emilia::board::{Color, Move, Position, SIZES};
 use emilia::engine::Engine;
 use emilia::rng::Rng;
 use emilia::score::Score;
-use emilia::search::time::TimePlan;
 use emilia::search::{Limits, SearchSettings};
 
 fn depth(d: u32) -> Limits {
     Limits {
         depth: Some(d),
         ..Limits::default()
-    }
-}
-
-/// A direct search's settings bounded by its depth only, with ProbCut and the shipped
-/// Multi-ProbCut table, no solver lent.
-fn by_depth(max_depth: u32, stop: &AtomicBool) -> SearchSettings<'_> {
-    SearchSettings {
-        max_depth,
-        node_limit: u64::MAX,
-        plan: TimePlan::UNLIMITED,
-        start: Instant::now(),
-        stop,
-        score_all_moves: false,
-        probcut: 10,
-        first_depth: 1,
-        excluded: &[],
-        mpc: Some(emilia::search::MpcTable::embedded()),
-        small_solver: None,
     }
 }
 
@@ -261,7 +242,7 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     let mut solvers = emilia::endgame::Solvers::new(4);
     solvers.prepare(&positions[0].board);
     let stop = AtomicBool::new(false);
-    let alone = by_depth(60, &stop);
+    let alone = SearchSettings::by_depth(60, &stop);
     let lending = SearchSettings {
         small_solver: solvers.small_solver(),
         ..alone
@@ -302,7 +283,7 @@ fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
     let mut solvers = emilia::endgame::Solvers::new(4);
     solvers.prepare(&positions[0].board);
     let stop = AtomicBool::new(false);
-    let alone = by_depth(3, &stop);
+    let alone = SearchSettings::by_depth(3, &stop);
     let lending = SearchSettings {
         small_solver: solvers.small_solver(),
         ..alone
@@ -362,7 +343,7 @@ fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() 
     let stop = AtomicBool::new(false);
     let settings = SearchSettings {
         mpc: Some(&table),
-        ..by_depth(60, &stop)
+        ..SearchSettings::by_depth(60, &stop)
     };
     for position in positions.iter().take(2) {
         let AnyBoard::Eight(board) = position.board else {

@@ -123,6 +123,26 @@ pub struct SearchSettings<'a> {
     pub small_solver: Option<SmallSolver<'a>>,
 }
 
+impl<'a> SearchSettings<'a> {
+    /// A search bounded by its depth only (no node or time limit), stopped by `stop`, with
+    /// ProbCut at 1.0σ and the shipped Multi-ProbCut table, and no solver lent.
+    pub fn by_depth(max_depth: u32, stop: &'a AtomicBool) -> SearchSettings<'a> {
+        SearchSettings {
+            max_depth,
+            node_limit: u64::MAX,
+            plan: TimePlan::UNLIMITED,
+            start: Instant::now(),
+            stop,
+            score_all_moves: false,
+            probcut: 10,
+            first_depth: 1,
+            excluded: &[],
+            mpc: Some(mpc::Table::embedded()),
+            small_solver: None,
+        }
+    }
+}
+
 /// The result of a search: the report, and per root move the latest score (exact for
 /// every move when [`SearchSettings::score_all_moves`] is set, otherwise only for the best).
 pub struct SearchResult {
@@ -1093,23 +1113,6 @@ mod tests {
     use super::*;
     use crate::eval::Classic;
 
-    /// Settings bounded by the depth only, without selective cuts or a lent solver.
-    fn by_depth(max_depth: u32, stop: &AtomicBool) -> SearchSettings<'_> {
-        SearchSettings {
-            max_depth,
-            node_limit: u64::MAX,
-            plan: TimePlan::UNLIMITED,
-            start: Instant::now(),
-            stop,
-            score_all_moves: false,
-            probcut: 0,
-            first_depth: 1,
-            excluded: &[],
-            mpc: None,
-            small_solver: None,
-        }
-    }
-
     /// A null-window search of the position after 1. f5 (to `depth`, above `beta - 1`)
     /// with the table saying that one of its children is worth at most `child_upper` to
     /// the opponent from a search of `child_depth`: the score and the nodes visited.
@@ -1130,7 +1133,12 @@ mod tests {
             0,
         );
         let stop = AtomicBool::new(false);
-        let settings = by_depth(depth, &stop);
+        // Without selective cuts, so that only the table settles the node unsearched.
+        let settings = SearchSettings {
+            probcut: 0,
+            mpc: None,
+            ..SearchSettings::by_depth(depth, &stop)
+        };
         let eval = Classic::default();
         let mut searcher = Searcher::new(&board, &eval, &tt, &settings, 0);
         let beta = 1000;
