@@ -866,6 +866,20 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         }
     }
 
+    /// Counts what a table entry standing in for the search of a position with `empties`
+    /// empty squares brings into the result: an evaluation below when it is not exact
+    /// (exact results are stored with the empties as their depth), a selective cut when it
+    /// is selective.
+    #[inline]
+    fn count_table_answer(&mut self, entry: &tt::Probe, empties: u32) {
+        if entry.depth < empties {
+            self.heuristic_leaves += 1;
+        }
+        if entry.selectivity > 0 {
+            self.selective_cuts += 1;
+        }
+    }
+
     /// Enhanced transposition cutoff: a child whose table entry, deep enough, already
     /// proves it at most `-beta` for the opponent settles the node at `beta` or above
     /// before any child is searched. The children's entries were prefetched as they were
@@ -881,12 +895,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 continue;
             };
             if entry.depth + 1 >= depth && entry.upper <= -beta && self.selective_enough(&entry) {
-                if entry.depth < child.empties() {
-                    self.heuristic_leaves += 1;
-                }
-                if entry.selectivity > 0 {
-                    self.selective_cuts += 1;
-                }
+                self.count_table_answer(&entry, child.empties());
                 return Some(-entry.upper);
             }
         }
@@ -954,13 +963,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             tt_move = entry.best.filter(|&m| board.is_legal(m));
             if !pv_node && entry.depth >= depth && self.selective_enough(&entry) {
                 if let Some(score) = entry.cut(alpha, beta) {
-                    // Exact results are stored with the empties as their depth.
-                    if entry.depth < empties {
-                        self.heuristic_leaves += 1;
-                    }
-                    if entry.selectivity > 0 {
-                        self.selective_cuts += 1;
-                    }
+                    self.count_table_answer(&entry, empties);
                     return score;
                 }
             }
