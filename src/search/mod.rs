@@ -741,9 +741,29 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         -self.eval.evaluate(&passed)
     }
 
-    /// A null-window node one move above the leaves: every child is scored statically in
-    /// board order, with no ordering or table work, which would cost more than it saves.
+    /// A null-window node one move above the leaves: every child is scored statically,
+    /// with no table work and no ordering beyond a fixed order of squares on 8x8
+    /// ([`ordering::leaf_parent_order`]), as more would cost more than it saves.
     fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32) -> i32 {
+        match board.as_board8() {
+            Some(board8) => {
+                let ordered = ordering::leaf_parent_order(board8.move_mask());
+                self.score_children(board, ordered, alpha, beta)
+            }
+            None => self.score_children(board, moves, alpha, beta),
+        }
+    }
+
+    /// The best static score of `board`'s children in the order of `moves`, or the first
+    /// at or above `beta`.
+    #[inline(always)]
+    fn score_children(
+        &mut self,
+        board: &B,
+        moves: impl Iterator<Item = usize>,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut best = -INFINITY;
         // The evaluation may share work among the children (pattern indices).
         let eval = self.eval;

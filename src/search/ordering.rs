@@ -4,8 +4,10 @@
 //! move) and, far enough from the leaves, a low static evaluation of the position the move
 //! leaves to the opponent; corners first and X-/C-squares next to an empty corner last;
 //! killer moves (cutoffs at the same ply) and a history of moves that caused cutoffs
-//! anywhere.
+//! anywhere. One move above the leaves, where a child costs no more than its evaluation,
+//! only the corners go first and the squares next to them last.
 
+use crate::board::bitboard::Bits;
 use crate::board::{Board, Cell, MAX_SIZE};
 use crate::score;
 
@@ -34,6 +36,27 @@ const C_SQUARE: i32 = -(1 << 9);
 const KILLER: i32 = 1 << 9;
 /// History contributes at most this much.
 const HISTORY_CAP: i32 = (1 << 9) - 1;
+
+/// The corners of an 8x8 board.
+const CORNERS_8: u64 = 0x8100_0000_0000_0081;
+/// The C-squares of an 8x8 board: the edge squares next to a corner.
+const C_SQUARES_8: u64 = 0x4281_0000_0000_8142;
+/// The X-squares of an 8x8 board: the corners' diagonal neighbours.
+const X_SQUARES_8: u64 = 0x0042_0000_0000_4200;
+
+/// The order in which a node one move above the leaves on 8x8 scores its `moves`: corners,
+/// then the squares next to no corner, then C-squares, then X-squares, each group in board
+/// order. A null-window node stops at the first child that fails high, and a corner is
+/// more often that child than an X-square; the masks cost next to nothing, where a key per
+/// move (the children's mobility) found the cutoffs sooner still but cost more time than
+/// it saved.
+pub(crate) fn leaf_parent_order(moves: u64) -> impl Iterator<Item = usize> {
+    let next_to_corners = C_SQUARES_8 | X_SQUARES_8;
+    Bits(moves & CORNERS_8)
+        .chain(Bits(moves & !(CORNERS_8 | next_to_corners)))
+        .chain(Bits(moves & C_SQUARES_8))
+        .chain(Bits(moves & X_SQUARES_8))
+}
 
 /// Where a square stands next to the corners, for the static part of the ordering.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -146,7 +169,7 @@ impl MoveOrdering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board8;
+    use crate::board::{Board8, Square};
 
     #[test]
     fn corners_come_first_and_x_squares_last() {
@@ -168,6 +191,25 @@ mod tests {
             ordering.key(&board, &child, 19, 5, 0, Some(19), unasked),
             TT_MOVE
         );
+    }
+
+    #[test]
+    fn one_move_above_the_leaves_corners_come_first_then_plain_then_c_then_x_squares() {
+        let square = |name: &str| name.parse::<Square>().unwrap().index(8).unwrap();
+        let names = ["b2", "a1", "b1", "d3", "g7", "h8", "c1", "a7", "h2"];
+        let moves = names
+            .iter()
+            .fold(0u64, |mask, name| mask | 1 << square(name));
+        let order: Vec<usize> = leaf_parent_order(moves).collect();
+        let expected: Vec<usize> = ["a1", "h8", "c1", "d3", "b1", "h2", "a7", "b2", "g7"]
+            .iter()
+            .map(|name| square(name))
+            .collect();
+        assert_eq!(order, expected);
+        // Every move once, whatever the mask.
+        let all: Vec<usize> = leaf_parent_order(u64::MAX).collect();
+        assert_eq!(all.len(), 64);
+        assert_eq!(all.iter().fold(0u64, |mask, &m| mask | 1 << m), u64::MAX);
     }
 
     #[test]
