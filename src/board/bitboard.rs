@@ -3,6 +3,13 @@
 //! search. The kernels are written for any row width `W` up to 8 with the board in the low
 //! `W * W` bits (dense, row-major), so 6x6 runs on them too.
 
+/// The corners of the 8x8 board.
+pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The C-squares of the 8x8 board: the edge squares next to a corner.
+pub(crate) const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+/// The X-squares of the 8x8 board (b2, g2, b7, g7): the corners' diagonal neighbours.
+pub(crate) const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+
 /// The squares of a `width` x `width` board but its first and last columns: leaving them
 /// out of the opponent's discs stops horizontal and diagonal runs wrapping around.
 const fn inner_columns(width: u32) -> u64 {

@@ -11,8 +11,6 @@ pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
 pub(crate) const RANK_1: u64 = 0xFF;
 /// Row 8.
 pub(crate) const RANK_8: u64 = 0xFF << 56;
-/// The four corners.
-pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares next to each square, in all eight directions.
 pub(crate) static NEIGHBOURS: [u64; 64] = neighbour_masks();

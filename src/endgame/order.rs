@@ -7,10 +7,10 @@
 //!   ordering only. A real evaluation function would take its place there (the ordering score
 //!   adds the search value times a weight to the fastest-first score).
 
-use super::bits::CORNERS;
 use super::parity::QUADRANT_BIT;
 use super::stability::stable_edges;
 use crate::board::bitboard::{legal_moves, neighbours};
+use crate::board::bitboard::{CORNERS, X_SQUARES};
 
 /// Ordering score of a move that wipes the opponent out: before everything else.
 pub(crate) const WIPEOUT: i32 = 1 << 28;
@@ -74,9 +74,6 @@ fn corner_weighted(moves: u64) -> i32 {
 fn weighted_mobility(player: u64, opponent: u64) -> i32 {
     corner_weighted(legal_moves(player, opponent))
 }
-
-/// X-squares (b2, g2, b7, g7).
-const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
 /// The X-squares next to the empty corners among `empty`.
 #[inline(always)]

@@ -228,8 +228,7 @@ pub(crate) fn features_generic<B: Board>(board: &B) -> Features {
 
 /// Bitboard masks for the 8x8 fast path.
 mod masks8 {
-    /// The four corners.
-    pub(crate) const CORNERS: u64 = 0x8100_0000_0000_0081;
+    pub(crate) use crate::board::bitboard::CORNERS;
     /// The quadrants: rows 1-4 / 5-8 times columns a-d / e-h.
     pub(crate) const QUADRANTS: [u64; 4] = [
         0x0000_0000_0F0F_0F0F,

@@ -7,7 +7,7 @@
 //! anywhere. One move above the leaves, where a child costs no more than its evaluation,
 //! only the corners go first and the squares next to them last.
 
-use crate::board::bitboard::Bits;
+use crate::board::bitboard::{Bits, CORNERS, C_SQUARES, X_SQUARES};
 use crate::board::{Board, Cell, MAX_SIZE};
 use crate::score;
 
@@ -37,13 +37,6 @@ const KILLER: i32 = 1 << 9;
 /// History contributes at most this much.
 const HISTORY_CAP: i32 = (1 << 9) - 1;
 
-/// The corners of an 8x8 board.
-const CORNERS_8: u64 = 0x8100_0000_0000_0081;
-/// The C-squares of an 8x8 board: the edge squares next to a corner.
-const C_SQUARES_8: u64 = 0x4281_0000_0000_8142;
-/// The X-squares of an 8x8 board: the corners' diagonal neighbours.
-const X_SQUARES_8: u64 = 0x0042_0000_0000_4200;
-
 /// The order in which a node one move above the leaves on 8x8 scores its `moves`: corners,
 /// then the squares next to no corner, then C-squares, then X-squares, each group in board
 /// order. A null-window node stops at the first child that fails high, and a corner is
@@ -51,11 +44,11 @@ const X_SQUARES_8: u64 = 0x0042_0000_0000_4200;
 /// move (the children's mobility) found the cutoffs sooner still but cost more time than
 /// it saved.
 pub(crate) fn leaf_parent_order(moves: u64) -> impl Iterator<Item = usize> {
-    let next_to_corners = C_SQUARES_8 | X_SQUARES_8;
-    Bits(moves & CORNERS_8)
-        .chain(Bits(moves & !(CORNERS_8 | next_to_corners)))
-        .chain(Bits(moves & C_SQUARES_8))
-        .chain(Bits(moves & X_SQUARES_8))
+    let next_to_corners = C_SQUARES | X_SQUARES;
+    Bits(moves & CORNERS)
+        .chain(Bits(moves & !(CORNERS | next_to_corners)))
+        .chain(Bits(moves & C_SQUARES))
+        .chain(Bits(moves & X_SQUARES))
 }
 
 /// Where a square stands next to the corners, for the static part of the ordering.
