@@ -27,13 +27,20 @@ pub trait Evaluator: Send + Sync {
     /// and stay strictly inside ±(squares × 100), the range of exact final scores.
     fn evaluate<B: Board>(&self, board: &B) -> i32;
 
+    /// [`Evaluator::evaluate`] of `board` when its side to move has a move, `None` when it
+    /// must pass (or the game is over). The legal moves are found once, where the two
+    /// steps apart would find them twice (the evaluation counts them too).
+    fn evaluate_to_move<B: Board>(&self, board: &B) -> Option<i32> {
+        board.has_moves().then(|| self.evaluate(board))
+    }
+
     /// A scorer for the children of `parent`: called with a move of `parent` and the
-    /// position after it, it returns [`Evaluator::evaluate`] of that position. An
+    /// position after it, it returns [`Evaluator::evaluate_to_move`] of that position. An
     /// evaluation may prepare work at `parent` once and share it among the children (the
     /// pattern evaluation updates the parent's pattern indices instead of recomputing them).
-    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
         let _ = parent;
-        move |_, child: &B| self.evaluate(child)
+        move |_, child: &B| self.evaluate_to_move(child)
     }
 }
 

@@ -166,11 +166,12 @@ impl PatternEval {
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
-    /// The weights of the stage of `board`, and the sum of its global features' weights.
+    /// The weights of the stage of `board`, and the sum of its global features' weights
+    /// (`moves`: the legal moves of its side to move).
     #[inline(always)]
-    fn stage_table(&self, board: &Board8) -> (&[i16; FULL_LEN], i32) {
+    fn stage_table(&self, board: &Board8, moves: u64) -> (&[i16; FULL_LEN], i32) {
         let table = self.table(stage(board.empty_mask().count_ones()));
-        let globals = global_features(board)
+        let globals = global_features(board, moves)
             .iter()
             .map(|&feature| {
                 debug_assert!(feature < FULL_LEN);
@@ -188,21 +189,27 @@ impl PatternEval {
         // All indices first, then all lookups: the table reads, often cache misses, are
         // then independent of each other and overlap (adding each weight as soon as its
         // index is known measured half as fast again).
+        self.evaluate_moving(board, board.move_mask())
+    }
+
+    /// [`PatternEval::evaluate`] of `board`, whose side to move has the legal moves `moves`.
+    #[inline(always)]
+    fn evaluate_moving(&self, board: &Board8, moves: u64) -> i32 {
         let indices = indices(board);
         if board.player & board.opponent != 0 {
             // Not a position (a square of both sides): its indices may leave the tables.
             return self.evaluate_with(board, &indices);
         }
-        self.evaluate_known(board, &indices)
+        self.evaluate_known(board, &indices, moves)
     }
 
     /// [`PatternEval::evaluate_with`] for indices this module computed (`indices` of a
     /// position, `after_move` of a move of it), which lie within their instances' tables:
     /// read without bounds checks, which cost about 8 % of a search's time (`bench
-    /// replay`).
+    /// replay`). `moves`: the legal moves of `board`'s side to move.
     #[inline(always)]
-    fn evaluate_known(&self, board: &Board8, indices: &Indices) -> i32 {
-        let (table, mut sum) = self.stage_table(board);
+    fn evaluate_known(&self, board: &Board8, indices: &Indices, moves: u64) -> i32 {
+        let (table, mut sum) = self.stage_table(board, moves);
         for (&offset, &contents) in INSTANCE_OFFSETS.iter().zip(indices) {
             let at = offset as usize + contents as usize;
             debug_assert!(at < FULL_LEN);
@@ -226,7 +233,7 @@ impl PatternEval {
             in_tables,
             "instance contents beyond the evaluation's tables"
         );
-        self.evaluate_known(board, indices)
+        self.evaluate_known(board, indices, board.move_mask())
     }
 }
 
@@ -315,9 +322,20 @@ impl Evaluator for Pattern {
         }
     }
 
+    #[inline]
+    fn evaluate_to_move<B: Board>(&self, board: &B) -> Option<i32> {
+        match board.as_board8() {
+            Some(board) => {
+                let moves = board.move_mask();
+                (moves != 0).then(|| self.patterns().evaluate_moving(board, moves))
+            }
+            None => board.has_moves().then(|| self.evaluate(board)),
+        }
+    }
+
     /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
     /// follow from them by the squares its move changed.
-    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> i32 + 'a {
+    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
         // A parent with a square of both sides is no position: its children are evaluated
         // alone, as its indices may leave the tables.
         let parent = parent
@@ -335,12 +353,16 @@ impl Evaluator for Pattern {
                     && child.player & !parent.opponent == 0
                     && child.opponent == parent.player | placed | flipped;
                 if !follows {
-                    return self.evaluate(child);
+                    return self.evaluate_to_move(child);
+                }
+                let moves = child.move_mask();
+                if moves == 0 {
+                    return None;
                 }
                 let child_indices = after_move(waiter, index, flipped);
-                self.patterns().evaluate_known(child, &child_indices)
+                Some(self.patterns().evaluate_known(child, &child_indices, moves))
             }
-            _ => self.evaluate(child),
+            _ => self.evaluate_to_move(child),
         }
     }
 }
@@ -424,7 +446,9 @@ mod tests {
             let mut score = pattern.children(&board);
             for m in Bits(moves) {
                 let child = board.play(m);
-                assert_eq!(score(m, &child), pattern.evaluate(&child));
+                let alone = child.has_moves().then(|| pattern.evaluate(&child));
+                assert_eq!(pattern.evaluate_to_move(&child), alone);
+                assert_eq!(score(m, &child), alone);
             }
             let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
             board = board.play(Bits(moves).nth(pick).unwrap_or(0));
@@ -440,10 +464,10 @@ mod tests {
         let (first, second) = (moves.next().unwrap(), moves.next().unwrap());
         // Another move's position, and a move onto a disc.
         let other = board.play(second);
-        assert_eq!(score(first, &other), pattern.evaluate(&other));
+        assert_eq!(score(first, &other), pattern.evaluate_to_move(&other));
         let on_a_disc = board.player.trailing_zeros() as usize;
-        assert_eq!(score(on_a_disc, &other), pattern.evaluate(&other));
-        assert_eq!(score(second, &other), pattern.evaluate(&other));
+        assert_eq!(score(on_a_disc, &other), pattern.evaluate_to_move(&other));
+        assert_eq!(score(second, &other), pattern.evaluate_to_move(&other));
     }
 
     /// The evaluation by its definition: every feature's weight found square by square.

@@ -729,16 +729,23 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
     /// game is over (a forced pass costs no depth, so it evaluates the opponent's side).
     #[inline]
     fn leaf(&mut self, board: &B) -> i32 {
-        if board.has_moves() {
+        if let Some(score) = self.eval.evaluate_to_move(board) {
             self.heuristic_leaves += 1;
-            return self.eval.evaluate(board);
+            return score;
         }
-        let passed = board.pass();
-        if !passed.has_moves() {
-            return score::from_discs(board.final_score());
+        self.passed_leaf(board)
+    }
+
+    /// [`Self::leaf`] of `board`, whose side to move must pass.
+    #[inline]
+    fn passed_leaf(&mut self, board: &B) -> i32 {
+        match self.eval.evaluate_to_move(&board.pass()) {
+            Some(score) => {
+                self.heuristic_leaves += 1;
+                -score
+            }
+            None => score::from_discs(board.final_score()),
         }
-        self.heuristic_leaves += 1;
-        -self.eval.evaluate(&passed)
     }
 
     /// A null-window node one move above the leaves: every child is scored statically,
@@ -777,11 +784,12 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             }
             self.nodes += 1;
             let child = board.play(m);
-            let score = if child.has_moves() {
-                self.heuristic_leaves += 1;
-                -evaluate_child(m, &child)
-            } else {
-                -self.leaf(&child)
+            let score = match evaluate_child(m, &child) {
+                Some(score) => {
+                    self.heuristic_leaves += 1;
+                    -score
+                }
+                None => -self.passed_leaf(&child),
             };
             if score > best {
                 best = score;
@@ -1017,7 +1025,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             let key = self
                 .ordering
                 .key(board, &child, m, depth, ply, tt_move, || {
+                    // A child whose side to move must pass is evaluated as it stands.
                     scorer.get_or_insert_with(|| eval.children(board))(m, &child)
+                        .unwrap_or_else(|| eval.evaluate(&child))
                 });
             list.push((key, m, child));
         }

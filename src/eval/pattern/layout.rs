@@ -107,10 +107,11 @@ const fn global_tables() -> [usize; GLOBAL_COUNT] {
 /// Weights that add up to one position's evaluation: its instances and the globals.
 pub(crate) const FEATURE_COUNT: usize = INSTANCE_COUNT + GLOBAL_COUNT;
 
-/// Full-table positions of the global features of `board`.
+/// Full-table positions of the global features of `board`, whose side to move has the
+/// legal moves `player_moves`.
 #[inline(always)]
-pub(super) fn global_features(board: &Board8) -> [usize; GLOBAL_COUNT] {
-    let player_moves = board.move_mask();
+pub(super) fn global_features(board: &Board8, player_moves: u64) -> [usize; GLOBAL_COUNT] {
+    debug_assert_eq!(player_moves, board.move_mask());
     let opponent_moves = legal_moves(board.opponent, board.player);
     let mobility = |moves: u64| (moves.count_ones() as usize).min(MOBILITY_ENTRIES - 1);
     let (player_potential, opponent_potential) = potential_mobilities(board);
@@ -161,7 +162,10 @@ pub(crate) fn full_features(board: &Board8, indices: &Indices) -> [u32; FEATURE_
     for i in 0..INSTANCE_COUNT {
         out[i] = INSTANCE_OFFSETS[i] + indices[i] as u32;
     }
-    for (slot, feature) in out[INSTANCE_COUNT..].iter_mut().zip(global_features(board)) {
+    for (slot, feature) in out[INSTANCE_COUNT..]
+        .iter_mut()
+        .zip(global_features(board, board.move_mask()))
+    {
         *slot = feature as u32;
     }
     out
