@@ -279,47 +279,37 @@ pub fn indices_by_squares(board: &Board8) -> Indices {
 /// from `waiter`: the indices before the move, seen from the side that did not move.
 #[inline]
 pub(crate) fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indices {
+    // Empty becomes the other side's (2), own (1) the other side's (2).
+    let placed = &SQUARE_WEIGHTS[index].0;
+    let turned = turned_weights(flipped);
     let mut out = *waiter;
-    let placed = &SQUARE_DIGITS[index];
-    for &(instance, weight) in &placed.entries[..placed.count] {
-        // Empty becomes the other side's (2).
-        out[instance as usize] += 2 * weight;
-    }
-    for square in Bits(flipped) {
-        let turned = &SQUARE_DIGITS[square];
-        for &(instance, weight) in &turned.entries[..turned.count] {
-            // Own (1) becomes the other side's (2).
-            out[instance as usize] += weight;
-        }
+    for ((slot, &placed), &turned) in out.iter_mut().zip(placed).zip(&turned) {
+        *slot = slot.wrapping_add(placed.wrapping_mul(2).wrapping_add(turned));
     }
     out
 }
 
-/// Most instances one square belongs to.
-const MAX_PER_SQUARE: usize = 10;
+/// Instance slots of a vector of digit weights: the instances, padded to whole 256-bit
+/// vectors.
+const LANES: usize = INSTANCE_COUNT.div_ceil(16) * 16;
 
-/// The instance digits one square is: `(instance, 3^digit)`, `count` of them.
+/// One square's place in every instance: `3^digit` in the slot of each instance the square
+/// is digit `digit` of, 0 elsewhere. A move's change to all the instances is then a few
+/// whole-vector additions, where a list of the instances of each square took a loop with
+/// a branch per entry.
 #[derive(Clone, Copy)]
-struct SquareDigits {
-    count: usize,
-    entries: [(u8, u16); MAX_PER_SQUARE],
-}
+#[repr(align(32))]
+struct SquareWeights([u16; LANES]);
 
-const fn make_square_digits() -> [SquareDigits; 64] {
-    let mut table = [SquareDigits {
-        count: 0,
-        entries: [(0, 0); MAX_PER_SQUARE],
-    }; 64];
+const fn make_square_weights() -> [SquareWeights; 64] {
+    let mut table = [SquareWeights([0; LANES]); 64];
     let mut i = 0;
     while i < INSTANCE_COUNT {
         let digits = INSTANCES[i].mask.count_ones() as usize;
         let mut digit = 0;
         while digit < digits {
             let square = digit_square(&INSTANCES[i], digit);
-            let n = table[square].count;
-            // Fails the build if a square is in more instances than the table holds.
-            table[square].entries[n] = (i as u8, pow3(digit) as u16);
-            table[square].count = n + 1;
+            table[square].0[i] = pow3(digit) as u16;
             digit += 1;
         }
         i += 1;
@@ -327,7 +317,19 @@ const fn make_square_digits() -> [SquareDigits; 64] {
     table
 }
 
-static SQUARE_DIGITS: [SquareDigits; 64] = make_square_digits();
+static SQUARE_WEIGHTS: [SquareWeights; 64] = make_square_weights();
+
+/// The weights of the `flipped` squares, summed slot by slot.
+#[inline(always)]
+fn turned_weights(flipped: u64) -> [u16; LANES] {
+    let mut sum = [0u16; LANES];
+    for square in Bits(flipped) {
+        for (slot, &weight) in sum.iter_mut().zip(&SQUARE_WEIGHTS[square].0) {
+            *slot = slot.wrapping_add(weight);
+        }
+    }
+    sum
+}
 
 /// Indices kept up to date move by move: cheaper than recomputing when a search walks a
 /// line of play. Holds both sides' points of view, since every move swaps them.
@@ -358,18 +360,14 @@ impl IncrementalIndices {
     /// Updates for the side to move playing on `index`, flipping `flipped`.
     #[inline]
     pub fn play(&mut self, index: usize, flipped: u64) {
-        let placed = &SQUARE_DIGITS[index];
-        for &(instance, weight) in &placed.entries[..placed.count] {
-            // Empty becomes the mover's (1) from its view, the other side's (2) from the other.
-            self.mover[instance as usize] += weight;
-            self.waiter[instance as usize] += 2 * weight;
-        }
-        for square in Bits(flipped) {
-            let turned = &SQUARE_DIGITS[square];
-            for &(instance, weight) in &turned.entries[..turned.count] {
-                self.mover[instance as usize] -= weight;
-                self.waiter[instance as usize] += weight;
-            }
+        // Empty becomes the mover's (1) from its view, the other side's (2) from the other;
+        // a flipped disc the mover's (1 from 2) and the other side's (2 from 1).
+        let placed = &SQUARE_WEIGHTS[index].0;
+        let turned = turned_weights(flipped);
+        for (i, (&placed, &turned)) in placed.iter().zip(&turned).enumerate().take(INSTANCE_COUNT) {
+            self.mover[i] = self.mover[i].wrapping_add(placed).wrapping_sub(turned);
+            self.waiter[i] =
+                self.waiter[i].wrapping_add(placed.wrapping_mul(2).wrapping_add(turned));
         }
         self.pass();
     }
