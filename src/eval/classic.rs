@@ -92,6 +92,8 @@ impl Classic {
 }
 
 impl Evaluator for Classic {
+    type Kept = ();
+
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         self.score(board, &features(board))

@@ -34,12 +34,46 @@ pub trait Evaluator: Send + Sync {
         board.has_moves().then(|| self.evaluate(board))
     }
 
-    /// A scorer for the children of `parent`: called with a move of `parent` and the
-    /// position after it, it returns [`Evaluator::evaluate_to_move`] of that position. An
-    /// evaluation may prepare work at `parent` once and share it among the children (the
-    /// pattern evaluation updates the parent's pattern indices instead of recomputing them).
-    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
-        let _ = parent;
+    /// What the evaluation keeps of a position to score the positions after its moves
+    /// cheaply, carried by a search from each node to its children (the pattern
+    /// evaluation's indices: a child's follow from its parent's by the squares the move
+    /// changed); `()` for an evaluation that keeps nothing.
+    type Kept: Copy + Default + Send;
+
+    /// [`Evaluator::Kept`] of `board`, from scratch.
+    fn keep<B: Board>(&self, board: &B) -> Self::Kept {
+        let _ = board;
+        Self::Kept::default()
+    }
+
+    /// [`Evaluator::Kept`] of `child`, the position after move `m` of `parent`, whose own is
+    /// `kept`.
+    fn keep_child<B: Board>(
+        &self,
+        kept: &Self::Kept,
+        parent: &B,
+        m: usize,
+        child: &B,
+    ) -> Self::Kept {
+        let _ = (kept, parent, m, child);
+        Self::Kept::default()
+    }
+
+    /// [`Evaluator::Kept`] of a position after a pass, where `kept` is its own.
+    fn keep_passed(&self, kept: &Self::Kept) -> Self::Kept {
+        *kept
+    }
+
+    /// A scorer for the children of `parent`, whose [`Evaluator::Kept`] is `kept`: called
+    /// with a move of `parent` and the position after it, it returns
+    /// [`Evaluator::evaluate_to_move`] of that position. An evaluation may prepare work at
+    /// `parent` once and share it among the children.
+    fn children<'a, B: Board>(
+        &'a self,
+        parent: &B,
+        kept: &Self::Kept,
+    ) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
+        let _ = (parent, kept);
         move |_, child: &B| self.evaluate_to_move(child)
     }
 }

@@ -333,28 +333,75 @@ impl Evaluator for Pattern {
         }
     }
 
-    /// On 8x8, the parent's indices seen from the opponent are computed once; each child's
-    /// follow from them by the squares its move changed.
-    fn children<'a, B: Board>(&'a self, parent: &B) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
+    type Kept = Option<KeptIndices>;
+
+    #[inline]
+    fn keep<B: Board>(&self, board: &B) -> Option<KeptIndices> {
+        board.as_board8().and_then(KeptIndices::new)
+    }
+
+    #[inline]
+    fn keep_child<B: Board>(
+        &self,
+        kept: &Option<KeptIndices>,
+        parent: &B,
+        m: usize,
+        child: &B,
+    ) -> Option<KeptIndices> {
+        let child = child.as_board8()?;
+        match (kept, parent.as_board8()) {
+            (Some(kept), Some(parent)) if kept.board == *parent => {
+                match flipped_by_move(parent, m, child) {
+                    Some(flipped) => {
+                        let mut indices = kept.indices;
+                        indices.play(m, flipped);
+                        Some(KeptIndices {
+                            board: *child,
+                            indices,
+                        })
+                    }
+                    None => KeptIndices::new(child),
+                }
+            }
+            _ => KeptIndices::new(child),
+        }
+    }
+
+    #[inline]
+    fn keep_passed(&self, kept: &Option<KeptIndices>) -> Option<KeptIndices> {
+        kept.map(|kept| {
+            let mut indices = kept.indices;
+            indices.pass();
+            KeptIndices {
+                board: kept.board.pass(),
+                indices,
+            }
+        })
+    }
+
+    /// On 8x8, the parent's indices seen from the opponent come from `kept` (or are
+    /// computed once); each child's follow from them by the squares its move changed.
+    fn children<'a, B: Board>(
+        &'a self,
+        parent: &B,
+        kept: &Option<KeptIndices>,
+    ) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
         // A parent with a square of both sides is no position: its children are evaluated
         // alone, as its indices may leave the tables.
-        let parent = parent
-            .as_board8()
-            .filter(|p| p.player & p.opponent == 0)
-            .map(|p| (*p, indices(&p.pass())));
+        let parent = match (kept, parent.as_board8()) {
+            (Some(kept), Some(parent)) if kept.board == *parent => {
+                debug_assert_eq!(kept.indices.indices(), &indices(parent));
+                Some((*parent, *kept.indices.waiter()))
+            }
+            (_, parent) => parent
+                .filter(|p| p.player & p.opponent == 0)
+                .map(|p| (*p, indices(&p.pass()))),
+        };
         move |index, child: &B| match (&parent, child.as_board8()) {
             (Some((parent, waiter)), Some(child)) => {
-                let flipped = parent.opponent ^ child.player;
-                let placed = 1u64.checked_shl(index as u32).unwrap_or(0);
-                // Only a child that is the parent after this move keeps every updated
-                // digit a digit (0 to 2), and so its indices within their tables.
-                let follows = placed != 0
-                    && placed & (parent.player | parent.opponent) == 0
-                    && child.player & !parent.opponent == 0
-                    && child.opponent == parent.player | placed | flipped;
-                if !follows {
+                let Some(flipped) = flipped_by_move(parent, index, child) else {
                     return self.evaluate_to_move(child);
-                }
+                };
                 let moves = child.move_mask();
                 if moves == 0 {
                     return None;
@@ -365,6 +412,40 @@ impl Evaluator for Pattern {
             _ => self.evaluate_to_move(child),
         }
     }
+}
+
+/// What the pattern evaluation keeps of an 8x8 position for its children
+/// ([`Evaluator::Kept`]): the position and its indices from both sides' points of view,
+/// which only this module makes, so that they always belong to the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeptIndices {
+    board: Board8,
+    indices: IncrementalIndices,
+}
+
+impl KeptIndices {
+    /// The kept indices of `board`, or none when it is no position (a square of both
+    /// sides), whose indices may leave the tables.
+    fn new(board: &Board8) -> Option<KeptIndices> {
+        (board.player & board.opponent == 0).then(|| KeptIndices {
+            board: *board,
+            indices: IncrementalIndices::new(board),
+        })
+    }
+}
+
+/// The discs that the move on `index` of `parent` flipped when `child` is the position
+/// after it; `None` when it is not. Only such a child keeps every updated digit a digit (0
+/// to 2), and so its indices within their tables.
+#[inline(always)]
+fn flipped_by_move(parent: &Board8, index: usize, child: &Board8) -> Option<u64> {
+    let flipped = parent.opponent ^ child.player;
+    let placed = 1u64.checked_shl(index as u32).unwrap_or(0);
+    let follows = placed != 0
+        && placed & (parent.player | parent.opponent) == 0
+        && child.player & !parent.opponent == 0
+        && child.opponent == parent.player | placed | flipped;
+    follows.then_some(flipped)
 }
 
 #[cfg(test)]
@@ -443,12 +524,16 @@ mod tests {
                 board = Board8::START;
                 continue;
             }
-            let mut score = pattern.children(&board);
+            // With the parent's kept indices, and without (computed at the parent).
+            let kept = pattern.keep(&board);
+            let mut from_kept = pattern.children(&board, &kept);
+            let mut from_parent = pattern.children(&board, &None);
             for m in Bits(moves) {
                 let child = board.play(m);
                 let alone = child.has_moves().then(|| pattern.evaluate(&child));
                 assert_eq!(pattern.evaluate_to_move(&child), alone);
-                assert_eq!(score(m, &child), alone);
+                assert_eq!(from_kept(m, &child), alone);
+                assert_eq!(from_parent(m, &child), alone);
             }
             let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
             board = board.play(Bits(moves).nth(pick).unwrap_or(0));
@@ -456,18 +541,62 @@ mod tests {
     }
 
     #[test]
+    fn indices_kept_move_by_move_and_through_passes_equal_those_from_scratch() {
+        let pattern = Pattern::embedded().unwrap();
+        let mut rng = Rng::new(29u64);
+        let mut board = Board8::START;
+        let mut kept = pattern.keep(&board);
+        let mut passes = 0;
+        for _ in 0..5000 {
+            let moves = board.move_mask();
+            let next = if moves == 0 {
+                let passed = board.pass();
+                if !passed.has_moves() {
+                    board = Board8::START;
+                    kept = pattern.keep(&board);
+                    continue;
+                }
+                passes += 1;
+                kept = pattern.keep_passed(&kept);
+                passed
+            } else {
+                let pick = (rng.next_u64() % moves.count_ones() as u64) as usize;
+                let m = Bits(moves).nth(pick).unwrap_or(0);
+                let child = board.play(m);
+                kept = pattern.keep_child(&kept, &board, m, &child);
+                child
+            };
+            assert_eq!(kept, pattern.keep(&next));
+            board = next;
+        }
+        assert!(passes > 0, "no pass in the games");
+        // Kept indices of another position are not taken for the child's.
+        let other = Board8::START.play(19);
+        let wrong = pattern.keep(&other);
+        let child = Board8::START.play(26);
+        assert_eq!(
+            pattern.keep_child(&wrong, &Board8::START, 26, &child),
+            pattern.keep(&child)
+        );
+    }
+
+    #[test]
     fn a_child_that_is_not_the_position_after_the_move_is_evaluated_alone() {
         let pattern = Pattern::embedded().unwrap();
         let board = Board8::START;
-        let mut score = pattern.children(&board);
+        let kept = pattern.keep(&board);
         let mut moves = Bits(board.move_mask());
         let (first, second) = (moves.next().unwrap(), moves.next().unwrap());
-        // Another move's position, and a move onto a disc.
+        // Another move's position, and a move onto a disc; with the parent's kept indices,
+        // another position's, and none.
         let other = board.play(second);
-        assert_eq!(score(first, &other), pattern.evaluate_to_move(&other));
         let on_a_disc = board.player.trailing_zeros() as usize;
-        assert_eq!(score(on_a_disc, &other), pattern.evaluate_to_move(&other));
-        assert_eq!(score(second, &other), pattern.evaluate_to_move(&other));
+        for kept in [kept, pattern.keep(&other), None] {
+            let mut score = pattern.children(&board, &kept);
+            assert_eq!(score(first, &other), pattern.evaluate_to_move(&other));
+            assert_eq!(score(on_a_disc, &other), pattern.evaluate_to_move(&other));
+            assert_eq!(score(second, &other), pattern.evaluate_to_move(&other));
+        }
     }
 
     /// The evaluation by its definition: every feature's weight found square by square.

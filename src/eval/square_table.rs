@@ -66,6 +66,8 @@ pub(super) fn table(size: usize) -> Vec<i32> {
 }
 
 impl Evaluator for SquareTable {
+    type Kept = ();
+
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         let size = board.size();

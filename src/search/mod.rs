@@ -199,6 +199,9 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     shared: Option<&'a SharedSearch>,
     /// Moves put off because another thread was searching them, one list per ply.
     deferred: Vec<Vec<(usize, B)>>,
+    /// What the evaluation keeps of the position at each ply for its children, set by the
+    /// parent before it searches a child.
+    kept: Vec<E::Kept>,
 }
 
 /// What the threads of a parallel search share besides the transposition table.
@@ -406,6 +409,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             thread,
             shared: None,
             deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            kept: vec![E::Kept::default(); MAX_PLY + 2],
         }
     }
 
@@ -676,6 +680,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             let leaves_before = self.heuristic_leaves;
             let cuts_before = self.selective_cuts;
             let full_window = i == 0 || all;
+            self.kept[1] = self.eval.keep(&child);
             let score = if full_window {
                 -self.pvs(&child, depth - 1, -beta, -alpha, 1)
             } else {
@@ -751,18 +756,18 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
     /// A null-window node one move above the leaves: every child is scored statically,
     /// with no table work and no ordering beyond a fixed order of squares on 8x8
     /// ([`ordering::leaf_parent_order`]), as more would cost more than it saves.
-    fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32) -> i32 {
+    fn depth_one(&mut self, board: &B, moves: B::Moves, alpha: i32, beta: i32, ply: usize) -> i32 {
         match board.as_board8() {
             Some(board8) => {
                 let ordered = ordering::leaf_parent_order(board8.move_mask());
-                self.score_children(board, ordered, alpha, beta)
+                self.score_children(board, ordered, alpha, beta, ply)
             }
-            None => self.score_children(board, moves, alpha, beta),
+            None => self.score_children(board, moves, alpha, beta, ply),
         }
     }
 
-    /// The best static score of `board`'s children in the order of `moves`, or the first
-    /// at or above `beta`.
+    /// The best static score of `board` (at `ply`)'s children in the order of `moves`, or
+    /// the first at or above `beta`.
     #[inline(always)]
     fn score_children(
         &mut self,
@@ -770,11 +775,13 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         moves: impl Iterator<Item = usize>,
         alpha: i32,
         beta: i32,
+        ply: usize,
     ) -> i32 {
         let mut best = -INFINITY;
-        // The evaluation may share work among the children (pattern indices).
+        // The evaluation shares work among the children (pattern indices).
         let eval = self.eval;
-        let mut evaluate_child = eval.children(board);
+        let kept = self.kept[ply];
+        let mut evaluate_child = eval.children(board, &kept);
         for m in moves {
             // Children are counted without a look at the limits, so the node limit is
             // looked at here: a node budget ends at its last node, not a few past it.
@@ -973,6 +980,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             if !passed.has_moves() {
                 return score::from_discs(board.final_score());
             }
+            self.kept[ply + 1] = self.eval.keep_passed(&self.kept[ply]);
             let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
             if pv_node {
                 self.set_pv(ply, PASS);
@@ -982,7 +990,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // Beyond the empties every line ends the game: the result is exact at any depth.
         let depth = depth.min(empties);
         if depth == 1 && !pv_node {
-            return self.depth_one(board, moves, alpha, beta);
+            return self.depth_one(board, moves, alpha, beta, ply);
         }
         let hash = board.hash_key();
         let use_tt = depth >= MIN_TT_DEPTH;
@@ -1016,6 +1024,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // The evaluation shares work among the children (pattern indices): prepared the
         // first time the ordering asks for a child's value, so only at nodes where it asks.
         let eval = self.eval;
+        let kept = self.kept[ply];
         let mut scorer = None;
         for m in moves {
             let child = board.play(m);
@@ -1026,7 +1035,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 .ordering
                 .key(board, &child, m, depth, ply, tt_move, || {
                     // A child whose side to move must pass is evaluated as it stands.
-                    scorer.get_or_insert_with(|| eval.children(board))(m, &child)
+                    scorer.get_or_insert_with(|| eval.children(board, &kept))(m, &child)
                         .unwrap_or_else(|| eval.evaluate(&child))
                 });
             list.push((key, m, child));
@@ -1077,6 +1086,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 busy.enter(key);
             }
             i += 1;
+            self.kept[ply + 1] = eval.keep_child(&kept, board, m, &child);
             let score = if first {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {

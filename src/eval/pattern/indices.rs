@@ -357,6 +357,12 @@ impl IncrementalIndices {
         &self.mover
     }
 
+    /// The indices of the side not to move.
+    #[inline(always)]
+    pub(crate) fn waiter(&self) -> &Indices {
+        &self.waiter
+    }
+
     /// Updates for the side to move playing on `index`, flipping `flipped`.
     #[inline]
     pub fn play(&mut self, index: usize, flipped: u64) {
