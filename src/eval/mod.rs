@@ -23,6 +23,12 @@ pub use square_table::SquareTable;
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
 pub trait Evaluator: Send + Sync {
+    /// What the evaluation keeps of a position to score the positions after its moves
+    /// cheaply, carried by a search from each node to its children (the pattern
+    /// evaluation's indices: a child's follow from its parent's by the squares the move
+    /// changed); `()` for an evaluation that keeps nothing.
+    type Kept: Copy + Default + Send;
+
     /// Score of `board` for the side to move, hundredths of a disc. Must be deterministic
     /// and stay strictly inside ±(squares × 100), the range of exact final scores.
     fn evaluate<B: Board>(&self, board: &B) -> i32;
@@ -33,12 +39,6 @@ pub trait Evaluator: Send + Sync {
     fn evaluate_to_move<B: Board>(&self, board: &B) -> Option<i32> {
         board.has_moves().then(|| self.evaluate(board))
     }
-
-    /// What the evaluation keeps of a position to score the positions after its moves
-    /// cheaply, carried by a search from each node to its children (the pattern
-    /// evaluation's indices: a child's follow from its parent's by the squares the move
-    /// changed); `()` for an evaluation that keeps nothing.
-    type Kept: Copy + Default + Send;
 
     /// [`Evaluator::Kept`] of `board`, from scratch.
     fn keep<B: Board>(&self, board: &B) -> Self::Kept {

@@ -311,6 +311,8 @@ impl Pattern {
 }
 
 impl Evaluator for Pattern {
+    type Kept = Option<KeptIndices>;
+
     #[inline]
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         match board.as_board8() {
@@ -332,8 +334,6 @@ impl Evaluator for Pattern {
             None => board.has_moves().then(|| self.evaluate(board)),
         }
     }
-
-    type Kept = Option<KeptIndices>;
 
     #[inline]
     fn keep<B: Board>(&self, board: &B) -> Option<KeptIndices> {
