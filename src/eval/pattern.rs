@@ -186,15 +186,15 @@ impl PatternEval {
     /// The score of `board` for the side to move, in hundredths of a disc.
     #[inline]
     pub fn evaluate(&self, board: &Board8) -> i32 {
-        // All indices first, then all lookups: the table reads, often cache misses, are
-        // then independent of each other and overlap (adding each weight as soon as its
-        // index is known measured half as fast again).
         self.evaluate_moving(board, board.move_mask())
     }
 
     /// [`PatternEval::evaluate`] of `board`, whose side to move has the legal moves `moves`.
     #[inline(always)]
     fn evaluate_moving(&self, board: &Board8, moves: u64) -> i32 {
+        // All indices first, then all lookups: the table reads, often cache misses, are
+        // then independent of each other and overlap (adding each weight as soon as its
+        // index is known measured half as fast again).
         let indices = indices(board);
         if board.player & board.opponent != 0 {
             // Not a position (a square of both sides): its indices may leave the tables.
@@ -349,22 +349,21 @@ impl Evaluator for Pattern {
         child: &B,
     ) -> Option<KeptIndices> {
         let child = child.as_board8()?;
-        match (kept, parent.as_board8()) {
+        // The parent's indices serve when they are the parent's and the child follows it.
+        let follows = match (kept, parent.as_board8()) {
             (Some(kept), Some(parent)) if kept.board == *parent => {
-                match flipped_by_move(parent, m, child) {
-                    Some(flipped) => {
-                        let mut indices = kept.indices;
-                        indices.play(m, flipped);
-                        Some(KeptIndices {
-                            board: *child,
-                            indices,
-                        })
-                    }
-                    None => KeptIndices::new(child),
-                }
+                flipped_by_move(parent, m, child).map(|flipped| (kept.indices, flipped))
             }
-            _ => KeptIndices::new(child),
-        }
+            _ => None,
+        };
+        let Some((mut indices, flipped)) = follows else {
+            return KeptIndices::new(child);
+        };
+        indices.play(m, flipped);
+        Some(KeptIndices {
+            board: *child,
+            indices,
+        })
     }
 
     #[inline]
