@@ -350,12 +350,9 @@ impl Evaluator for Pattern {
     ) -> Option<KeptIndices> {
         let child = child.as_board8()?;
         // The parent's indices serve when they are the parent's and the child follows it.
-        let follows = match (kept, parent.as_board8()) {
-            (Some(kept), Some(parent)) if kept.board == *parent => {
-                flipped_by_move(parent, m, child).map(|flipped| (kept.indices, flipped))
-            }
-            _ => None,
-        };
+        let follows = KeptIndices::of(kept, parent).and_then(|kept| {
+            flipped_by_move(&kept.board, m, child).map(|flipped| (kept.indices, flipped))
+        });
         let Some((mut indices, flipped)) = follows else {
             return KeptIndices::new(child);
         };
@@ -387,12 +384,13 @@ impl Evaluator for Pattern {
     ) -> impl FnMut(usize, &B) -> Option<i32> + 'a {
         // A parent with a square of both sides is no position: its children are evaluated
         // alone, as its indices may leave the tables.
-        let parent = match (kept, parent.as_board8()) {
-            (Some(kept), Some(parent)) if kept.board == *parent => {
-                debug_assert_eq!(kept.indices.indices(), &indices(parent));
-                Some((*parent, *kept.indices.waiter()))
+        let parent = match KeptIndices::of(kept, parent) {
+            Some(kept) => {
+                debug_assert_eq!(kept.indices.indices(), &indices(&kept.board));
+                Some((kept.board, *kept.indices.waiter()))
             }
-            (_, parent) => parent
+            None => parent
+                .as_board8()
                 .filter(|p| p.player & p.opponent == 0)
                 .map(|p| (*p, indices(&p.pass()))),
         };
@@ -430,6 +428,14 @@ impl KeptIndices {
             board: *board,
             indices: IncrementalIndices::new(board),
         })
+    }
+
+    /// `kept` when it holds the indices of `board`: the one test before kept indices are
+    /// read without bounds checks.
+    #[inline(always)]
+    fn of<'k, B: Board>(kept: &'k Option<KeptIndices>, board: &B) -> Option<&'k KeptIndices> {
+        kept.as_ref()
+            .filter(|kept| board.as_board8() == Some(&kept.board))
     }
 }
 
