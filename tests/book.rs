@@ -72,12 +72,17 @@ fn book_values_agree_with_fresh_searches() {
     }
     let agreement = verify::verify(book, 200, 7, 4, &mut |_, _| {});
     assert_eq!(agreement.checks.len(), 200.min(book.len()));
+    // A book value backs a move's search up through the links, a fresh search scores the
+    // position itself at the same depth: they differ by a ply's worth here and there (98 %
+    // within 2 discs with the evaluation before the edges' discs-and-moves tables, 91 %
+    // with them, a mean of 0.53 and 0.59 disc). A value of the wrong side or a stale one
+    // would be off by far more.
     let share = agreement.share_within(2);
+    let mean = agreement.mean_difference();
     assert!(
-        share >= 0.95,
-        "{:.1} % within 2 discs, mean {:.2}",
+        share >= 0.85 && mean < 1.0,
+        "{:.1} % within 2 discs, mean {mean:.2}",
         100.0 * share,
-        agreement.mean_difference()
     );
 }
 

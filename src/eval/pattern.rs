@@ -456,7 +456,7 @@ fn flipped_by_move(parent: &Board8, index: usize, child: &Board8) -> Option<u64>
 #[cfg(test)]
 mod tests {
     use super::layout::{
-        LINE_MOBILITY, LINE_MOBILITY_ENTRIES, MOBILITY_LINES, OPPONENT_MOBILITY,
+        LINE_MOBILITY, LINE_MOBILITY_ENTRIES, LINE_TABLES, MOBILITY_LINES, OPPONENT_MOBILITY,
         OPPONENT_POTENTIAL, PARITY, PLAYER_MOBILITY, PLAYER_POTENTIAL,
     };
     use super::*;
@@ -663,6 +663,28 @@ mod tests {
                     content |= (is_legal(&board.pass(), row, col) as usize) << (8 + k);
                 }
                 sum += table[LINE_MOBILITY + line * LINE_MOBILITY_ENTRIES + content] as i32;
+            }
+        }
+        // The edges' discs with each side's legal moves: a square's low bit for a disc of
+        // the side to move or a move, its high bit for the other side's disc or a move.
+        // The k-th square of each edge as (row, column), read the other way as above.
+        let edge = |side: usize, k: i32| match side {
+            0 => (0, 7 - k),
+            1 => (7 - k, 7),
+            2 => (7, 7 - k),
+            _ => (7 - k, 0),
+        };
+        for (table_index, mover) in (MOBILITY_LINES..LINE_TABLES).zip([*board, board.pass()]) {
+            for side in 0..4 {
+                let mut content = 0;
+                for k in 0..8 {
+                    let (row, col) = edge(side, k);
+                    let s = row * 8 + col;
+                    let moves = is_legal(&mover, row, col);
+                    content |= ((board.player >> s & 1 != 0 || moves) as usize) << k;
+                    content |= ((board.opponent >> s & 1 != 0 || moves) as usize) << (8 + k);
+                }
+                sum += table[LINE_MOBILITY + table_index * LINE_MOBILITY_ENTRIES + content] as i32;
             }
         }
         for (i, &contents) in indices_by_squares(board).iter().enumerate() {
