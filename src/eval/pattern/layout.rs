@@ -6,7 +6,9 @@
 //! Line mobility features read where each side may move along the edges and the lines
 //! next to them: which move squares a line offers, not just how many moves there are,
 //! tells an edge move that is safe from one that gives a corner away. The shapes see the
-//! discs, and the legal moves depend on the whole board.
+//! discs, and the legal moves depend on the whole board. The edges' discs-and-moves
+//! tables read both at once: whether a move on an edge takes a corner or wedges in
+//! depends on the discs beside it, which a sum of separate tables cannot see.
 
 use std::sync::OnceLock;
 
@@ -78,9 +80,8 @@ pub(super) const LINE_MOBILITY_ENTRIES: usize = 1 << 16;
 /// them (further lines lowered the held-out error by 0.03 disc more, for twice the cost).
 pub(super) const MOBILITY_LINES: usize = 2;
 /// Line tables: the mobility lines, then the edges' discs with the side to move's legal
-/// moves and with the other side's. Where a side may move along an edge tells more with
-/// the edge's discs beside it: which moves take a corner, wedge or give one away (the
-/// held-out error at 24 empties fell from 5.24 to 5.15 discs with them).
+/// moves and with the other side's (the held-out error at 24 empties fell from 5.24 to
+/// 5.15 discs with them).
 pub(super) const LINE_TABLES: usize = MOBILITY_LINES + 2;
 /// Table of the legal moves on the edges, then of those on the lines next to them, then
 /// the edges' discs-and-moves tables.
