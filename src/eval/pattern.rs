@@ -456,7 +456,7 @@ fn flipped_by_move(parent: &Board8, index: usize, child: &Board8) -> Option<u64>
 #[cfg(test)]
 mod tests {
     use super::layout::{
-        LINE_MOBILITY, LINE_MOBILITY_ENTRIES, LINE_TABLES, MOBILITY_LINES, OPPONENT_MOBILITY,
+        FIRST_LINE_TABLE, LINE_ENTRIES, LINE_TABLES, MOBILITY_LINES, OPPONENT_MOBILITY,
         OPPONENT_POTENTIAL, PARITY, PLAYER_MOBILITY, PLAYER_POTENTIAL,
     };
     use super::*;
@@ -647,44 +647,37 @@ mod tests {
             let s = (row * 8 + col) as usize;
             (b.player | b.opponent) >> s & 1 == 0 && b.flips(s) != 0
         };
+        // The k-th square of a ring's side as (row, column), `line` squares from the edge.
+        let ring = |line: i32, side: usize, k: i32| match side {
+            0 => (line, 7 - k),
+            1 => (7 - k, 7 - line),
+            2 => (7 - line, 7 - k),
+            _ => (7 - k, line),
+        };
         for line in 0..MOBILITY_LINES {
-            let l = line as i32;
-            let sides: [&dyn Fn(i32) -> (i32, i32); 4] = [
-                &|k| (l, 7 - k),
-                &|k| (7 - k, 7 - l),
-                &|k| (7 - l, 7 - k),
-                &|k| (7 - k, l),
-            ];
-            for side in sides {
+            for side in 0..4 {
                 let mut content = 0;
                 for k in 0..8 {
-                    let (row, col) = side(k);
+                    let (row, col) = ring(line as i32, side, k);
                     content |= (is_legal(board, row, col) as usize) << k;
                     content |= (is_legal(&board.pass(), row, col) as usize) << (8 + k);
                 }
-                sum += table[LINE_MOBILITY + line * LINE_MOBILITY_ENTRIES + content] as i32;
+                sum += table[FIRST_LINE_TABLE + line * LINE_ENTRIES + content] as i32;
             }
         }
         // The edges' discs with each side's legal moves: a square's low bit for a disc of
         // the side to move or a move, its high bit for the other side's disc or a move.
-        // The k-th square of each edge as (row, column), read the other way as above.
-        let edge = |side: usize, k: i32| match side {
-            0 => (0, 7 - k),
-            1 => (7 - k, 7),
-            2 => (7, 7 - k),
-            _ => (7 - k, 0),
-        };
         for (table_index, mover) in (MOBILITY_LINES..LINE_TABLES).zip([*board, board.pass()]) {
             for side in 0..4 {
                 let mut content = 0;
                 for k in 0..8 {
-                    let (row, col) = edge(side, k);
+                    let (row, col) = ring(0, side, k);
                     let s = row * 8 + col;
                     let moves = is_legal(&mover, row, col);
                     content |= ((board.player >> s & 1 != 0 || moves) as usize) << k;
                     content |= ((board.opponent >> s & 1 != 0 || moves) as usize) << (8 + k);
                 }
-                sum += table[LINE_MOBILITY + table_index * LINE_MOBILITY_ENTRIES + content] as i32;
+                sum += table[FIRST_LINE_TABLE + table_index * LINE_ENTRIES + content] as i32;
             }
         }
         for (i, &contents) in indices_by_squares(board).iter().enumerate() {

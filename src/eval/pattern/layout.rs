@@ -75,7 +75,7 @@ pub(super) const OPPONENT_POTENTIAL: usize = PLAYER_POTENTIAL + POTENTIAL_ENTRIE
 /// (of a line mobility table, the legal moves of each side, the side to move's in the low
 /// byte). A content and its mirror image, the line read the other way, share one weight,
 /// so the direction in which a line is read does not matter.
-pub(super) const LINE_MOBILITY_ENTRIES: usize = 1 << 16;
+pub(super) const LINE_ENTRIES: usize = 1 << 16;
 /// Lines with a mobility table, counted from the edge: the edges and the lines next to
 /// them (further lines lowered the held-out error by 0.03 disc more, for twice the cost).
 pub(super) const MOBILITY_LINES: usize = 2;
@@ -83,11 +83,11 @@ pub(super) const MOBILITY_LINES: usize = 2;
 /// moves and with the other side's (the held-out error at 24 empties fell from 5.24 to
 /// 5.15 discs with them).
 pub(super) const LINE_TABLES: usize = MOBILITY_LINES + 2;
-/// Table of the legal moves on the edges, then of those on the lines next to them, then
-/// the edges' discs-and-moves tables.
-pub(super) const LINE_MOBILITY: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
+/// The first line table: the legal moves on the edges, then those on the lines next to
+/// them, then the edges' discs-and-moves tables.
+pub(super) const FIRST_LINE_TABLE: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
 /// Entries in one stage's full tables.
-pub(crate) const FULL_LEN: usize = LINE_MOBILITY + LINE_TABLES * LINE_MOBILITY_ENTRIES;
+pub(crate) const FULL_LEN: usize = FIRST_LINE_TABLE + LINE_TABLES * LINE_ENTRIES;
 
 /// Features of the whole board: mobility, parity and potential mobility, and the four
 /// sides of each line table.
@@ -105,7 +105,7 @@ const fn global_tables() -> [usize; GLOBAL_COUNT] {
     tables[4] = OPPONENT_POTENTIAL;
     let mut i = 5;
     while i < GLOBAL_COUNT {
-        tables[i] = LINE_MOBILITY + (i - 5) / 4 * LINE_MOBILITY_ENTRIES;
+        tables[i] = FIRST_LINE_TABLE + (i - 5) / 4 * LINE_ENTRIES;
         i += 1;
     }
     tables
@@ -130,28 +130,29 @@ pub(super) fn global_features(board: &Board8, player_moves: u64) -> [usize; GLOB
         PLAYER_POTENTIAL + player_potential,
         OPPONENT_POTENTIAL + opponent_potential,
     ]);
+    let mut rings = [[0u8; 4]; 2 * MOBILITY_LINES];
     for line in 0..MOBILITY_LINES {
-        let player = ring_sides(player_moves, line as u32);
-        let opponent = ring_sides(opponent_moves, line as u32);
+        rings[2 * line] = ring_sides(player_moves, line as u32);
+        rings[2 * line + 1] = ring_sides(opponent_moves, line as u32);
         for side in 0..4 {
-            features[5 + 4 * line + side] = LINE_MOBILITY
-                + line * LINE_MOBILITY_ENTRIES
-                + (player[side] as usize | (opponent[side] as usize) << 8);
+            let (player, opponent) = (rings[2 * line][side], rings[2 * line + 1][side]);
+            features[5 + 4 * line + side] = FIRST_LINE_TABLE
+                + line * LINE_ENTRIES
+                + (player as usize | (opponent as usize) << 8);
         }
     }
     // An edge square's two bits: the side to move's disc (low byte), the other side's
     // (high byte), both for a legal move of the table's side, neither for an empty square
-    // without one.
+    // without one. The edges' moves are the mobility rings of line 0.
     let players = ring_sides(board.player, 0);
     let opponents = ring_sides(board.opponent, 0);
-    for (k, moves) in [player_moves, opponent_moves].into_iter().enumerate() {
-        let line = MOBILITY_LINES + k;
-        let moves = ring_sides(moves, 0);
+    for (k, moves) in rings[..2].iter().enumerate() {
+        let table = MOBILITY_LINES + k;
         for side in 0..4 {
             let low = (players[side] | moves[side]) as usize;
             let high = (opponents[side] | moves[side]) as usize;
-            features[5 + 4 * line + side] =
-                LINE_MOBILITY + line * LINE_MOBILITY_ENTRIES + (low | high << 8);
+            features[5 + 4 * table + side] =
+                FIRST_LINE_TABLE + table * LINE_ENTRIES + (low | high << 8);
         }
     }
     features
@@ -239,15 +240,15 @@ impl Layout {
                 full_to_dense[SHAPE_OFFSETS[s] + content] = dense_of[rep as usize];
             }
         }
-        for slot in &mut full_to_dense[PLAYER_MOBILITY..LINE_MOBILITY] {
+        for slot in &mut full_to_dense[PLAYER_MOBILITY..FIRST_LINE_TABLE] {
             *slot = next;
             next += 1;
         }
         // A line's content and its mirror image (the line read the other way) share one
         // weight, as the shapes' mirror images do.
         for line in 0..LINE_TABLES {
-            let table = LINE_MOBILITY + line * LINE_MOBILITY_ENTRIES;
-            for content in 0..LINE_MOBILITY_ENTRIES {
+            let table = FIRST_LINE_TABLE + line * LINE_ENTRIES;
+            for content in 0..LINE_ENTRIES {
                 let mirror = mirrored_line(content);
                 full_to_dense[table + content] = if mirror < content {
                     full_to_dense[table + mirror]
@@ -293,7 +294,7 @@ impl Layout {
         for value in [
             MOBILITY_ENTRIES,
             POTENTIAL_ENTRIES,
-            LINE_MOBILITY_ENTRIES,
+            LINE_ENTRIES,
             MOBILITY_LINES,
             LINE_TABLES,
             STAGES,
