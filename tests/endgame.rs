@@ -1,10 +1,10 @@
 //! The endgame solver against independent data: the FFO suite, solved endgame lists, and a
 //! plain minimax on random positions.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
-use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers};
+use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers, MOST_NODES_PAST_LIMIT};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
 use emilia::rng::Rng;
 
@@ -494,4 +494,62 @@ fn outcome_proofs_agree_with_exact_solves() {
         wins > 5 && draws > 0 && losses > 5,
         "{wins} {draws} {losses}"
     );
+}
+
+#[test]
+fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
+    // Before, the 8x8 solver looked at a node limit only in nodes of 9 empties or more,
+    // and its ordering searches never: whole subtrees passed the limit by thousands.
+    let mut rng = Rng::new(23);
+    let mut solvers = Solvers::new(1);
+    let (mut stopped, mut finished) = (0, 0);
+    for (size, empties, count) in [(8, 10, 6), (8, 14, 6), (8, 18, 3), (6, 12, 4), (10, 9, 3)] {
+        let mut done = 0;
+        while done < count {
+            let Some(board) = random_position(size, empties, &mut rng) else {
+                continue;
+            };
+            if !board.has_moves() {
+                continue;
+            }
+            solvers.clear();
+            let exact = solvers.solve_exact(&board).score;
+            for limit in [1, 20, 100, 400, 2_000, 10_000, 200_000] {
+                // A fresh table each time, so that no solve is answered by an earlier one.
+                solvers.clear();
+                let seen = AtomicU64::new(0);
+                let limits = SolveLimits {
+                    max_nodes: Some(limit),
+                    nodes_seen: Some(&seen),
+                    ..SolveLimits::NONE
+                };
+                let most = limit + MOST_NODES_PAST_LIMIT;
+                match solvers.solve_within(&board, i32::MIN + 1, i32::MAX, &limits) {
+                    Some(solution) => {
+                        finished += 1;
+                        assert!(
+                            solution.nodes <= most,
+                            "{size}x{size} {limit}: {solution:?}"
+                        );
+                        assert_eq!(solution.score, exact, "{size}x{size} {limit}");
+                    }
+                    None => {
+                        stopped += 1;
+                        let nodes = seen.load(Ordering::Relaxed);
+                        assert!(nodes <= most, "{size}x{size} {limit}: stopped at {nodes}");
+                        assert!(nodes >= limit, "{size}x{size} {limit}: stopped at {nodes}");
+                    }
+                }
+            }
+            done += 1;
+        }
+    }
+    assert!(
+        stopped >= 40 && finished >= 20,
+        "{stopped} stopped, {finished} finished"
+    );
+    // The users' specification gives the bound.
+    let spec = include_str!("../protocol.md").replace("\n  ", " ");
+    let said = format!("up to {MOST_NODES_PAST_LIMIT} nodes past its own limit");
+    assert!(spec.contains(&said), "protocol.md does not say {said:?}");
 }

@@ -774,3 +774,39 @@ fn resumed_pondering_keeps_what_it_found() {
     assert!(!report.pv.is_empty());
     assert!(position.play(report.best).is_ok());
 }
+
+#[test]
+fn a_node_limit_is_never_passed_near_the_end() {
+    // Positions whose lines the midgame search hands to the solver, and whose solves the
+    // engine starts under a node limit. Before, a line handed over near the limit could
+    // pass it by the nodes of a whole small solve.
+    let positions: Vec<Position> = [12, 16, 20, 24]
+        .into_iter()
+        .flat_map(|empties| eight_by_eight(31, 40, empties))
+        .collect();
+    assert!(positions.len() >= 30, "{}", positions.len());
+    let mut engine = engine();
+    let mut checked = 0;
+    for (i, position) in positions.iter().enumerate() {
+        for nodes in [50, 300, 1_000, 3_000, 10_000, 40_000] {
+            // Odd limits too, so that the stops fall anywhere in the tree.
+            let nodes = nodes + i as u64 * 7;
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let report = engine.search(position, &limits, &mut |_| {});
+            assert!(
+                report.nodes <= nodes,
+                "{position} nodes {nodes}: {report:?}"
+            );
+            let report = engine.solve(position, &limits, &mut |_| {});
+            assert!(
+                report.nodes <= nodes,
+                "{position} solve nodes {nodes}: {report:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 180);
+}

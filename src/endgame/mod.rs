@@ -200,14 +200,14 @@ impl SmallSolver<'_> {
     pub(crate) const MAX_EMPTIES: u32 = table::NEAR_MAX_EMPTIES - 1;
 
     /// Whether `board` (at most [`SmallSolver::MAX_EMPTIES`] empty squares) scores above
-    /// `alpha` discs under perfect play: the fail-soft score and the nodes visited, or `None`
-    /// when a limit stopped it first.
+    /// `alpha` discs under perfect play: the fail-soft score, `None` when a limit stopped
+    /// it first, and the nodes visited either way.
     pub(crate) fn null_window(
         &self,
         board: &Board8,
         alpha: i32,
         limits: &SolveLimits,
-    ) -> Option<(i32, u64)> {
+    ) -> (Option<i32>, u64) {
         let empty = !(board.player | board.opponent);
         let shared = Shared::new(self.tables, limits, 1, 0);
         let mut search = Search::new(&shared, 0);
@@ -218,7 +218,10 @@ impl SmallSolver<'_> {
             empty.count_ones(),
             parity::parity_of(empty),
         );
-        (!search.thread.aborted).then_some((score, search.thread.nodes))
+        (
+            (!search.thread.aborted).then_some(score),
+            search.thread.nodes,
+        )
     }
 }
 
@@ -260,8 +263,11 @@ pub struct Solution {
 }
 
 /// Limits that stop a solve early. The search looks at the flag and the clock every few
-/// thousand nodes, and at the node limit when it is reached (the last few empty squares
-/// are solved without looking, so a solve may pass the limit by a few dozen nodes).
+/// thousand nodes, and at the node limit when it is reached. The last few empty squares are
+/// solved without looking: on one thread a solve passes the node limit by at most
+/// [`MOST_NODES_PAST_LIMIT`]; with helpers (a split is made at 16 empties and more), each
+/// thread adds its count to the solve's every thousand nodes or so, and the solve may pass
+/// the limit by that much a thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
@@ -301,6 +307,14 @@ impl SolveLimits<'_> {
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
+
+/// The most nodes a solve on one thread visits past its node limit. The 8x8 solver looks at
+/// the limit in every node down to 5 empty squares (the other sizes' down to 3); below
+/// that, a node of n empties visits at most 1 + n times as many nodes as one of n - 1, a
+/// pass included (1, 3, 10 and 41 nodes at 1 to 4 empties), so a node of 5 that looked one
+/// node short of the limit visits at most 5 x 41 more, and nothing is counted once a limit
+/// stopped the solve.
+pub const MOST_NODES_PAST_LIMIT: u64 = 5 * 41;
 
 /// Win, draw or loss for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -419,6 +433,9 @@ impl Solver {
             let shared = Shared::new(&self.table, limits, 1, 0);
             let mut search = Search::new(&shared, 0);
             let estimate = search.estimate(board.player, board.opponent);
+            if search.thread.aborted {
+                return None;
+            }
             (estimate, search.thread.nodes)
         };
         log::debug!("solve: estimate {estimate} after {nodes} nodes");

@@ -325,6 +325,9 @@ impl SizedSolver {
             let shared = Shared::new(&self.table, limits, 1, 0);
             let mut search = Search::<G>::new(&shared, &self.eval, 0);
             let estimate = search.estimate(board.player, board.opponent);
+            if search.thread.aborted {
+                return None;
+            }
             (estimate, search.thread.nodes)
         };
         log::debug!("solve: estimate {estimate} after {nodes} nodes");
@@ -527,6 +530,10 @@ impl<'a, G: Geometry> Search<'a, G> {
         parity: u8,
     ) -> i32 {
         self.thread.nodes += 1;
+        // The smallest nodes that look at the limits: see `MOST_NODES_PAST_LIMIT`.
+        if self.should_stop() {
+            return 0;
+        }
         let regions = regions_of::<G>();
         let empty = geometry::board::<G>() & !(player | opponent);
         let odd = empty & G::Bits::from_words(regions.odd[parity as usize & 15]);
@@ -631,6 +638,9 @@ impl<'a, G: Geometry> Search<'a, G> {
         parity: u8,
     ) -> i32 {
         self.thread.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha) {
             return bound;
         }
@@ -698,6 +708,9 @@ impl<'a, G: Geometry> Search<'a, G> {
         beta: i32,
     ) -> i32 {
         self.thread.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         if depth == 0 {
             let board = SizedBoard::<G>::new(player, opponent);
             return self.eval.evaluate(&board);

@@ -339,6 +339,10 @@ impl<'a> Search<'a> {
         parity: u8,
     ) -> i32 {
         self.thread.nodes += 1;
+        // The smallest nodes that look at the limits: see `MOST_NODES_PAST_LIMIT`.
+        if self.should_stop() {
+            return 0;
+        }
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
@@ -385,6 +389,9 @@ impl<'a> Search<'a> {
         parity: u8,
     ) -> i32 {
         self.thread.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, empties) {
             return bound;
         }
@@ -482,6 +489,9 @@ impl<'a> Search<'a> {
         beta: i32,
     ) -> i32 {
         self.thread.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         if depth == 0 {
             return self.order_value(player, opponent);
         }

@@ -157,6 +157,11 @@ impl<'a> SolveThread<'a> {
     /// cut-off flags of the splits above.
     #[cold]
     pub(super) fn poll(&mut self) {
+        if self.aborted {
+            // A node entered after the stop is left at once: it is not counted.
+            self.nodes -= 1;
+            return;
+        }
         // A node limit is looked at when this thread's count reaches it (on one thread, the
         // solve's count: the limit is then kept to the node).
         self.next_poll = self
@@ -171,6 +176,10 @@ impl<'a> SolveThread<'a> {
         }
         if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
+        }
+        if self.aborted {
+            // Every node entered from now on comes here, and is taken off the count.
+            self.next_poll = 0;
         }
     }
 }

@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::{Backing, Book};
-use crate::endgame::{MemoryError, Solver, Solvers};
+use crate::endgame::{self, MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
@@ -720,10 +720,14 @@ impl Engine {
             fallback = Some(outcome);
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
-        let max_nodes =
-            (settings.node_limit != u64::MAX).then(|| settings.node_limit.saturating_sub(used));
+        // The solver may pass its limit by a few nodes: it gets that much less.
+        let max_nodes = (settings.node_limit != u64::MAX).then(|| {
+            settings
+                .node_limit
+                .saturating_sub(used + endgame::MOST_NODES_PAST_LIMIT)
+        });
         if max_nodes == Some(0) {
-            // The midgame search spent the whole budget: a solve would still visit a node.
+            // The midgame search left too little of the budget for a solve to keep to it.
             if let Some(outcome) = fallback {
                 return outcome;
             }

@@ -26,7 +26,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::board::{Board, Board8, Move, Square};
-use crate::endgame::{SmallSolver, SolveLimits};
+use crate::endgame::{self, SmallSolver, SolveLimits};
 use crate::eval::Evaluator;
 use crate::score::{self, Score};
 use busy::{BusyTable, BUSY_MIN_DEPTH};
@@ -73,9 +73,6 @@ const UNCALIBRATED_SIGMA_PER_PLY: i32 = 15;
 const PROBCUT_LOPSIDED: u32 = 4;
 /// ProbCut windows beyond this are pointless (no score goes there).
 const PROBCUT_MAX_BOUND: i32 = 20_000;
-/// Nodes short of a node limit at which a search stops handing endgames to the solver,
-/// which may pass its own limit by a few dozen.
-const SMALL_SOLVER_SLACK: u64 = 100;
 /// A line that stops at most [`NEAR_END_PLIES`] short of the end of the game, at most this
 /// many empty squares from it, is searched to the end when the solver takes its endgames.
 const NEAR_END_MAX_EMPTIES: u32 = 6;
@@ -865,24 +862,29 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
     }
 
     /// The exact answer of `solver` for the small endgame `board` to the null window above
-    /// `alpha`.
-    fn small_endgame(&mut self, solver: SmallSolver, board: &Board8, alpha: i32) -> i32 {
+    /// `alpha`, in `nodes_left` of the node limit (more than the solver may pass its limit
+    /// by, all of it without one).
+    fn small_endgame(
+        &mut self,
+        solver: SmallSolver,
+        board: &Board8,
+        alpha: i32,
+        nodes_left: u64,
+    ) -> i32 {
         // Exact scores are whole discs: above alpha is above alpha's whole discs.
         let disc_alpha = alpha.div_euclid(score::from_discs(1));
-        let node_limit = self.settings.node_limit;
         let limits = SolveLimits {
             stop: Some(self.settings.stop),
             deadline: self.hard_deadline,
-            max_nodes: (node_limit != u64::MAX)
-                .then(|| node_limit.saturating_sub(self.nodes + SMALL_SOLVER_SLACK)),
+            max_nodes: (self.settings.node_limit != u64::MAX)
+                .then(|| nodes_left - endgame::MOST_NODES_PAST_LIMIT),
             nodes_seen: None,
         };
-        match solver.null_window(board, disc_alpha, &limits) {
-            Some((discs, nodes)) => {
-                // The solver counted this node too.
-                self.nodes += nodes.saturating_sub(1);
-                score::from_discs(discs)
-            }
+        let (discs, nodes) = solver.null_window(board, disc_alpha, &limits);
+        // The solver counted this node too.
+        self.nodes += nodes.saturating_sub(1);
+        match discs {
+            Some(discs) => score::from_discs(discs),
             None => {
                 self.aborted = true;
                 0
@@ -971,7 +973,11 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         }
         if !pv_node && depth >= empties && empties <= SmallSolver::MAX_EMPTIES {
             if let (Some(solver), Some(eight)) = (self.settings.small_solver, board.as_board8()) {
-                return self.small_endgame(solver, eight, alpha);
+                // Near a node limit the search goes on by itself, which keeps it to the node.
+                let left = self.settings.node_limit.saturating_sub(self.nodes);
+                if left > endgame::MOST_NODES_PAST_LIMIT {
+                    return self.small_endgame(solver, eight, alpha, left);
+                }
             }
         }
         let moves = board.moves();
