@@ -787,7 +787,11 @@ fn a_node_limit_is_never_passed_near_the_end() {
     assert!(positions.len() >= 30, "{}", positions.len());
     let mut engine = engine();
     let mut checked = 0;
+    // On one thread, then on two: the midgame search's threads each keep a share, and the
+    // solver's threads share out what they are given as they go.
     for (i, position) in positions.iter().enumerate() {
+        let threads = if i % 2 == 0 { "1" } else { "2" };
+        engine.set_option("threads", threads).unwrap();
         for nodes in [50, 300, 1_000, 3_000, 10_000, 40_000] {
             // Odd limits too, so that the stops fall anywhere in the tree.
             let nodes = nodes + i as u64 * 7;

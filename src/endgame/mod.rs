@@ -263,11 +263,10 @@ pub struct Solution {
 }
 
 /// Limits that stop a solve early. The search looks at the flag and the clock every few
-/// thousand nodes, and at the node limit when it is reached. The last few empty squares are
-/// solved without looking: on one thread a solve passes the node limit by at most
-/// [`MOST_NODES_PAST_LIMIT`]; with helpers (a split is made at 16 empties and more), each
-/// thread adds its count to the solve's every thousand nodes or so, and the solve may pass
-/// the limit by that much a thread.
+/// thousand nodes, and at the node limit when it is reached (the threads of a parallel solve
+/// share it out among them as they go). The last few empty squares are solved without
+/// looking: a solve passes the node limit by at most [`MOST_NODES_PAST_LIMIT`] nodes a
+/// thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolveLimits<'a> {
     /// Stop when another thread sets this flag.
@@ -276,8 +275,9 @@ pub struct SolveLimits<'a> {
     pub deadline: Option<Instant>,
     /// Stop after about this many nodes.
     pub max_nodes: Option<u64>,
-    /// Set to the solve's node count (all threads, earlier windows included) at every look
-    /// at the limits: what a progress report shows while the solve runs.
+    /// Set to the solve's node count (all threads, earlier windows included) whenever a
+    /// thread adds its count to it: what a progress report shows while the solve runs, and
+    /// once a limit stopped the solve, its whole count.
     pub nodes_seen: Option<&'a AtomicU64>,
 }
 
@@ -290,25 +290,15 @@ impl SolveLimits<'_> {
         nodes_seen: None,
     };
 
-    /// The node count at which to look at the limits next, `interval` nodes on from
-    /// `nodes` or at the node limit, whichever comes first.
-    fn next_poll(&self, nodes: u64, interval: u64) -> u64 {
-        let next = nodes.saturating_add(interval);
-        self.max_nodes.map_or(next, |m| next.min(m))
-    }
-
     /// Whether a limit is reached after `nodes` nodes.
     fn reached(&self, nodes: u64) -> bool {
-        if let Some(seen) = self.nodes_seen {
-            seen.store(nodes, Ordering::Relaxed);
-        }
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || self.max_nodes.is_some_and(|m| nodes >= m)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
-/// The most nodes a solve on one thread visits past its node limit. The 8x8 solver looks at
+/// The most nodes a thread of a solve visits past its node limit. The 8x8 solver looks at
 /// the limit in every node down to 5 empty squares (the other sizes' down to 3); below
 /// that, a node of n empties visits at most 1 + n times as many nodes as one of n - 1, a
 /// pass included (1, 3, 10 and 41 nodes at 1 to 4 empties), so a node of 5 that looked one

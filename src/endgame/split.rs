@@ -45,6 +45,11 @@ pub(super) struct Shared<'a> {
     pub(super) stopped: AtomicBool,
     /// Nodes between two looks at the limits.
     pub(super) poll_interval: u64,
+    /// Under a node limit, the nodes handed out to the threads so far, and what they
+    /// visited beyond that (see [`Shared::claim`]).
+    granted: AtomicU64,
+    /// The solve's threads, among which what is left of a node limit is shared out.
+    threads: u64,
 }
 
 impl<'a> Shared<'a> {
@@ -66,12 +71,60 @@ impl<'a> Shared<'a> {
             } else {
                 POLL_INTERVAL
             },
+            granted: AtomicU64::new(nodes),
+            threads: threads.max(1) as u64,
+        }
+    }
+
+    /// Charges a thread the `owed` nodes it visited beyond those it was handed (the last
+    /// squares are solved without a look at the limits), and hands it its share of what is
+    /// left of the node limit, at most a poll interval: the nodes it may visit before it
+    /// asks again, `None` when nothing is left. Every thread visits only what it was
+    /// handed, and a few nodes more, so the threads together keep the limit whenever they
+    /// look at it. Without a node limit, a poll interval.
+    fn claim(&self, owed: u64) -> Option<u64> {
+        let Some(max) = self.limits.max_nodes else {
+            return Some(self.poll_interval);
+        };
+        let mut granted = self.granted.load(Ordering::Relaxed);
+        loop {
+            let left = max.saturating_sub(granted + owed);
+            let share = (left / self.threads).clamp(1, self.poll_interval).min(left);
+            match self.granted.compare_exchange_weak(
+                granted,
+                granted + owed + share,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return (share > 0).then_some(share),
+                Err(now) => granted = now,
+            }
+        }
+    }
+
+    /// A thread that ends gives back what it was handed and did not visit, or is charged
+    /// what it visited beyond.
+    fn settle(&self, thread: &SolveThread) {
+        if self.limits.max_nodes.is_none() {
+            return;
+        }
+        if thread.allowed >= thread.nodes {
+            self.granted
+                .fetch_sub(thread.allowed - thread.nodes, Ordering::Relaxed);
+        } else {
+            self.granted
+                .fetch_add(thread.nodes - thread.allowed, Ordering::Relaxed);
         }
     }
 
     /// Adds `nodes` to the count of all threads; the new count.
     pub(super) fn add_nodes(&self, nodes: u64) -> u64 {
-        self.nodes.fetch_add(nodes, Ordering::Relaxed) + nodes
+        let total = self.nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        if let Some(seen) = self.limits.nodes_seen {
+            // Threads may add their counts in one order and show them in the other.
+            seen.fetch_max(total, Ordering::Relaxed);
+        }
+        total
     }
 
     /// Takes up to `wanted` idle threads; how many it took.
@@ -111,6 +164,8 @@ pub(super) struct SolveThread<'a> {
     /// The cut-off flags of the splits this thread works under: when one is set, what this
     /// thread searches there is no longer needed.
     pub(super) cancel: Vec<Arc<AtomicBool>>,
+    /// The count up to which this thread's nodes were handed out under a node limit.
+    allowed: u64,
     pub(super) next_poll: u64,
     /// Set when a limit (or a cut-off at a split above) stopped the search; every score
     /// computed since is meaningless.
@@ -121,24 +176,30 @@ impl<'a> SolveThread<'a> {
     /// The first thread of a solve, counting on from `nodes` nodes (limits apply to the
     /// count), which must be the count `shared` started with.
     pub(super) fn new(shared: &'a Shared<'a>, nodes: u64) -> SolveThread<'a> {
-        SolveThread {
-            nodes,
-            flushed: nodes,
-            shared,
-            cancel: Vec::new(),
-            next_poll: shared.limits.next_poll(nodes, shared.poll_interval),
-            aborted: false,
-        }
+        SolveThread::starting_at(shared, nodes, Vec::new())
     }
 
     /// A helper's thread, working under the cut-off flags `cancel`.
     fn helper(&self, cancel: Vec<Arc<AtomicBool>>) -> SolveThread<'a> {
+        SolveThread::starting_at(self.shared, 0, cancel)
+    }
+
+    /// A thread of the solve `shared` that starts at `nodes` nodes with its first share of
+    /// the node limit.
+    fn starting_at(
+        shared: &'a Shared<'a>,
+        nodes: u64,
+        cancel: Vec<Arc<AtomicBool>>,
+    ) -> SolveThread<'a> {
+        // Nothing handed out: the first node asks, and stops the solve.
+        let allowed = nodes + shared.claim(0).unwrap_or(0);
         SolveThread {
-            nodes: 0,
-            flushed: 0,
-            shared: self.shared,
+            nodes,
+            flushed: nodes,
+            shared,
             cancel,
-            next_poll: self.shared.poll_interval,
+            allowed,
+            next_poll: (nodes + shared.poll_interval).min(allowed),
             aborted: false,
         }
     }
@@ -162,25 +223,33 @@ impl<'a> SolveThread<'a> {
             self.nodes -= 1;
             return;
         }
-        // A node limit is looked at when this thread's count reaches it (on one thread, the
-        // solve's count: the limit is then kept to the node).
-        self.next_poll = self
-            .shared
-            .limits
-            .next_poll(self.nodes, self.shared.poll_interval);
         let total = self.shared.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
-        if self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total) {
+        let mut stop =
+            self.shared.stopped.load(Ordering::Relaxed) || self.shared.limits.reached(total);
+        // The nodes handed out are used up: this thread asks for more of the node limit.
+        if !stop && self.nodes >= self.allowed {
+            match self.shared.claim(self.nodes - self.allowed) {
+                Some(share) => self.allowed = self.nodes + share,
+                None => {
+                    self.allowed = self.nodes;
+                    stop = true;
+                }
+            }
+        }
+        if stop {
             self.shared.stopped.store(true, Ordering::Relaxed);
             self.aborted = true;
         }
         if self.cancel.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
         }
-        if self.aborted {
+        self.next_poll = if self.aborted {
             // Every node entered from now on comes here, and is taken off the count.
-            self.next_poll = 0;
-        }
+            0
+        } else {
+            (self.nodes + self.shared.poll_interval).min(self.allowed)
+        };
     }
 }
 
@@ -353,6 +422,7 @@ fn split<'a, S: SplitSearch<'a>>(
                     work(&mut helper, &node, split);
                     let thread = helper.thread();
                     shared.add_nodes(thread.nodes - thread.flushed);
+                    shared.settle(thread);
                     shared.give_back(1);
                     thread.nodes
                 })
@@ -374,6 +444,7 @@ fn split<'a, S: SplitSearch<'a>>(
     // The helpers added their nodes to the shared count already.
     thread.nodes += helper_nodes;
     thread.flushed += helper_nodes;
+    thread.allowed += helper_nodes;
     // Stopped by this split's own cut-off, the search goes on: the cut-off is proven. A
     // limit or a cut-off above stops it, even when this thread finished its own moves
     // before it looked: a helper that saw the stop left its move unsearched, so the best

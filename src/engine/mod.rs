@@ -720,12 +720,11 @@ impl Engine {
             fallback = Some(outcome);
         }
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
-        // The solver may pass its limit by a few nodes: it gets that much less.
-        let max_nodes = (settings.node_limit != u64::MAX).then(|| {
-            settings
-                .node_limit
-                .saturating_sub(used + endgame::MOST_NODES_PAST_LIMIT)
-        });
+        // Each of the solver's threads may pass its limit by a few nodes: it gets that much
+        // less.
+        let slack = endgame::MOST_NODES_PAST_LIMIT * self.threads as u64;
+        let max_nodes = (settings.node_limit != u64::MAX)
+            .then(|| settings.node_limit.saturating_sub(used + slack));
         if max_nodes == Some(0) {
             // The midgame search left too little of the budget for a solve to keep to it.
             if let Some(outcome) = fallback {
