@@ -273,7 +273,7 @@ pub struct SolveLimits<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Stop at this moment.
     pub deadline: Option<Instant>,
-    /// Stop after about this many nodes.
+    /// Stop at this many nodes (passed by at most [`MOST_NODES_PAST_LIMIT`] a thread).
     pub max_nodes: Option<u64>,
     /// Set to the solve's node count (all threads, earlier windows included) whenever a
     /// thread adds its count to it: what a progress report shows while the solve runs, and
