@@ -787,8 +787,8 @@ fn a_node_limit_is_never_passed_near_the_end() {
     assert!(positions.len() >= 30, "{}", positions.len());
     let mut engine = engine();
     let mut checked = 0;
-    // On one thread, then on two: the midgame search's threads each keep a share, and the
-    // solver's threads share out what they are given as they go.
+    // On one thread and on two, by turns: the midgame search's threads each keep a share,
+    // and the solver's threads share out what they are given as they go.
     for (i, position) in positions.iter().enumerate() {
         let threads = if i % 2 == 0 { "1" } else { "2" };
         engine.set_option("threads", threads).unwrap();
