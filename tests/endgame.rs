@@ -496,6 +496,15 @@ fn outcome_proofs_agree_with_exact_solves() {
     );
 }
 
+/// A node limit of `limit`, the solve's count shown in `seen`.
+fn node_limited(limit: u64, seen: &AtomicU64) -> SolveLimits<'_> {
+    SolveLimits {
+        max_nodes: Some(limit),
+        nodes_seen: Some(seen),
+        ..SolveLimits::NONE
+    }
+}
+
 #[test]
 fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
     // Before, the 8x8 solver looked at a node limit only in nodes of 9 empties or more,
@@ -518,11 +527,7 @@ fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
                 // A fresh table each time, so that no solve is answered by an earlier one.
                 solvers.clear();
                 let seen = AtomicU64::new(0);
-                let limits = SolveLimits {
-                    max_nodes: Some(limit),
-                    nodes_seen: Some(&seen),
-                    ..SolveLimits::NONE
-                };
+                let limits = node_limited(limit, &seen);
                 let most = limit + MOST_NODES_PAST_LIMIT;
                 match solvers.solve_within(&board, i32::MIN + 1, i32::MAX, &limits) {
                     Some(solution) => {
@@ -558,11 +563,7 @@ fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
             for limit in [3_000, 30_000, 300_000] {
                 solvers.clear();
                 let seen = AtomicU64::new(0);
-                let limits = SolveLimits {
-                    max_nodes: Some(limit),
-                    nodes_seen: Some(&seen),
-                    ..SolveLimits::NONE
-                };
+                let limits = node_limited(limit, &seen);
                 let most = limit + threads as u64 * MOST_NODES_PAST_LIMIT;
                 let nodes = match solvers.solve_within(&board, -65, 65, &limits) {
                     Some(solution) => solution.nodes,
