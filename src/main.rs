@@ -12,7 +12,7 @@ fn main() {
 }
 
 /// The processor check: the default build uses instructions that older processors lack
-/// (see the README's "Building for other processors").
+/// (see the README's "Other processors").
 mod processor {
     /// The instruction-set extensions the compiler may use, each with whether this build
     /// enabled it: those of x86-64-v3, the default target.

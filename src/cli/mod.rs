@@ -40,7 +40,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
-    ("solve", "solve 8x8 endgame positions exactly"),
+    (
+        "solve",
+        "solve endgame positions exactly, on every board size",
+    ),
     (
         "tune",
         "fit the classic evaluation to self-play games; `tune mpc`: measure Multi-ProbCut",
@@ -55,7 +58,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     ),
     (
         "train",
-        "fit the pattern evaluation to game records, write a weights file",
+        "fit the pattern evaluation to game records or self-play, write weights",
     ),
     (
         "analyze",

@@ -118,8 +118,8 @@ impl Engine {
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
     /// Default ProbCut margin on a board of side `size`, tenths of a standard deviation.
-    /// Half a standard deviation on 10x10 and 12x12: at equal time it beat a whole one on
-    /// 12x12 and did no worse on 10x10 (the README gives the figures).
+    /// Half a standard deviation on 10x10 and 12x12, whose deeper searches allow the
+    /// lighter margin (the matches that chose it: docs/experiments.md, ProbCut).
     pub fn default_probcut(size: usize) -> u32 {
         if size >= 10 {
             5

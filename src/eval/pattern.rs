@@ -205,8 +205,8 @@ impl PatternEval {
 
     /// [`PatternEval::evaluate_with`] for indices this module computed (`indices` of a
     /// position, `after_move` of a move of it), which lie within their instances' tables:
-    /// read without bounds checks, which cost about 8 % of a search's time (`bench
-    /// replay`). `moves`: the legal moves of `board`'s side to move.
+    /// read without bounds checks, which cost a noticeable share of a search's time (`bench
+    /// replay`; docs/experiments.md). `moves`: the legal moves of `board`'s side to move.
     #[inline(always)]
     fn evaluate_known(&self, board: &Board8, indices: &Indices, moves: u64) -> i32 {
         let (table, mut sum) = self.stage_table(board, moves);
