@@ -397,6 +397,8 @@ fn options_in(text: &str) -> BTreeSet<String> {
             .chars()
             .take_while(|&c| is_name_char(c))
             .collect();
+        // Prose such as "every --holdout-every-th game" names `--holdout-every`.
+        let name = name.strip_suffix("-th").unwrap_or(&name);
         if name.starts_with(|c: char| c.is_ascii_lowercase()) {
             options.insert(format!("--{name}"));
         }
