@@ -680,3 +680,27 @@ fn the_readme_python_example_runs() {
         );
     }
 }
+
+#[test]
+fn links_lead_to_files_of_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for file in documents() {
+        let folder = root.join(&file).parent().unwrap().to_path_buf();
+        let text = read(&file);
+        for (at, _) in text.match_indices("](") {
+            let target = &text[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let path = target[..end].split('#').next().unwrap();
+            if path.is_empty() || path.contains("://") {
+                continue;
+            }
+            if !folder.join(path).exists() {
+                problems.push(format!("{file}: the link to {path} leads nowhere"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
