@@ -16,6 +16,9 @@ pub mod format;
 pub mod games;
 pub mod verify;
 
+#[cfg(test)]
+mod blunders;
+
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -262,11 +265,6 @@ impl Book {
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Whether the book has no position.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
     }
 
     /// The position with key `key`.

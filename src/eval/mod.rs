@@ -5,11 +5,11 @@
 
 mod classic;
 pub(crate) mod features;
-pub mod pattern;
-pub mod sized;
+pub(crate) mod pattern;
+pub(crate) mod sized;
 mod square_table;
 pub(crate) mod tune;
-pub mod weights;
+pub(crate) mod weights;
 
 use std::fmt;
 use std::str::FromStr;
@@ -80,7 +80,7 @@ pub trait Evaluator: Send + Sync {
 
 /// The evaluations an engine can be set to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EvalKind {
+pub(crate) enum EvalKind {
     /// Learned pattern weights on 8x8, [`Classic`] on other sizes ([`Pattern`]).
     #[default]
     Pattern,

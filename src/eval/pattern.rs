@@ -9,6 +9,8 @@
 mod indices;
 mod layout;
 pub(crate) mod shapes;
+#[cfg(test)]
+mod shipped;
 pub mod symmetry;
 
 use std::borrow::Cow;
@@ -17,7 +19,9 @@ use std::sync::OnceLock;
 use anyhow::Result;
 
 pub(crate) use indices::after_move;
-pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+#[cfg(test)]
+use indices::indices_by_squares;
+pub use indices::{indices, IncrementalIndices, Indices};
 use layout::{global_features, INSTANCE_OFFSETS};
 pub(crate) use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 
@@ -238,8 +242,8 @@ impl PatternEval {
 }
 
 /// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
-/// another size by its own ([`SizedEval`]) when it has built-in weights (10x10) or a
-/// weights file for it was read, and otherwise by the classic evaluation.
+/// another size by its own pattern weights when it has built-in ones (10x10) or a weights
+/// file for it was read, and otherwise by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     eval: WeightsRef,
