@@ -22,8 +22,6 @@ mod blunders;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use anyhow::Result;
-
 use crate::board::{Board, Board8};
 use crate::eval::pattern::symmetry;
 use crate::rng::Rng;
@@ -250,16 +248,12 @@ impl Book {
     }
 
     /// The book built into the binary, decoded once per process.
-    pub fn embedded() -> Result<Arc<Book>> {
-        static SHARED: OnceLock<Result<Arc<Book>, String>> = OnceLock::new();
+    pub fn embedded() -> Result<Arc<Book>, format::BookFileError> {
+        static SHARED: OnceLock<Result<Arc<Book>, format::BookError>> = OnceLock::new();
         SHARED
-            .get_or_init(|| {
-                format::decode(EMBEDDED_BOOK)
-                    .map(Arc::new)
-                    .map_err(|e| format!("built-in book: {e}"))
-            })
+            .get_or_init(|| format::decode(EMBEDDED_BOOK).map(Arc::new))
             .clone()
-            .map_err(|e| anyhow::anyhow!("{e}"))
+            .map_err(format::BookFileError::BuiltIn)
     }
 
     /// Number of positions.

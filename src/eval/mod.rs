@@ -19,6 +19,7 @@ use crate::board::Board;
 pub use classic::{Classic, ClassicWeights, CLASSIC_WEIGHTS, STAGES};
 pub use pattern::Pattern;
 pub use square_table::SquareTable;
+pub use weights::{WeightsError, WeightsFileError};
 
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
