@@ -303,7 +303,7 @@ impl Engine {
         } else {
             let text = std::fs::read_to_string(value)
                 .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
-            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e:#}")))?;
+            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e}")))?;
             self.mpc = Some(Arc::new(table));
             self.mpc_file = value.to_string();
         }
