@@ -235,7 +235,7 @@ fn deepen_and_save(
 ) -> Result<()> {
     stop_on_signals();
     let mut deepener = Deepener::new(options);
-    let mut save = |book: &Book| -> Result<()> { Ok(format::write(book, path)?) };
+    let mut save = |book: &Book| format::write(book, path);
     let progress = deepener.run(book, &STOP, every, &mut save, &mut |p| {
         note(&format!("deepen: {}", progress_text(p)))
     })?;
