@@ -1,12 +1,14 @@
 //! The endgame solver against independent data: the FFO suite, solved endgame lists, and a
 //! plain minimax on random positions.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use common::rng::Rng;
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
 use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers, MOST_NODES_PAST_LIMIT};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
-use emilia::rng::Rng;
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));

@@ -514,7 +514,7 @@ fn pondering_between_moves_answers_every_line() {
     assert_eq!(emilia.line(), "set myname Emilia4");
     emilia.send(&format!("set game {START}"));
     let mut game = ggf::parse(START).unwrap();
-    let mut rng = emilia::rng::Rng::new(31);
+    let mut rng = common::rng::Rng::new(31);
     let mut ping = 0;
     while !game.is_over() {
         emilia.send("go");

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use super::format::BookFileError;
 
 use super::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
@@ -237,9 +237,9 @@ impl Deepener {
         book: &mut Book,
         stop: &AtomicBool,
         save_every: Duration,
-        save: &mut dyn FnMut(&Book) -> Result<()>,
+        save: &mut dyn FnMut(&Book) -> Result<(), BookFileError>,
         report: &mut dyn FnMut(&Progress),
-    ) -> Result<Progress> {
+    ) -> Result<Progress, BookFileError> {
         let start = Instant::now();
         let mut todo: Vec<(u32, Key, Work)> = book
             .nodes()

@@ -16,10 +16,11 @@ pub mod format;
 pub mod games;
 pub mod verify;
 
+#[cfg(test)]
+mod blunders;
+
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-
-use anyhow::Result;
 
 use crate::board::{Board, Board8};
 use crate::eval::pattern::symmetry;
@@ -247,26 +248,17 @@ impl Book {
     }
 
     /// The book built into the binary, decoded once per process.
-    pub fn embedded() -> Result<Arc<Book>> {
-        static SHARED: OnceLock<Result<Arc<Book>, String>> = OnceLock::new();
+    pub fn embedded() -> Result<Arc<Book>, format::BookFileError> {
+        static SHARED: OnceLock<Result<Arc<Book>, format::BookError>> = OnceLock::new();
         SHARED
-            .get_or_init(|| {
-                format::decode(EMBEDDED_BOOK)
-                    .map(Arc::new)
-                    .map_err(|e| format!("built-in book: {e}"))
-            })
+            .get_or_init(|| format::decode(EMBEDDED_BOOK).map(Arc::new))
             .clone()
-            .map_err(|e| anyhow::anyhow!("{e}"))
+            .map_err(format::BookFileError::BuiltIn)
     }
 
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Whether the book has no position.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
     }
 
     /// The position with key `key`.

@@ -93,7 +93,7 @@ fn output_path(args: &Args) -> Result<PathBuf> {
 /// The book at `path`, or the built-in one.
 fn load(path: Option<&str>) -> Result<Book> {
     match path {
-        Some(path) => format::read(Path::new(path)),
+        Some(path) => Ok(format::read(Path::new(path))?),
         None => Ok(Book::embedded()?.as_ref().clone()),
     }
 }
@@ -235,7 +235,7 @@ fn deepen_and_save(
 ) -> Result<()> {
     stop_on_signals();
     let mut deepener = Deepener::new(options);
-    let mut save = |book: &Book| -> Result<()> { format::write(book, path) };
+    let mut save = |book: &Book| format::write(book, path);
     let progress = deepener.run(book, &STOP, every, &mut save, &mut |p| {
         note(&format!("deepen: {}", progress_text(p)))
     })?;

@@ -240,7 +240,7 @@ fn open_log(path: Option<&std::path::Path>) -> anyhow::Result<Option<Arc<Session
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 /// `started` is when the process started: `emilia move` counts its time from then.
-pub fn run(args: &[String], started: std::time::Instant) -> i32 {
+pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
     let (globals, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {

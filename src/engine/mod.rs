@@ -5,9 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
-
 use crate::board::{AnyBoard, Board, Move, Position, Square};
+use crate::book::format::BookFileError;
 use crate::book::{Backing, Book};
 use crate::endgame::{self, MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
@@ -32,6 +31,35 @@ pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
 /// end, and NBoard leaves endgame depths to the engine.
 pub const LEVEL_EXACT_EXTRA: u32 = 6;
+
+/// Why an engine cannot play on a board size ([`Engine::check_size`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// No board has this side: Emilia plays 6x6, 8x8, 10x10 and 12x12.
+    Unplayable(usize),
+    /// The baseline player the engine is set to (option `player`) plays 8x8 only.
+    PlayerEightOnly {
+        /// The player's name.
+        player: &'static str,
+        /// The side asked for.
+        size: usize,
+    },
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeError::Unplayable(size) => {
+                write!(f, "no {size}x{size} board: Emilia plays 6, 8, 10 and 12")
+            }
+            SizeError::PlayerEightOnly { player, .. } => {
+                write!(f, "player {player} plays 8x8 only")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
 
 /// The persistent engine.
 pub struct Engine {
@@ -245,15 +273,16 @@ impl Engine {
 
     /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
     fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: anyhow::Error| OptionError::Refused {
+        let refused = |e: &dyn std::error::Error| OptionError::Refused {
             name: "weights",
-            reason: format!("{e:#}"),
+            reason: e.to_string(),
         };
         if value.eq_ignore_ascii_case("builtin") {
-            self.pattern = Some(Pattern::embedded().map_err(refused)?);
+            self.pattern = Some(Pattern::embedded().map_err(|e| refused(&e))?);
             self.weights_file.clear();
         } else {
-            self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
+            let path = std::path::Path::new(value);
+            self.pattern = Some(Pattern::from_file(path).map_err(|e| refused(&e))?);
             self.weights_file = value.to_string();
         }
         Ok(())
@@ -274,7 +303,7 @@ impl Engine {
         } else {
             let text = std::fs::read_to_string(value)
                 .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
-            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e:#}")))?;
+            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e}")))?;
             self.mpc = Some(Arc::new(table));
             self.mpc_file = value.to_string();
         }
@@ -283,9 +312,9 @@ impl Engine {
 
     /// Turns the opening book off, on (the built-in book) or to a book file.
     fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: anyhow::Error| OptionError::Refused {
+        let refused = |e: BookFileError| OptionError::Refused {
             name: "book",
-            reason: format!("{e:#}"),
+            reason: e.to_string(),
         };
         if value.eq_ignore_ascii_case("off") {
             self.book = None;
@@ -301,13 +330,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Fails when the engine cannot play on a board of side `size`: the baseline players
-    /// `squares` and `quadrant` have 8x8 tables only.
-    pub fn check_size(&self, size: usize) -> Result<()> {
+    /// Fails when the engine cannot play on a board of side `size`: Emilia plays the sizes
+    /// in [`SIZES`](crate::board::SIZES), and the baseline players `squares` and
+    /// `quadrant` (option `player`) have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<(), SizeError> {
         match &self.player {
-            Some(player) if !player.supports(size) => {
-                bail!("player {} plays 8x8 only", player.name())
-            }
+            _ if !crate::board::SIZES.contains(&size) => Err(SizeError::Unplayable(size)),
+            Some(player) if !player.supports(size) => Err(SizeError::PlayerEightOnly {
+                player: player.name(),
+                size,
+            }),
             _ => Ok(()),
         }
     }

@@ -246,7 +246,7 @@ pub fn fit_table(config: &Config, mid: &[Measured], end: &[Measured]) -> Result<
     if lines.is_empty() {
         bail!("too few positions for any entry");
     }
-    Table::new(lines)
+    Ok(Table::new(lines)?)
 }
 
 /// An engine that measures: no opening book, no selectivity, one thread (the measurement

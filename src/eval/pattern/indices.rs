@@ -255,6 +255,7 @@ pub fn indices(board: &Board8) -> Indices {
 
 /// Every instance's contents, summed digit by digit: the definition [`indices`] and
 /// [`IncrementalIndices`] must match.
+#[cfg(test)]
 pub fn indices_by_squares(board: &Board8) -> Indices {
     let mut out = [0u16; INSTANCE_COUNT];
     for (slot, instance) in out.iter_mut().zip(INSTANCES.iter()) {
