@@ -1,7 +1,7 @@
 //! The persistent engine that front-ends drive: it is told positions and limits, searches,
 //! and keeps what it learned between moves and games. It knows nothing of any protocol.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -92,6 +92,9 @@ pub struct Engine {
     classic: Classic,
     square_table: SquareTable,
     stop: Arc<AtomicBool>,
+    /// Stop requests a front-end has read but not yet handled: a search that starts while
+    /// there are any starts stopped ([`Engine::set_stop_requests`]).
+    stop_requests: Option<Arc<AtomicUsize>>,
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
@@ -204,6 +207,7 @@ impl Engine {
             square_table: SquareTable::default(),
             watchdog: Watchdog::new(Arc::clone(&stop)),
             stop,
+            stop_requests: None,
             player: None,
             seed: 0,
             book: Book::embedded()
@@ -233,6 +237,14 @@ impl Engine {
     /// its best move so far.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Makes every search that starts while `pending` is above zero start with the stop
+    /// flag raised. A front-end counts there the stop requests it has read and not yet
+    /// handled, each raising the stop flag as it comes: one that comes just as a search
+    /// starts then stops it, though every search lowers the flag as it starts.
+    pub fn set_stop_requests(&mut self, pending: Arc<AtomicUsize>) {
+        self.stop_requests = Some(pending);
     }
 
     /// Replaces the weights of the classic evaluation (for tuning experiments).
@@ -639,7 +651,14 @@ impl Engine {
         excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop.store(false, Ordering::SeqCst);
+        if let Some(pending) = &self.stop_requests {
+            // A request counted before the flag was lowered is seen here; one counted
+            // after raises the flag itself.
+            if pending.load(Ordering::SeqCst) > 0 {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
         self.run_from(position, limits, score_all_moves, excluded, progress)
     }
 
