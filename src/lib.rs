@@ -23,8 +23,14 @@
 //! - [`formats`]: GGF games, OBF and endgame lists of positions, WTHOR databases;
 //!   [`perft`] counts game trees; [`referee`] plays matches between engine programs.
 //!
-//! Errors are typed: each fallible function returns its own error enum, whose message says
-//! what was wrong with the input.
+//! Errors are typed: each fallible function returns its own error type (with `Display` and
+//! `std::error::Error`), whose message says what was wrong with the input.
+//!
+//! Inside, each layer imports only the layers below it: the rules, games and file formats;
+//! the evaluations; the endgame solver; the search, which owns its vocabulary (limits,
+//! clock, reports) and its time manager; the engine with its opening book; and on top the
+//! protocol front-ends, self-play, training and the command line of the `emilia` program,
+//! which are not part of the library.
 //!
 //! # Example
 //!
