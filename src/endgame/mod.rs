@@ -45,8 +45,6 @@ use search::{Search, Shape};
 use split::Shared;
 use table::Tables;
 
-pub use stability::stable_discs;
-
 /// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
 const FAIL_LOW_DROP: i32 = 2;
 
@@ -385,7 +383,7 @@ impl Solver {
 
     /// [`Solver::solve_within`] for a board of any size (the best move a row-major square
     /// index).
-    pub fn solve_board(
+    pub(crate) fn solve_board(
         &mut self,
         board: &AnyBoard,
         alpha: i32,
