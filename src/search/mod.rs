@@ -1141,6 +1141,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         };
         if use_tt {
             // A node that failed low has no proven best move: the table keeps its last.
+            // (The exact solver's null-window nodes store their best bound's move instead,
+            // for re-searches with a lower window to try first: there every bound is a
+            // proven score, here a fail-low's bounds are evaluations.)
             let best_move = if bound == Bound::Upper {
                 None
             } else {
