@@ -93,12 +93,12 @@ impl Margins {
     /// the command is read comes out of it too: three times the delay (with twice, 3 of 119
     /// moves at `movetime 100` came up to 4 ms late beside two CPU-bound competitors).
     /// Every move to come waits so too, the instant ones after the exact solve included:
-    /// half the delay each (the delay is the largest wait seen; beside six CPU-bound
+    /// the delay each (the delay is the largest wait seen; beside six CPU-bound
     /// competitors, a game's last moves took 4 to 10 ms each and lost a 1 s clock that
     /// had kept 3 ms a move for them).
     pub fn with_delay(&self, delay: Duration) -> Margins {
         Margins {
-            per_move: self.per_move + delay / 2,
+            per_move: self.per_move + delay,
             clock_pause: self.clock_pause + delay * 2,
             move_time_pause: self.move_time_pause + delay * 3,
         }
@@ -1089,7 +1089,7 @@ mod tests {
     fn margins_grow_with_the_scheduling_delay() {
         let loaded = M.with_delay(ms(5));
         assert_eq!(loaded.clock_pause, M.clock_pause + ms(10));
-        assert_eq!(loaded.per_move, M.per_move + Duration::from_micros(2500));
+        assert_eq!(loaded.per_move, M.per_move + ms(5));
         assert!(loaded.clock(ms(1000), 20) > M.clock(ms(1000), 20) + ms(50));
         assert_eq!(loaded.move_time(ms(100)), ms(21));
         assert!(for_move_time(ms(100), &loaded).hard < for_move_time(ms(100), &M).hard);
