@@ -2,7 +2,8 @@
 //!
 //! A [`Board`] is seen from the side to move ("player") against the other side
 //! ("opponent"); squares are row-major indices on that board. [`Board8`] is the 8x8 fast
-//! path on bitboards, [`BoardN`] plays 6x6, 10x10 and 12x12 (and 8x8, as a cross-check).
+//! path on bitboards, [`GridBoard`] plays 6x6, 10x10 and 12x12 on the bit sets of their
+//! geometry, and [`BoardN`] plays every size square by square, as a cross-check.
 //! [`Position`] adds colours and the text formats users type.
 
 pub(crate) mod bitboard;
@@ -14,8 +15,8 @@ mod board8;
 mod boardn;
 mod color;
 pub(crate) mod geometry;
+mod grid;
 mod position;
-mod sized;
 mod square;
 
 pub use board10::{Board10, Ten};
@@ -24,8 +25,8 @@ pub use board6::{Board6, Six};
 pub use board8::Board8;
 pub use boardn::{BoardN, SquareSet};
 pub use color::{Color, ColorError};
+pub use grid::GridBoard;
 pub use position::{transcript, AnyBoard, MoveError, Position, PositionError};
-pub use sized::SizedBoard;
 pub use square::{Move, Square, SquareError, MAX_SIZE};
 
 /// Board sides that Emilia plays.
@@ -104,7 +105,7 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     /// This board as a 6x6, 10x10 or 12x12 bitboard, when it is one; known at compile time
     /// for each board type, as [`Board::as_board8`].
     #[inline(always)]
-    fn as_sized(&self) -> Option<SizedRef<'_>> {
+    fn as_grid(&self) -> Option<GridRef<'_>> {
         None
     }
     /// Empty squares next to a disc of the opponent: where the side to move may later find
@@ -128,9 +129,9 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
 }
 
-/// A board on the bitboards of a size other than 8x8 (see [`Board::as_sized`]).
+/// A board on the bitboards of a size other than 8x8 (see [`Board::as_grid`]).
 #[derive(Clone, Copy, Debug)]
-pub enum SizedRef<'a> {
+pub enum GridRef<'a> {
     /// A 6x6 board.
     Six(&'a Board6),
     /// A 10x10 board.
