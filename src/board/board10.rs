@@ -2,7 +2,7 @@
 
 use super::geometry::{self, Geometry};
 use super::grid::GridBoard;
-use super::GridRef;
+use super::BitboardRef;
 
 /// The 10x10 board: 100 squares in the low bits of a `u128`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -14,8 +14,8 @@ impl Geometry for Ten {
     const STRIDE: usize = 10;
     const HASH_SEED: u64 = 0xBB67_AE85_84CA_A73B;
 
-    fn grid_ref(board: &GridBoard<Ten>) -> GridRef<'_> {
-        GridRef::Ten(board)
+    fn bitboard_ref(board: &GridBoard<Ten>) -> BitboardRef<'_> {
+        BitboardRef::Ten(board)
     }
 
     #[inline(always)]

@@ -5,7 +5,7 @@
 use super::bitset::U192;
 use super::geometry::Geometry;
 use super::grid::GridBoard;
-use super::GridRef;
+use super::BitboardRef;
 
 /// The 12x12 board: square (row, column) on bit `16 * row + column` of a 192-bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -17,8 +17,8 @@ impl Geometry for Twelve {
     const STRIDE: usize = 16;
     const HASH_SEED: u64 = 0x3C6E_F372_FE94_F82B;
 
-    fn grid_ref(board: &GridBoard<Twelve>) -> GridRef<'_> {
-        GridRef::Twelve(board)
+    fn bitboard_ref(board: &GridBoard<Twelve>) -> BitboardRef<'_> {
+        BitboardRef::Twelve(board)
     }
 
     #[inline(always)]

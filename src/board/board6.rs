@@ -3,7 +3,7 @@
 use super::bitboard;
 use super::geometry::Geometry;
 use super::grid::GridBoard;
-use super::GridRef;
+use super::BitboardRef;
 
 /// The 6x6 board: 36 squares in the low bits of a `u64`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -15,8 +15,8 @@ impl Geometry for Six {
     const STRIDE: usize = 6;
     const HASH_SEED: u64 = 0x6A09_E667_F3BC_C908;
 
-    fn grid_ref(board: &GridBoard<Six>) -> GridRef<'_> {
-        GridRef::Six(board)
+    fn bitboard_ref(board: &GridBoard<Six>) -> BitboardRef<'_> {
+        BitboardRef::Six(board)
     }
 
     #[inline(always)]

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use super::bitset::{BitSet, SetBits};
 use super::geometry::{self, Geometry};
-use super::{mix64, Board, Cell, GridRef, SquareSet};
+use super::{mix64, BitboardRef, Board, Cell, SquareSet};
 
 /// Iterator over the squares of a bit set as row-major indices, in ascending order.
 #[derive(Clone, Copy, Debug)]
@@ -179,6 +179,16 @@ impl<G: Geometry> Board for GridBoard<G> {
     }
 
     #[inline(always)]
+    fn player_squares(&self) -> Squares<G> {
+        Squares(self.player.iter())
+    }
+
+    #[inline(always)]
+    fn opponent_squares(&self) -> Squares<G> {
+        Squares(self.opponent.iter())
+    }
+
+    #[inline(always)]
     fn empties(&self) -> u32 {
         (G::SIZE * G::SIZE) as u32 - (self.player | self.opponent).count()
     }
@@ -196,8 +206,8 @@ impl<G: Geometry> Board for GridBoard<G> {
     }
 
     #[inline(always)]
-    fn as_grid(&self) -> Option<GridRef<'_>> {
-        Some(G::grid_ref(self))
+    fn as_bitboard(&self) -> Option<BitboardRef<'_>> {
+        Some(G::bitboard_ref(self))
     }
 
     #[inline(always)]

@@ -75,6 +75,10 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn player_discs(&self) -> u32;
     /// Discs of the other side.
     fn opponent_discs(&self) -> u32;
+    /// Indices of the squares of the side to move's discs.
+    fn player_squares(&self) -> Self::Moves;
+    /// Indices of the squares of the other side's discs.
+    fn opponent_squares(&self) -> Self::Moves;
     /// Empty squares.
     fn empties(&self) -> u32 {
         (self.size() * self.size()) as u32 - self.player_discs() - self.opponent_discs()
@@ -95,18 +99,22 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
     /// A well-mixed 64-bit hash of the discs and the side to move's perspective.
     fn hash_key(&self) -> u64;
-    /// This board as a [`Board8`], when it is one: code generic over boards takes the
-    /// bitboard path through it. The answer is known at compile time for each board type,
-    /// so the test costs nothing in a monomorphised search.
+    /// This board on the bitboards of its size, when it is on them: code generic over
+    /// boards takes the bitboard path of each size through it. The answer is known at
+    /// compile time for each board type, so the test costs nothing in a monomorphised
+    /// search.
     #[inline(always)]
-    fn as_board8(&self) -> Option<&Board8> {
+    fn as_bitboard(&self) -> Option<BitboardRef<'_>> {
         None
     }
-    /// This board as a 6x6, 10x10 or 12x12 bitboard, when it is one; known at compile time
-    /// for each board type, as [`Board::as_board8`].
+    /// This board as a [`Board8`], when it is one: the 8x8 case of
+    /// [`Board::as_bitboard`], for code with an 8x8 path only.
     #[inline(always)]
-    fn as_grid(&self) -> Option<GridRef<'_>> {
-        None
+    fn as_board8(&self) -> Option<&Board8> {
+        match self.as_bitboard() {
+            Some(BitboardRef::Eight(board)) => Some(board),
+            _ => None,
+        }
     }
     /// Empty squares next to a disc of the opponent: where the side to move may later find
     /// moves (its potential mobility).
@@ -129,11 +137,13 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
 }
 
-/// A board on the bitboards of a size other than 8x8 (see [`Board::as_grid`]).
+/// A board on the bitboards of its size (see [`Board::as_bitboard`]).
 #[derive(Clone, Copy, Debug)]
-pub enum GridRef<'a> {
+pub enum BitboardRef<'a> {
     /// A 6x6 board.
     Six(&'a Board6),
+    /// An 8x8 board.
+    Eight(&'a Board8),
     /// A 10x10 board.
     Ten(&'a Board10),
     /// A 12x12 board.

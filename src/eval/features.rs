@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::board::bitboard::{column_byte, gather, legal_moves, neighbours};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout};
-use crate::board::{Board, Board8, Cell, GridBoard, GridRef, MAX_SIZE};
+use crate::board::{BitboardRef, Board, Board8, Cell, GridBoard, MAX_SIZE};
 
 /// Number of features.
 pub(crate) const NUM_FEATURES: usize = 19;
@@ -81,13 +81,11 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
 /// Computes the features of `board`, on its bitboards.
 #[inline]
 pub(crate) fn features<B: Board>(board: &B) -> Features {
-    if let Some(board8) = board.as_board8() {
-        return features8(board8);
-    }
-    match board.as_grid() {
-        Some(GridRef::Six(board)) => features_grid(board),
-        Some(GridRef::Ten(board)) => features_grid(board),
-        Some(GridRef::Twelve(board)) => features_grid(board),
+    match board.as_bitboard() {
+        Some(BitboardRef::Eight(board)) => features8(board),
+        Some(BitboardRef::Six(board)) => features_grid(board),
+        Some(BitboardRef::Ten(board)) => features_grid(board),
+        Some(BitboardRef::Twelve(board)) => features_grid(board),
         None => features_generic(board),
     }
 }

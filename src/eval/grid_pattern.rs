@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use super::weights::{Weights, WeightsError};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::Geometry;
-use crate::board::{Board, Cell, GridBoard, GridRef, Six, Ten, Twelve};
+use crate::board::{BitboardRef, Board, Cell, GridBoard, Six, Ten, Twelve};
 
 /// Empty squares a stage spans.
 const EMPTIES_PER_STAGE: usize = 12;
@@ -373,11 +373,11 @@ impl GridPatternEval {
     /// The score of `board` (of this evaluation's size) for the side to move, in
     /// hundredths of a disc.
     pub fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        match board.as_grid() {
-            Some(GridRef::Six(b)) => self.evaluate_grid(b),
-            Some(GridRef::Ten(b)) => self.evaluate_grid(b),
-            Some(GridRef::Twelve(b)) => self.evaluate_grid(b),
-            None => {
+        match board.as_bitboard() {
+            Some(BitboardRef::Six(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Ten(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Twelve(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Eight(_)) | None => {
                 let layout = &self.layout;
                 let mut sum = 0;
                 let weights = self.stage_weights(board.empties());
