@@ -3,7 +3,7 @@
 
 use crate::board::bitset::BitSet;
 use crate::board::geometry::Geometry;
-use crate::board::{AnyBoard, Board, Board8, SizedBoard};
+use crate::board::{AnyBoard, Board, Board8, GridBoard};
 
 /// How games that end before the requested depth are counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -96,8 +96,8 @@ pub fn perft8(board: &Board8, depth: u32, convention: Convention) -> u64 {
 
 /// Leaves at `depth` plies below a board of another size on its bitboards, counting the
 /// last two plies in bulk as [`perft8`] does.
-pub(crate) fn perft_sized<G: Geometry>(
-    board: &SizedBoard<G>,
+pub(crate) fn perft_grid<G: Geometry>(
+    board: &GridBoard<G>,
     depth: u32,
     convention: Convention,
 ) -> u64 {
@@ -110,7 +110,7 @@ pub(crate) fn perft_sized<G: Geometry>(
         if passed.move_mask().is_empty() {
             return convention.ended();
         }
-        return perft_sized(&passed, depth - 1, convention);
+        return perft_grid(&passed, depth - 1, convention);
     }
     match depth {
         1 => moves.count() as u64,
@@ -130,7 +130,7 @@ pub(crate) fn perft_sized<G: Geometry>(
             .sum(),
         _ => moves
             .iter()
-            .map(|bit| perft_sized(&board.after(bit, board.flips(bit)), depth - 1, convention))
+            .map(|bit| perft_grid(&board.after(bit, board.flips(bit)), depth - 1, convention))
             .sum(),
     }
 }
@@ -138,10 +138,10 @@ pub(crate) fn perft_sized<G: Geometry>(
 /// Leaves at `depth` plies below any board, on its fastest path.
 pub fn perft_any(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
     match board {
-        AnyBoard::Six(b) => perft_sized(b, depth, convention),
+        AnyBoard::Six(b) => perft_grid(b, depth, convention),
         AnyBoard::Eight(b) => perft8(b, depth, convention),
-        AnyBoard::Ten(b) => perft_sized(b, depth, convention),
-        AnyBoard::Twelve(b) => perft_sized(b, depth, convention),
+        AnyBoard::Ten(b) => perft_grid(b, depth, convention),
+        AnyBoard::Twelve(b) => perft_grid(b, depth, convention),
     }
 }
 

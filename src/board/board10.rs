@@ -1,8 +1,8 @@
 //! 10x10 on one 128-bit word per side.
 
 use super::geometry::{self, Geometry};
-use super::sized::SizedBoard;
-use super::SizedRef;
+use super::grid::GridBoard;
+use super::BitboardRef;
 
 /// The 10x10 board: 100 squares in the low bits of a `u128`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -14,8 +14,8 @@ impl Geometry for Ten {
     const STRIDE: usize = 10;
     const HASH_SEED: u64 = 0xBB67_AE85_84CA_A73B;
 
-    fn sized_ref(board: &SizedBoard<Ten>) -> SizedRef<'_> {
-        SizedRef::Ten(board)
+    fn bitboard_ref(board: &GridBoard<Ten>) -> BitboardRef<'_> {
+        BitboardRef::Ten(board)
     }
 
     #[inline(always)]
@@ -123,12 +123,12 @@ fn legal_moves_avx2(player: u128, opponent: u128) -> u128 {
 }
 
 /// A 10x10 position.
-pub type Board10 = SizedBoard<Ten>;
+pub type Board10 = GridBoard<Ten>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::sized::tests::agrees_with_the_reference;
+    use crate::board::grid::tests::agrees_with_the_reference;
     use crate::rng::Rng;
 
     #[test]

@@ -4,8 +4,8 @@
 
 use super::bitset::U192;
 use super::geometry::Geometry;
-use super::sized::SizedBoard;
-use super::SizedRef;
+use super::grid::GridBoard;
+use super::BitboardRef;
 
 /// The 12x12 board: square (row, column) on bit `16 * row + column` of a 192-bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -17,8 +17,8 @@ impl Geometry for Twelve {
     const STRIDE: usize = 16;
     const HASH_SEED: u64 = 0x3C6E_F372_FE94_F82B;
 
-    fn sized_ref(board: &SizedBoard<Twelve>) -> SizedRef<'_> {
-        SizedRef::Twelve(board)
+    fn bitboard_ref(board: &GridBoard<Twelve>) -> BitboardRef<'_> {
+        BitboardRef::Twelve(board)
     }
 
     #[inline(always)]
@@ -276,14 +276,14 @@ fn legal_moves_avx2(player: U192, opponent: U192) -> U192 {
 }
 
 /// A 12x12 position.
-pub type Board12 = SizedBoard<Twelve>;
+pub type Board12 = GridBoard<Twelve>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::bitset::BitSet;
     use crate::board::geometry;
-    use crate::board::sized::tests::agrees_with_the_reference;
+    use crate::board::grid::tests::agrees_with_the_reference;
     use crate::rng::Rng;
 
     #[test]

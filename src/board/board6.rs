@@ -2,8 +2,8 @@
 
 use super::bitboard;
 use super::geometry::Geometry;
-use super::sized::SizedBoard;
-use super::SizedRef;
+use super::grid::GridBoard;
+use super::BitboardRef;
 
 /// The 6x6 board: 36 squares in the low bits of a `u64`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -15,8 +15,8 @@ impl Geometry for Six {
     const STRIDE: usize = 6;
     const HASH_SEED: u64 = 0x6A09_E667_F3BC_C908;
 
-    fn sized_ref(board: &SizedBoard<Six>) -> SizedRef<'_> {
-        SizedRef::Six(board)
+    fn bitboard_ref(board: &GridBoard<Six>) -> BitboardRef<'_> {
+        BitboardRef::Six(board)
     }
 
     #[inline(always)]
@@ -31,13 +31,13 @@ impl Geometry for Six {
 }
 
 /// A 6x6 position.
-pub type Board6 = SizedBoard<Six>;
+pub type Board6 = GridBoard<Six>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::geometry;
-    use crate::board::sized::tests::agrees_with_the_reference;
+    use crate::board::grid::tests::agrees_with_the_reference;
     use crate::rng::Rng;
 
     #[test]

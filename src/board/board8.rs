@@ -1,7 +1,7 @@
 //! The 8x8 board on two bitboards: the fast path of every search.
 
 use super::bitboard::{self, neighbours, Bits};
-use super::{mix64, Board, Cell};
+use super::{mix64, BitboardRef, Board, Cell};
 
 /// An 8x8 position seen from the side to move: one bitboard per side, bit `i` being square
 /// `i` (a1 = 0, h1 = 7, a8 = 56).
@@ -120,6 +120,16 @@ impl Board for Board8 {
     }
 
     #[inline(always)]
+    fn player_squares(&self) -> Bits {
+        Bits(self.player)
+    }
+
+    #[inline(always)]
+    fn opponent_squares(&self) -> Bits {
+        Bits(self.opponent)
+    }
+
+    #[inline(always)]
     fn empties(&self) -> u32 {
         self.empty_mask().count_ones()
     }
@@ -135,7 +145,7 @@ impl Board for Board8 {
     }
 
     #[inline(always)]
-    fn as_board8(&self) -> Option<&Board8> {
-        Some(self)
+    fn as_bitboard(&self) -> Option<BitboardRef<'_>> {
+        Some(BitboardRef::Eight(self))
     }
 }

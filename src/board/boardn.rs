@@ -243,6 +243,14 @@ impl Board for BoardN {
         self.opponent.len()
     }
 
+    fn player_squares(&self) -> SquareSet {
+        self.player
+    }
+
+    fn opponent_squares(&self) -> SquareSet {
+        self.opponent
+    }
+
     fn hash_key(&self) -> u64 {
         let mut h = self.size as u64;
         for word in 0..3 {

@@ -15,7 +15,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use super::bitset::BitSet;
-use super::{SizedBoard, SizedRef};
+use super::{BitboardRef, GridBoard};
 
 /// Most bits a layout uses (12x12 with 16 bits a row).
 pub(crate) const MAX_BITS: usize = 192;
@@ -33,8 +33,9 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// different boards do not share transposition-table entries.
     const HASH_SEED: u64;
 
-    /// `board` as the [`SizedRef`] variant of this size (see [`super::Board::as_sized`]).
-    fn sized_ref(board: &SizedBoard<Self>) -> SizedRef<'_>;
+    /// `board` as the [`BitboardRef`] variant of this size (see
+    /// [`super::Board::as_bitboard`]).
+    fn bitboard_ref(board: &GridBoard<Self>) -> BitboardRef<'_>;
 
     /// The bit of the square with row-major `index`.
     #[inline(always)]

@@ -2,7 +2,8 @@
 //!
 //! A [`Board`] is seen from the side to move ("player") against the other side
 //! ("opponent"); squares are row-major indices on that board. [`Board8`] is the 8x8 fast
-//! path on bitboards, [`BoardN`] plays 6x6, 10x10 and 12x12 (and 8x8, as a cross-check).
+//! path on bitboards, [`GridBoard`] plays 6x6, 10x10 and 12x12 on the bit sets of their
+//! geometry, and [`BoardN`] plays every size square by square, as a cross-check.
 //! [`Position`] adds colours and the text formats users type.
 
 pub(crate) mod bitboard;
@@ -14,8 +15,8 @@ mod board8;
 mod boardn;
 mod color;
 pub(crate) mod geometry;
+mod grid;
 mod position;
-mod sized;
 mod square;
 
 pub use board10::{Board10, Ten};
@@ -24,8 +25,8 @@ pub use board6::{Board6, Six};
 pub use board8::Board8;
 pub use boardn::{BoardN, SquareSet};
 pub use color::{Color, ColorError};
+pub use grid::GridBoard;
 pub use position::{transcript, AnyBoard, MoveError, Position, PositionError};
-pub use sized::SizedBoard;
 pub use square::{Move, Square, SquareError, MAX_SIZE};
 
 /// Board sides that Emilia plays.
@@ -74,6 +75,10 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn player_discs(&self) -> u32;
     /// Discs of the other side.
     fn opponent_discs(&self) -> u32;
+    /// Indices of the squares of the side to move's discs.
+    fn player_squares(&self) -> Self::Moves;
+    /// Indices of the squares of the other side's discs.
+    fn opponent_squares(&self) -> Self::Moves;
     /// Empty squares.
     fn empties(&self) -> u32 {
         (self.size() * self.size()) as u32 - self.player_discs() - self.opponent_discs()
@@ -94,18 +99,22 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
     /// A well-mixed 64-bit hash of the discs and the side to move's perspective.
     fn hash_key(&self) -> u64;
-    /// This board as a [`Board8`], when it is one: code generic over boards takes the
-    /// bitboard path through it. The answer is known at compile time for each board type,
-    /// so the test costs nothing in a monomorphised search.
+    /// This board on the bitboards of its size, when it is on them: code generic over
+    /// boards takes the bitboard path of each size through it. The answer is known at
+    /// compile time for each board type, so the test costs nothing in a monomorphised
+    /// search.
     #[inline(always)]
-    fn as_board8(&self) -> Option<&Board8> {
+    fn as_bitboard(&self) -> Option<BitboardRef<'_>> {
         None
     }
-    /// This board as a 6x6, 10x10 or 12x12 bitboard, when it is one; known at compile time
-    /// for each board type, as [`Board::as_board8`].
+    /// This board as a [`Board8`], when it is one: the 8x8 case of
+    /// [`Board::as_bitboard`], for code with an 8x8 path only.
     #[inline(always)]
-    fn as_sized(&self) -> Option<SizedRef<'_>> {
-        None
+    fn as_board8(&self) -> Option<&Board8> {
+        match self.as_bitboard() {
+            Some(BitboardRef::Eight(board)) => Some(board),
+            _ => None,
+        }
     }
     /// Empty squares next to a disc of the opponent: where the side to move may later find
     /// moves (its potential mobility).
@@ -128,11 +137,13 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
 }
 
-/// A board on the bitboards of a size other than 8x8 (see [`Board::as_sized`]).
+/// A board on the bitboards of its size (see [`Board::as_bitboard`]).
 #[derive(Clone, Copy, Debug)]
-pub enum SizedRef<'a> {
+pub enum BitboardRef<'a> {
     /// A 6x6 board.
     Six(&'a Board6),
+    /// An 8x8 board.
+    Eight(&'a Board8),
     /// A 10x10 board.
     Ten(&'a Board10),
     /// A 12x12 board.

@@ -20,7 +20,7 @@ static evaluation on those games, in discs, next to simple baselines.
 
 On 6x6, 10x10 and 12x12 (--size N) it fits that size's pattern evaluation (corrections
 to the classic evaluation) to self-play games of the size (`emilia selfplay --size N`),
-with --selfplay, --out (default sized-N.weights), --holdout-every, --iterations (default
+with --selfplay, --out (default emilia-N.weights), --holdout-every, --iterations (default
 100), --l2 (default 10 on 6x6, whose weights each see many positions, 500 on 10x10, 8000
 on 12x12), --smooth (default 50) and --search-label W (0 to 1, default 0: the weight of
 the self-play search's recorded scores in the labels, beside the games' results) and
@@ -92,11 +92,11 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     let size: usize = args.get("size", 8)?;
     if size != 8 {
-        return run_sized(&args, size);
+        return run_grid(&args, size);
     }
-    for only_sized in ["search-label", "from"] {
-        if args.value(only_sized).is_some() {
-            bail!("--{only_sized} is for --size 6, 10 and 12 training");
+    for grid_only in ["search-label", "from"] {
+        if args.value(grid_only).is_some() {
+            bail!("--{grid_only} is for --size 6, 10 and 12 training");
         }
     }
     let defaults = Config::default();
@@ -226,7 +226,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 }
 
 /// `emilia train --size N` for 6x6, 10x10 and 12x12.
-fn run_sized(args: &Args, size: usize) -> Result<()> {
+fn run_grid(args: &Args, size: usize) -> Result<()> {
     if ![6, 10, 12].contains(&size) {
         bail!("--size {size}: expected 6, 8, 10 or 12");
     }
@@ -248,12 +248,12 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
     if args.flag("curve") {
         bail!("--curve is for 8x8 training, not --size {size}");
     }
-    let config = train::sized::SizedConfig {
+    let config = train::grid_pattern::GridPatternConfig {
         size,
         selfplay: args.values("selfplay").iter().map(PathBuf::from).collect(),
         holdout_every: args.get("holdout-every", 10usize)?.max(2),
         iterations: args.get("iterations", 100)?,
-        l2: args.get("l2", train::sized::default_l2(size))?,
+        l2: args.get("l2", train::grid_pattern::default_l2(size))?,
         smooth: args.get("smooth", 50.0)?,
         search_label: args.get("search-label", 0.0f32)?,
         from: args.value("from").map(PathBuf::from),
@@ -267,7 +267,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
     if config.selfplay.is_empty() {
         bail!("no games given: use --selfplay <file or directory> of {size}x{size} games");
     }
-    let out: PathBuf = args.get("out", PathBuf::from(format!("sized-{size}.weights")))?;
+    let out: PathBuf = args.get("out", PathBuf::from(format!("emilia-{size}.weights")))?;
     if out.exists() && !args.flag("force") {
         bail!(
             "{} exists: give another --out, or --force to replace it",
@@ -275,7 +275,7 @@ fn run_sized(args: &Args, size: usize) -> Result<()> {
         );
     }
     let start = Instant::now();
-    let fitted = train::sized::train_sized(&config, &mut |line| {
+    let fitted = train::grid_pattern::train_grid_pattern(&config, &mut |line| {
         output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
     })?;
     fitted.weights.write(&out)?;

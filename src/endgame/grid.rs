@@ -10,7 +10,7 @@ use super::order::WIPEOUT;
 use super::search::{play, MoveList, OrderPlan, Search, Shape, NONE};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout, MAX_BITS};
-use crate::board::{Board, SizedBoard};
+use crate::board::{Board, GridBoard};
 use crate::eval::{Classic, Evaluator};
 
 /// A board of the geometry `G`.
@@ -331,7 +331,7 @@ impl<G: Geometry> Shape for Grid<G> {
 
     #[inline(always)]
     fn order_value(eval: &'static Classic, player: G::Bits, opponent: G::Bits) -> i32 {
-        eval.evaluate(&SizedBoard::<G>::new(player, opponent))
+        eval.evaluate(&GridBoard::<G>::new(player, opponent))
     }
 
     #[inline(always)]
@@ -366,7 +366,7 @@ impl<G: Geometry> Shape for Grid<G> {
 
     #[inline(always)]
     fn key(player: G::Bits, opponent: G::Bits) -> u64 {
-        SizedBoard::<G>::new(player, opponent).hash_key()
+        GridBoard::<G>::new(player, opponent).hash_key()
     }
 
     #[inline(always)]
@@ -478,8 +478,8 @@ mod tests {
     }
 
     /// A random position `empties` empty squares from the end of a random game.
-    fn random_position<G: Geometry>(rng: &mut Rng, empties: u32) -> Option<SizedBoard<G>> {
-        let mut board = SizedBoard::<G>::start(G::SIZE);
+    fn random_position<G: Geometry>(rng: &mut Rng, empties: u32) -> Option<GridBoard<G>> {
+        let mut board = GridBoard::<G>::start(G::SIZE);
         while board.empties() > empties {
             let moves: Vec<usize> = board.moves().collect();
             if moves.is_empty() {

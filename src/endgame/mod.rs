@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::geometry::Geometry;
-use crate::board::{AnyBoard, Board8, SizedBoard};
+use crate::board::{AnyBoard, Board8, GridBoard};
 pub use crate::memory::MemoryError;
 use eight::Eight;
 use grid::Grid;
@@ -401,7 +401,7 @@ impl Solver {
     /// [`Solver::solve_within`] on the generic bit sets of `G` (8x8 included).
     pub(crate) fn solve_grid<G: Geometry>(
         &mut self,
-        board: &SizedBoard<G>,
+        board: &GridBoard<G>,
         alpha: i32,
         beta: i32,
         limits: &SolveLimits,

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::board::bitboard::{column_byte, gather, legal_moves, neighbours};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::{self, Geometry, Layout};
-use crate::board::{Board, Board8, Cell, SizedBoard, SizedRef, MAX_SIZE};
+use crate::board::{BitboardRef, Board, Board8, Cell, GridBoard, MAX_SIZE};
 
 /// Number of features.
 pub(crate) const NUM_FEATURES: usize = 19;
@@ -81,13 +81,11 @@ fn square_class(index: usize, size: usize) -> Option<usize> {
 /// Computes the features of `board`, on its bitboards.
 #[inline]
 pub(crate) fn features<B: Board>(board: &B) -> Features {
-    if let Some(board8) = board.as_board8() {
-        return features8(board8);
-    }
-    match board.as_sized() {
-        Some(SizedRef::Six(board)) => features_sized(board),
-        Some(SizedRef::Ten(board)) => features_sized(board),
-        Some(SizedRef::Twelve(board)) => features_sized(board),
+    match board.as_bitboard() {
+        Some(BitboardRef::Eight(board)) => features8(board),
+        Some(BitboardRef::Six(board)) => features_grid(board),
+        Some(BitboardRef::Ten(board)) => features_grid(board),
+        Some(BitboardRef::Twelve(board)) => features_grid(board),
         None => features_generic(board),
     }
 }
@@ -334,8 +332,8 @@ pub(crate) fn features8(board: &Board8) -> Features {
     x
 }
 
-/// The squares [`features_sized`] counts, as words of a board's layout.
-struct SizedMasks {
+/// The squares [`features_grid`] counts, as words of a board's layout.
+struct GridMasks {
     corners: [u64; 3],
     /// Per corner: the corner, its X-square, its two C-squares.
     corner_groups: [[[u64; 3]; 3]; 4],
@@ -351,10 +349,10 @@ const fn add_square(words: &mut [u64; 3], layout: Layout, row: usize, col: usize
     words[bit / 64] |= 1 << (bit % 64);
 }
 
-const fn sized_masks(layout: Layout) -> SizedMasks {
+const fn grid_masks(layout: Layout) -> GridMasks {
     let n = layout.size;
     let last = n - 1;
-    let mut masks = SizedMasks {
+    let mut masks = GridMasks {
         corners: [0; 3],
         corner_groups: [[[0; 3]; 3]; 4],
         quadrants: [[0; 3]; 4],
@@ -435,19 +433,19 @@ fn edge_stable_difference(player: u32, opponent: u32, length: u32) -> i32 {
 }
 
 /// Features of a 6x6, 10x10 or 12x12 board on its bitboards; equal to [`features_generic`].
-pub(crate) fn features_sized<G: Geometry>(board: &SizedBoard<G>) -> Features {
+pub(crate) fn features_grid<G: Geometry>(board: &GridBoard<G>) -> Features {
     let (p, o) = (board.player, board.opponent);
     let mobility = [G::legal_moves(p, o).count(), G::legal_moves(o, p).count()];
-    features_sized_with(board, mobility)
+    features_grid_with(board, mobility)
 }
 
-/// [`features_sized`] with the legal move counts of the side to move and of the other side
+/// [`features_grid`] with the legal move counts of the side to move and of the other side
 /// already known.
-pub(crate) fn features_sized_with<G: Geometry>(
-    board: &SizedBoard<G>,
+pub(crate) fn features_grid_with<G: Geometry>(
+    board: &GridBoard<G>,
     mobility: [u32; 2],
 ) -> Features {
-    let masks: &SizedMasks = const { &sized_masks(Layout::of::<G>()) };
+    let masks: &GridMasks = const { &grid_masks(Layout::of::<G>()) };
     let bits = |words: &[u64; 3]| G::Bits::from_words(*words);
     let (p, o) = (board.player, board.opponent);
     let empty = board.empty_mask();
@@ -526,16 +524,12 @@ mod tests {
 
     /// Random games on `G`'s board, comparing the bitboard features with the square by
     /// square ones at every position.
-    fn sized_features_agree<G: Geometry>(games: usize) {
+    fn grid_features_agree<G: Geometry>(games: usize) {
         let mut rng = crate::rng::Rng::new(G::SIZE as u64);
         for _ in 0..games {
-            let mut board = SizedBoard::<G>::start(G::SIZE);
+            let mut board = GridBoard::<G>::start(G::SIZE);
             loop {
-                assert_eq!(
-                    features_sized(&board),
-                    features_generic(&board),
-                    "{board:?}"
-                );
+                assert_eq!(features_grid(&board), features_generic(&board), "{board:?}");
                 let moves: Vec<usize> = board.moves().collect();
                 if moves.is_empty() {
                     if board.is_game_over() {
@@ -551,9 +545,9 @@ mod tests {
 
     #[test]
     fn bitboard_features_of_other_sizes_equal_square_by_square_features() {
-        sized_features_agree::<Six>(200);
-        sized_features_agree::<Ten>(60);
-        sized_features_agree::<Twelve>(40);
+        grid_features_agree::<Six>(200);
+        grid_features_agree::<Ten>(60);
+        grid_features_agree::<Twelve>(40);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 
 mod classic;
 pub(crate) mod features;
+pub(crate) mod grid_pattern;
 pub(crate) mod pattern;
-pub(crate) mod sized;
 mod square_table;
 pub(crate) mod tune;
 pub(crate) mod weights;

@@ -23,7 +23,7 @@ pub use indices::{indices, IncrementalIndices, Indices};
 use layout::{global_features, INSTANCE_OFFSETS};
 pub(crate) use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 
-use super::sized::SizedEval;
+use super::grid_pattern::GridPatternEval;
 use super::weights::{Weights, WeightsError, WeightsFileError};
 use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
@@ -248,7 +248,7 @@ impl PatternEval {
 pub struct Pattern {
     eval: WeightsRef,
     /// Weights read from a file for one of the other sizes, in place of the built-in ones.
-    sized: Option<std::sync::Arc<SizedEval>>,
+    grid_pattern: Option<std::sync::Arc<GridPatternEval>>,
     other_sizes: Classic,
 }
 
@@ -264,7 +264,7 @@ impl Pattern {
     pub fn embedded() -> Result<Pattern, WeightsError> {
         Ok(Pattern {
             eval: WeightsRef::Embedded(PatternEval::embedded()?),
-            sized: None,
+            grid_pattern: None,
             other_sizes: Classic::default(),
         })
     }
@@ -277,12 +277,12 @@ impl Pattern {
             Ok(eval) => eval,
             Err(e) => {
                 for size in [6, 10, 12] {
-                    if let Ok(sized) = SizedEval::from_weights(size, &weights) {
+                    if let Ok(grid_pattern) = GridPatternEval::from_weights(size, &weights) {
                         let eight = PatternEval::embedded()
                             .map_err(|e| WeightsFileError::Refused(path.to_path_buf(), e))?;
                         return Ok(Pattern {
                             eval: WeightsRef::Embedded(eight),
-                            sized: Some(std::sync::Arc::new(sized)),
+                            grid_pattern: Some(std::sync::Arc::new(grid_pattern)),
                             other_sizes: Classic::default(),
                         });
                     }
@@ -292,7 +292,7 @@ impl Pattern {
         };
         Ok(Pattern {
             eval: WeightsRef::Loaded(std::sync::Arc::new(eight)),
-            sized: None,
+            grid_pattern: None,
             other_sizes: Classic::default(),
         })
     }
@@ -300,10 +300,10 @@ impl Pattern {
     /// The evaluation of boards of side `size` other than 8: weights read for it, or the
     /// built-in ones.
     #[inline]
-    fn sized(&self, size: usize) -> Option<&SizedEval> {
-        match &self.sized {
+    fn grid_pattern(&self, size: usize) -> Option<&GridPatternEval> {
+        match &self.grid_pattern {
             Some(eval) if eval.layout().size() == size => Some(eval),
-            _ => SizedEval::built_in(size),
+            _ => GridPatternEval::built_in(size),
         }
     }
 
@@ -324,7 +324,7 @@ impl Evaluator for Pattern {
     fn evaluate<B: Board>(&self, board: &B) -> i32 {
         match board.as_board8() {
             Some(board) => self.patterns().evaluate(board),
-            None => match self.sized(board.size()) {
+            None => match self.grid_pattern(board.size()) {
                 Some(eval) => eval.evaluate(board),
                 None => self.other_sizes.evaluate(board),
             },
@@ -719,7 +719,7 @@ mod tests {
     #[test]
     fn every_size_plays_with_its_built_in_weights() {
         fn check<B: Board>(pattern: &Pattern, size: usize) {
-            let built_in = SizedEval::built_in(size).expect("built-in weights");
+            let built_in = GridPatternEval::built_in(size).expect("built-in weights");
             let classic = Classic::default();
             let mut rng = Rng::new(size as u64);
             let mut board = B::start(size);

@@ -3,8 +3,7 @@
 
 use super::features::edge_distances;
 use super::{clamp_heuristic, Evaluator};
-use crate::board::bitboard::Bits;
-use crate::board::{Board, Cell, SIZES};
+use crate::board::{Board, SIZES};
 
 /// The 8x8 table, row 1 first: the classic hobby-program square utilities.
 #[rustfmt::skip]
@@ -73,21 +72,11 @@ impl Evaluator for SquareTable {
         let size = board.size();
         let table = &self.tables[size / 2 - 3];
         let mut sum = 0;
-        if let Some(b) = board.as_board8() {
-            for index in Bits(b.player) {
-                sum += table[index];
-            }
-            for index in Bits(b.opponent) {
-                sum -= table[index];
-            }
-            return clamp_heuristic(board, sum * SCALE);
+        for index in board.player_squares() {
+            sum += table[index];
         }
-        for (index, &value) in table.iter().enumerate() {
-            match board.cell(index) {
-                Cell::Player => sum += value,
-                Cell::Opponent => sum -= value,
-                Cell::Empty => {}
-            }
+        for index in board.opponent_squares() {
+            sum -= table[index];
         }
         clamp_heuristic(board, sum * SCALE)
     }

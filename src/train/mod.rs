@@ -9,9 +9,9 @@
 pub mod exact;
 pub(crate) mod fit;
 pub(crate) mod games;
+pub mod grid_pattern;
 pub(crate) mod labels;
 pub(crate) mod mpc;
-pub mod sized;
 
 use std::path::PathBuf;
 

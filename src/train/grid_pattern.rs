@@ -1,4 +1,4 @@
-//! Fitting the pattern evaluation of 6x6, 10x10 and 12x12 ([`crate::eval::sized`]) to
+//! Fitting the pattern evaluation of 6x6, 10x10 and 12x12 ([`crate::eval::grid_pattern`]) to
 //! self-play games of that size: every position a side chose a move in is labelled with
 //! the game's final result for that side (exact from the solver's first position on).
 //!
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use crate::board::{Board, Color, Move, Position, Square};
-use crate::eval::sized::SizedLayout;
+use crate::eval::grid_pattern::GridPatternLayout;
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
 use crate::selfplay::data::{game_files, read_games, LabelledGame};
@@ -33,7 +33,7 @@ pub fn default_l2(size: usize) -> f64 {
 
 /// What to fit and how.
 #[derive(Clone, Debug)]
-pub struct SizedConfig {
+pub struct GridPatternConfig {
     /// Side of the board: 6, 10 or 12.
     pub size: usize,
     /// Self-play chunk files or directories of them.
@@ -149,8 +149,8 @@ fn positions(game: &LabelledGame, search: f32, mut each: impl FnMut(&Position, f
 }
 
 /// Reads the games of `config` and fits the weights; `say` gets progress lines.
-pub fn train_sized(config: &SizedConfig, say: &mut dyn FnMut(&str)) -> Result<Fitted> {
-    let layout = SizedLayout::new(config.size);
+pub fn train_grid_pattern(config: &GridPatternConfig, say: &mut dyn FnMut(&str)) -> Result<Fitted> {
+    let layout = GridPatternLayout::new(config.size);
     let per_stage = layout.per_stage();
     let mut training = Samples::new(layout.features_per_position());
     let mut held_out = Samples::new(layout.features_per_position());
@@ -266,7 +266,7 @@ fn fit(
     samples: &Samples,
     stages: usize,
     per_stage: usize,
-    config: &SizedConfig,
+    config: &GridPatternConfig,
     say: &mut dyn FnMut(&str),
 ) -> Vec<f64> {
     let dim = stages * per_stage;
@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn a_fit_on_small_board_games_predicts_and_repeats() {
-        let dir = std::env::temp_dir().join(format!("emilia-sized-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("emilia-grid-pattern-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let settings = Settings {
             size: 6,
@@ -389,7 +389,7 @@ mod tests {
         };
         let every = std::time::Duration::from_secs(3600);
         data::run(&dir, &settings, &[], 0..3, 2, every, &mut |_| {}).unwrap();
-        let config = SizedConfig {
+        let config = GridPatternConfig {
             size: 6,
             selfplay: vec![dir.clone()],
             holdout_every: 5,
@@ -399,17 +399,17 @@ mod tests {
             search_label: 0.0,
             from: None,
         };
-        let fitted = train_sized(&config, &mut |_| {}).unwrap();
+        let fitted = train_grid_pattern(&config, &mut |_| {}).unwrap();
         let held = fitted.held_out;
         assert!(held.count > 200, "{held:?}");
         // Better than always predicting a draw on games it never saw.
         assert!(held.fitted < 0.95 * held.zero, "{held:?}");
         // Labels blended with the search scores give other weights, still predictive.
-        let blended_config = SizedConfig {
+        let blended_config = GridPatternConfig {
             search_label: 0.5,
             ..config.clone()
         };
-        let blended = train_sized(&blended_config, &mut |_| {}).unwrap();
+        let blended = train_grid_pattern(&blended_config, &mut |_| {}).unwrap();
         assert_ne!(blended.weights, fitted.weights);
         assert!(
             blended.held_out.fitted < 0.95 * held.zero,
@@ -417,48 +417,49 @@ mod tests {
             blended.held_out
         );
         // The same games give the same weights.
-        let again = train_sized(&config, &mut |_| {}).unwrap();
+        let again = train_grid_pattern(&config, &mut |_| {}).unwrap();
         assert_eq!(again.weights, fitted.weights);
         // A 10x10 fit refuses 6x6 games.
-        let ten = SizedConfig {
+        let ten = GridPatternConfig {
             size: 10,
             ..config.clone()
         };
-        assert!(train_sized(&ten, &mut |_| {}).is_err());
+        assert!(train_grid_pattern(&ten, &mut |_| {}).is_err());
         // Written and read back, the weights evaluate 6x6 boards.
         let path = dir.join("six.weights");
         fitted.weights.write(&path).unwrap();
         // A fit that starts from them and may hardly move keeps them; one that may move
         // freely fits the games as well as from nothing.
-        let held_to_them = SizedConfig {
+        let held_to_them = GridPatternConfig {
             from: Some(path.clone()),
             l2: 1e12,
             smooth: 0.0,
             ..blended_config.clone()
         };
-        let kept = train_sized(&held_to_them, &mut |_| {}).unwrap();
+        let kept = train_grid_pattern(&held_to_them, &mut |_| {}).unwrap();
         assert_eq!(kept.weights, fitted.weights);
-        let free = SizedConfig {
+        let free = GridPatternConfig {
             from: Some(path.clone()),
             ..blended_config.clone()
         };
-        let refitted = train_sized(&free, &mut |_| {}).unwrap();
+        let refitted = train_grid_pattern(&free, &mut |_| {}).unwrap();
         assert_ne!(refitted.weights, fitted.weights);
         assert!(refitted.held_out.fitted < 0.95 * held.zero);
         // Weights of another size are refused.
-        let other = SizedConfig {
+        let other = GridPatternConfig {
             size: 6,
-            from: Some(std::path::PathBuf::from("weights/sized-10.weights")),
+            from: Some(std::path::PathBuf::from("weights/emilia-10.weights")),
             ..config.clone()
         };
-        assert!(train_sized(&other, &mut |_| {}).is_err());
+        assert!(train_grid_pattern(&other, &mut |_| {}).is_err());
         let pattern = crate::eval::Pattern::from_file(&path).unwrap();
         let position = Position::start(6).unwrap();
         let (position, _) = position.play_transcript("b3b4c5").unwrap();
         let crate::board::AnyBoard::Six(board) = position.board else {
             panic!("a 6x6 board");
         };
-        let eval = crate::eval::sized::SizedEval::from_weights(6, &fitted.weights).unwrap();
+        let eval =
+            crate::eval::grid_pattern::GridPatternEval::from_weights(6, &fitted.weights).unwrap();
         assert_eq!(pattern.evaluate(&board), eval.evaluate(&board));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,11 +1,11 @@
-//! A position on the bitboard of one board size: [`SizedBoard`] plays 6x6, 10x10 and 12x12
+//! A position on the bitboard of one board size: [`GridBoard`] plays 6x6, 10x10 and 12x12
 //! through the [`Board`] trait with the kernels of its [`Geometry`].
 
 use std::marker::PhantomData;
 
 use super::bitset::{BitSet, SetBits};
 use super::geometry::{self, Geometry};
-use super::{mix64, Board, Cell, SizedRef, SquareSet};
+use super::{mix64, BitboardRef, Board, Cell, SquareSet};
 
 /// Iterator over the squares of a bit set as row-major indices, in ascending order.
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +49,7 @@ pub fn set_of<G: Geometry>(bits: G::Bits) -> SquareSet {
 /// A position seen from the side to move: one bit set per side, bit `i` being square `i`
 /// in row-major order (a1 = 0).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct SizedBoard<G: Geometry> {
+pub struct GridBoard<G: Geometry> {
     /// Discs of the side to move.
     pub player: G::Bits,
     /// Discs of the other side.
@@ -57,13 +57,13 @@ pub struct SizedBoard<G: Geometry> {
     geometry: PhantomData<G>,
 }
 
-impl<G: Geometry> SizedBoard<G> {
+impl<G: Geometry> GridBoard<G> {
     /// The position with these discs; they must not overlap and must lie on the board.
     #[inline(always)]
-    pub fn new(player: G::Bits, opponent: G::Bits) -> SizedBoard<G> {
+    pub fn new(player: G::Bits, opponent: G::Bits) -> GridBoard<G> {
         debug_assert!((player & opponent).is_empty());
         debug_assert!(((player | opponent) & !geometry::board::<G>()).is_empty());
-        SizedBoard {
+        GridBoard {
             player,
             opponent,
             geometry: PhantomData,
@@ -71,8 +71,8 @@ impl<G: Geometry> SizedBoard<G> {
     }
 
     /// The position with the discs of two square sets (row-major, as [`super::BoardN`]).
-    pub fn from_sets(player: SquareSet, opponent: SquareSet) -> SizedBoard<G> {
-        SizedBoard::new(bits_of::<G>(player), bits_of::<G>(opponent))
+    pub fn from_sets(player: SquareSet, opponent: SquareSet) -> GridBoard<G> {
+        GridBoard::new(bits_of::<G>(player), bits_of::<G>(opponent))
     }
 
     /// The legal moves as a bit set.
@@ -89,8 +89,8 @@ impl<G: Geometry> SizedBoard<G> {
 
     /// The position after a move on `bit` that flips `flipped`, opponent to move.
     #[inline(always)]
-    pub fn after(&self, bit: usize, flipped: G::Bits) -> SizedBoard<G> {
-        SizedBoard::new(
+    pub fn after(&self, bit: usize, flipped: G::Bits) -> GridBoard<G> {
+        GridBoard::new(
             self.opponent ^ flipped,
             self.player ^ flipped ^ G::Bits::bit(bit),
         )
@@ -103,14 +103,14 @@ impl<G: Geometry> SizedBoard<G> {
     }
 }
 
-impl<G: Geometry> Board for SizedBoard<G> {
+impl<G: Geometry> Board for GridBoard<G> {
     type Moves = Squares<G>;
 
-    fn start(size: usize) -> SizedBoard<G> {
+    fn start(size: usize) -> GridBoard<G> {
         assert_eq!(size, G::SIZE, "this board is {0}x{0} only", G::SIZE);
         let (low, high) = (size / 2 - 1, size / 2);
         let disc = |row: usize, col: usize| G::Bits::bit(G::bit(row * size + col));
-        SizedBoard::new(
+        GridBoard::new(
             disc(low, high) | disc(high, low),
             disc(low, low) | disc(high, high),
         )
@@ -147,14 +147,14 @@ impl<G: Geometry> Board for SizedBoard<G> {
     }
 
     #[inline(always)]
-    fn play(&self, index: usize) -> SizedBoard<G> {
+    fn play(&self, index: usize) -> GridBoard<G> {
         let bit = G::bit(index);
         self.after(bit, self.flips(bit))
     }
 
     #[inline(always)]
-    fn pass(&self) -> SizedBoard<G> {
-        SizedBoard::new(self.opponent, self.player)
+    fn pass(&self) -> GridBoard<G> {
+        GridBoard::new(self.opponent, self.player)
     }
 
     fn cell(&self, index: usize) -> Cell {
@@ -179,6 +179,16 @@ impl<G: Geometry> Board for SizedBoard<G> {
     }
 
     #[inline(always)]
+    fn player_squares(&self) -> Squares<G> {
+        Squares(self.player.iter())
+    }
+
+    #[inline(always)]
+    fn opponent_squares(&self) -> Squares<G> {
+        Squares(self.opponent.iter())
+    }
+
+    #[inline(always)]
     fn empties(&self) -> u32 {
         (G::SIZE * G::SIZE) as u32 - (self.player | self.opponent).count()
     }
@@ -196,8 +206,8 @@ impl<G: Geometry> Board for SizedBoard<G> {
     }
 
     #[inline(always)]
-    fn as_sized(&self) -> Option<SizedRef<'_>> {
-        Some(G::sized_ref(self))
+    fn as_bitboard(&self) -> Option<BitboardRef<'_>> {
+        Some(G::bitboard_ref(self))
     }
 
     #[inline(always)]
@@ -214,7 +224,7 @@ pub(crate) mod tests {
     use crate::board::BoardN;
     use crate::rng::Rng;
 
-    fn reference<G: Geometry>(board: &SizedBoard<G>) -> BoardN {
+    fn reference<G: Geometry>(board: &GridBoard<G>) -> BoardN {
         BoardN::from_sets(
             G::SIZE,
             set_of::<G>(board.player),
@@ -228,10 +238,10 @@ pub(crate) mod tests {
     /// function of the position that tells apart every position met.
     pub(crate) fn agrees_with_the_reference<G: Geometry>(games: usize, seed: u64) {
         let mut rng = Rng::new(seed);
-        let mut seen: HashMap<u64, SizedBoard<G>> = HashMap::new();
+        let mut seen: HashMap<u64, GridBoard<G>> = HashMap::new();
         let squares = G::SIZE * G::SIZE;
         for game in 0..games {
-            let mut fast = SizedBoard::<G>::start(G::SIZE);
+            let mut fast = GridBoard::<G>::start(G::SIZE);
             let mut slow = BoardN::start(G::SIZE);
             assert_eq!(reference(&fast), slow);
             loop {
@@ -261,10 +271,8 @@ pub(crate) mod tests {
                     assert_eq!(fast.flip_count(m), slow.flip_count(m));
                 }
                 let hash = fast.hash_key();
-                let rebuilt = SizedBoard::<G>::from_sets(
-                    set_of::<G>(fast.player),
-                    set_of::<G>(fast.opponent),
-                );
+                let rebuilt =
+                    GridBoard::<G>::from_sets(set_of::<G>(fast.player), set_of::<G>(fast.opponent));
                 assert_eq!(rebuilt, fast);
                 assert_eq!(rebuilt.hash_key(), hash);
                 assert_eq!(*seen.entry(hash).or_insert(fast), fast, "hash collision");

@@ -8,7 +8,7 @@
 //! coincide as sets of squares is placed once). The weights correct the classic evaluation
 //! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
 //! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
-//! games of that size and are built in (`weights/sized-N.weights`); a weights file (option
+//! games of that size and are built in (`weights/emilia-N.weights`); a weights file (option
 //! `weights`) replaces those of its size.
 
 use std::sync::OnceLock;
@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use super::weights::{Weights, WeightsError};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::Geometry;
-use crate::board::{Board, Cell, Six, SizedBoard, SizedRef, Ten, Twelve};
+use crate::board::{BitboardRef, Board, Cell, GridBoard, Six, Ten, Twelve};
 
 /// Empty squares a stage spans.
 const EMPTIES_PER_STAGE: usize = 12;
@@ -45,7 +45,7 @@ fn contents<B: Board>(board: &B, squares: &[usize]) -> usize {
 
 /// Where the features of one board size sit among a stage's weights.
 #[derive(Clone, Debug)]
-pub struct SizedLayout {
+pub struct GridPatternLayout {
     size: usize,
     stages: usize,
     /// Each shape's first weight, and its number of squares.
@@ -162,9 +162,9 @@ fn shapes(size: usize) -> Vec<Vec<(usize, usize)>> {
     shapes
 }
 
-impl SizedLayout {
+impl GridPatternLayout {
     /// The layout of boards of side `size` (6, 10 or 12).
-    pub fn new(size: usize) -> SizedLayout {
+    pub fn new(size: usize) -> GridPatternLayout {
         let squares = size * size;
         let stages = (squares - 4) / EMPTIES_PER_STAGE + 1;
         let mut shapes_at = Vec::new();
@@ -223,7 +223,7 @@ impl SizedLayout {
         let opponent_mobility = player_mobility + MOBILITY_CAP + 1;
         // Two constants: an even and an odd number of empties.
         let constant = opponent_mobility + MOBILITY_CAP + 1;
-        SizedLayout {
+        GridPatternLayout {
             size,
             stages,
             shapes: shapes_at,
@@ -308,20 +308,20 @@ impl SizedLayout {
 
 /// A pattern evaluation of one board size.
 #[derive(Debug)]
-pub struct SizedEval {
-    layout: SizedLayout,
+pub struct GridPatternEval {
+    layout: GridPatternLayout,
     /// The evaluation the weights correct.
     classic: super::Classic,
     /// Hundredths of a disc, stage by stage.
     weights: Vec<i16>,
 }
 
-impl SizedEval {
+impl GridPatternEval {
     /// The evaluation of boards of side `size` with `weights`, checked for fitting them.
-    pub fn from_weights(size: usize, weights: &Weights) -> Result<SizedEval, WeightsError> {
-        let layout = SizedLayout::new(size);
+    pub fn from_weights(size: usize, weights: &Weights) -> Result<GridPatternEval, WeightsError> {
+        let layout = GridPatternLayout::new(size);
         layout.check(weights)?;
-        Ok(SizedEval {
+        Ok(GridPatternEval {
             layout,
             classic: super::Classic::default(),
             weights: weights.values.clone(),
@@ -329,26 +329,26 @@ impl SizedEval {
     }
 
     /// The layout of the evaluation's features.
-    pub fn layout(&self) -> &SizedLayout {
+    pub fn layout(&self) -> &GridPatternLayout {
         &self.layout
     }
 
-    /// The built-in evaluation of boards of side `size` (`weights/sized-N.weights`),
+    /// The built-in evaluation of boards of side `size` (`weights/emilia-N.weights`),
     /// decoded at its first use; `None` for a size without built-in weights.
-    pub fn built_in(size: usize) -> Option<&'static SizedEval> {
-        static SIX: OnceLock<Option<SizedEval>> = OnceLock::new();
-        static TEN: OnceLock<Option<SizedEval>> = OnceLock::new();
-        static TWELVE: OnceLock<Option<SizedEval>> = OnceLock::new();
+    pub fn built_in(size: usize) -> Option<&'static GridPatternEval> {
+        static SIX: OnceLock<Option<GridPatternEval>> = OnceLock::new();
+        static TEN: OnceLock<Option<GridPatternEval>> = OnceLock::new();
+        static TWELVE: OnceLock<Option<GridPatternEval>> = OnceLock::new();
         let (decoded, bytes): (_, &[u8]) = match size {
-            6 => (&SIX, include_bytes!("../../weights/sized-6.weights")),
-            10 => (&TEN, include_bytes!("../../weights/sized-10.weights")),
-            12 => (&TWELVE, include_bytes!("../../weights/sized-12.weights")),
+            6 => (&SIX, include_bytes!("../../weights/emilia-6.weights")),
+            10 => (&TEN, include_bytes!("../../weights/emilia-10.weights")),
+            12 => (&TWELVE, include_bytes!("../../weights/emilia-12.weights")),
             _ => return None,
         };
         decoded
             .get_or_init(|| {
                 let eval = Weights::decode(bytes)
-                    .and_then(|weights| SizedEval::from_weights(size, &weights));
+                    .and_then(|weights| GridPatternEval::from_weights(size, &weights));
                 eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
                     .ok()
             })
@@ -357,7 +357,7 @@ impl SizedEval {
 
     /// The placed shapes' weights on a bitboard of this evaluation's size.
     #[inline(always)]
-    fn pattern_sum<G: Geometry>(&self, board: &SizedBoard<G>, weights: &[i16]) -> i32 {
+    fn pattern_sum<G: Geometry>(&self, board: &GridBoard<G>, weights: &[i16]) -> i32 {
         let (player, opponent) = (board.player.words(), board.opponent.words());
         let tables = &self.layout.gather_tables;
         let mut sum = 0;
@@ -373,11 +373,11 @@ impl SizedEval {
     /// The score of `board` (of this evaluation's size) for the side to move, in
     /// hundredths of a disc.
     pub fn evaluate<B: Board>(&self, board: &B) -> i32 {
-        match board.as_sized() {
-            Some(SizedRef::Six(b)) => self.evaluate_sized(b),
-            Some(SizedRef::Ten(b)) => self.evaluate_sized(b),
-            Some(SizedRef::Twelve(b)) => self.evaluate_sized(b),
-            None => {
+        match board.as_bitboard() {
+            Some(BitboardRef::Six(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Ten(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Twelve(b)) => self.evaluate_grid(b),
+            Some(BitboardRef::Eight(_)) | None => {
                 let layout = &self.layout;
                 let mut sum = 0;
                 let weights = self.stage_weights(board.empties());
@@ -391,17 +391,16 @@ impl SizedEval {
         }
     }
 
-    /// [`SizedEval::evaluate`] on a bitboard: both sides' mobility worked out once, for the
+    /// [`GridPatternEval::evaluate`] on a bitboard: both sides' mobility worked out once, for the
     /// classic evaluation and the mobility weights alike.
     #[inline(always)]
-    fn evaluate_sized<G: Geometry>(&self, board: &SizedBoard<G>) -> i32 {
+    fn evaluate_grid<G: Geometry>(&self, board: &GridBoard<G>) -> i32 {
         let (p, o) = (board.player, board.opponent);
         let mobility = [G::legal_moves(p, o).count(), G::legal_moves(o, p).count()];
         let weights = self.stage_weights(board.empties());
-        let classic = self.classic.score(
-            board,
-            &super::features::features_sized_with(board, mobility),
-        );
+        let classic = self
+            .classic
+            .score(board, &super::features::features_grid_with(board, mobility));
         let sum =
             self.pattern_sum(board, weights) + self.globals(weights, mobility, board.empties());
         self.clamp(sum + classic)
@@ -443,7 +442,7 @@ mod tests {
     #[test]
     fn shapes_are_placed_at_every_corner_once() {
         for size in [6, 10, 12] {
-            let layout = SizedLayout::new(size);
+            let layout = GridPatternLayout::new(size);
             // 3x3 and diagonal: 4 places each; 2x5: 8.
             let count = |shape: usize| layout.instances.iter().filter(|i| i.0 == shape).count();
             assert_eq!(count(0), 4);
@@ -457,7 +456,7 @@ mod tests {
             }
             assert_ne!(
                 layout.fingerprint(),
-                SizedLayout::new(if size == 6 { 10 } else { 6 }).fingerprint()
+                GridPatternLayout::new(if size == 6 { 10 } else { 6 }).fingerprint()
             );
         }
     }
@@ -466,7 +465,7 @@ mod tests {
     fn the_evaluation_sums_the_weights_of_the_features() {
         let mut rng = Rng::new(5);
         for size in [6, 10, 12] {
-            let layout = SizedLayout::new(size);
+            let layout = GridPatternLayout::new(size);
             let values: Vec<i16> = (0..layout.stages * layout.per_stage)
                 .map(|_| (rng.next_u64() % 21) as i16 - 10)
                 .collect();
@@ -476,7 +475,7 @@ mod tests {
                 fingerprint: layout.fingerprint(),
                 values: values.clone(),
             };
-            let eval = SizedEval::from_weights(size, &weights).unwrap();
+            let eval = GridPatternEval::from_weights(size, &weights).unwrap();
             let mut position = Position::start(size).unwrap();
             let mut features = Vec::new();
             // A whole random game: every stage, shapes empty, mixed and full.
@@ -501,7 +500,7 @@ mod tests {
                 fingerprint: 1,
                 ..weights
             };
-            assert!(SizedEval::from_weights(size, &wrong).is_err());
+            assert!(GridPatternEval::from_weights(size, &wrong).is_err());
         }
     }
 }
@@ -514,9 +513,9 @@ mod built_in_tests {
     #[test]
     fn built_in_weights_load_for_six_ten_and_twelve() {
         for size in [6, 10, 12] {
-            let eval = SizedEval::built_in(size).expect("built-in weights load");
+            let eval = GridPatternEval::built_in(size).expect("built-in weights load");
             assert_eq!(eval.layout().size(), size);
         }
-        assert!(SizedEval::built_in(8).is_none());
+        assert!(GridPatternEval::built_in(8).is_none());
     }
 }
