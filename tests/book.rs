@@ -27,6 +27,7 @@ fn deepen(book: &mut Book, depth: u32) {
         depth,
         solve_empties: 14,
         hash_mib: 16,
+        ..DeepenOptions::default()
     };
     let stop = AtomicBool::new(false);
     let progress = Deepener::new(options)

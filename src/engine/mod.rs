@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
-use crate::book::{Backing, Book};
+use crate::book::packed::PackedBook;
+use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::memory::SearchRunning;
@@ -69,7 +70,7 @@ pub struct Engine {
     seed: u64,
     /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
     /// when off.
-    book: Option<Arc<Book>>,
+    book: Option<Arc<PackedBook>>,
     /// The book file loaded; empty for the built-in book.
     book_file: String,
     /// Book moves up to this many discs below the best may be played (option
@@ -178,9 +179,7 @@ impl Engine {
             stop,
             player: None,
             seed: 0,
-            book: Book::embedded()
-                .map_err(|e| log::error!("opening book unavailable: {e:#}"))
-                .ok(),
+            book: Some(PackedBook::embedded()),
             book_file: String::new(),
             book_randomness: 0,
             book_rng: Rng::new(0),
@@ -291,11 +290,11 @@ impl Engine {
             self.book = None;
             self.book_file.clear();
         } else if value.eq_ignore_ascii_case("on") {
-            self.book = Some(Book::embedded().map_err(refused)?);
+            self.book = Some(PackedBook::embedded());
             self.book_file.clear();
         } else {
             let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
-            self.book = Some(Arc::new(book));
+            self.book = Some(Arc::new(PackedBook::new(&book)));
             self.book_file = value.to_string();
         }
         Ok(())
