@@ -1052,9 +1052,10 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        // After the tiger opening the book scores five replies; the others are searched.
+        // Ten moves into the tiger opening the book scores 7 of the 11 replies; the others
+        // are searched.
         let start = Position::start(8).unwrap();
-        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
         let legal = position.legal_moves().len();
         let mut calls = 0;
         let hints = engine.hint(&position, 64, &limits, &mut |_, _| calls += 1);
