@@ -8,11 +8,11 @@ fn main() {
     // Logs (started by the command line, after reading `-v` and `--log`) go to stderr or
     // the protocol log, and are off unless asked for: stdout is protocol only.
     let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(emilia::cli::run(&args, started));
+    std::process::exit(emilia::run_command_line(&args, started));
 }
 
 /// The processor check: the default build uses instructions that older processors lack
-/// (see the README's "Building for other processors").
+/// (see the README's "Other processors").
 mod processor {
     /// The instruction-set extensions the compiler may use, each with whether this build
     /// enabled it: those of x86-64-v3, the default target.

@@ -96,7 +96,11 @@ pub fn perft8(board: &Board8, depth: u32, convention: Convention) -> u64 {
 
 /// Leaves at `depth` plies below a board of another size on its bitboards, counting the
 /// last two plies in bulk as [`perft8`] does.
-pub fn perft_sized<G: Geometry>(board: &SizedBoard<G>, depth: u32, convention: Convention) -> u64 {
+pub(crate) fn perft_sized<G: Geometry>(
+    board: &SizedBoard<G>,
+    depth: u32,
+    convention: Convention,
+) -> u64 {
     if depth == 0 {
         return 1;
     }

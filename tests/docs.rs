@@ -1,6 +1,6 @@
-//! The docs run: every transcript in README.md and protocol.md is played against the real
-//! binary and its answers compared with the documented ones, so that the docs cannot drift
-//! from the program.
+//! The docs run: every transcript in README.md, protocol.md and docs/ is played against the
+//! real binary and its answers compared with the documented ones, so that the docs cannot
+//! drift from the program.
 //!
 //! - Protocol transcripts: fenced blocks whose lines all start with `>` (what the client
 //!   sends) or `<` (what Emilia answers), each played in a fresh session. In the text
@@ -10,11 +10,20 @@
 //!   output, run by `sh` in the repository with `emilia` on the PATH.
 //! - The error table of protocol.md: each row whose input is one command is sent to a
 //!   session at the start position.
+//! - Shell commands (`sh` blocks): every variable they use is set in the same file, every
+//!   option they give a subcommand is one its `--help` lists, and every file of the
+//!   repository they name exists, so that they run as written from a fresh clone (or say
+//!   which data they need, through a variable the text explains).
+//! - docs/cli.md names every usage line and option of every subcommand's `--help`.
+//! - The Python client listed in docs/integration.md is examples/emilia_client.py, and the
+//!   README's Python example runs (where `python3` is installed).
 //!
 //! Times, dates and node speeds change from run to run: they are masked on both sides.
 
 mod common;
 
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -49,7 +58,38 @@ fn blocks(text: &str) -> Vec<Block> {
 }
 
 fn read(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The documents whose transcripts and commands are checked: README.md, protocol.md,
+/// CONTRIBUTING.md and every `.md` file of docs/.
+fn documents() -> Vec<String> {
+    let mut files: Vec<String> = ["README.md", "protocol.md", "CONTRIBUTING.md"]
+        .map(String::from)
+        .to_vec();
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages: Vec<String> = std::fs::read_dir(docs)
+        .expect("docs/ exists")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 7, "docs/ holds {pages:?}");
+    files.extend(pages);
+    files
+}
+
+/// The binary's `--help` for `args` (`["match"]`, `["tune", "mpc"]`).
+fn help(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?} --help");
+    String::from_utf8(output.stdout).unwrap()
 }
 
 /// `text` with what changes between runs replaced by `_`: times (`time 0.004`,
@@ -214,9 +254,9 @@ fn is_transcript(block: &Block) -> bool {
 fn protocol_transcripts_answer_as_documented() {
     let mut problems = Vec::new();
     let mut played = 0;
-    for file in ["protocol.md", "README.md"] {
-        for block in blocks(&read(file)).iter().filter(|b| is_transcript(b)) {
-            problems.extend(play_transcript(file, block));
+    for file in documents() {
+        for block in blocks(&read(&file)).iter().filter(|b| is_transcript(b)) {
+            problems.extend(play_transcript(&file, block));
             played += 1;
         }
     }
@@ -272,8 +312,8 @@ fn shell_transcripts_print_as_documented() {
     );
     let mut problems = Vec::new();
     let mut run = 0;
-    for file in ["README.md", "protocol.md"] {
-        for block in blocks(&read(file)).iter().filter(|b| b.info == "console") {
+    for file in documents() {
+        for block in blocks(&read(&file)).iter().filter(|b| b.info == "console") {
             let mut lines = block.lines.iter().peekable();
             while let Some(line) = lines.next() {
                 let command = line
@@ -323,4 +363,344 @@ fn masks_hide_only_what_changes_between_runs() {
         "(;GM[Othello]PC[Emilia]DT[_]PB[]W[F4/-0.73/_]B[C3];)"
     );
     assert_ne!(masked("=== D3/0.02/0.00"), masked("=== C4/0.02/0.00"));
+}
+
+/// The subcommands `emilia --help` lists, each as its words, and `tune mpc`.
+fn subcommands() -> Vec<Vec<String>> {
+    let top = help(&[]);
+    let mut list: Vec<Vec<String>> = top
+        .split("Subcommands:\n")
+        .nth(1)
+        .expect("--help lists the subcommands")
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| vec![l.split_whitespace().next().unwrap().to_string()])
+        .collect();
+    assert!(list.len() >= 10, "{list:?}");
+    list.push(vec!["tune".to_string(), "mpc".to_string()]);
+    list
+}
+
+/// Whether `c` can continue an option's name.
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
+/// The `--options` that `text` names.
+fn options_in(text: &str) -> BTreeSet<String> {
+    let mut options = BTreeSet::new();
+    for (at, _) in text.match_indices("--") {
+        if text[..at].ends_with(is_name_char) {
+            continue;
+        }
+        let name: String = text[at + 2..]
+            .chars()
+            .take_while(|&c| is_name_char(c))
+            .collect();
+        // Prose such as "every --holdout-every-th game" names `--holdout-every`.
+        let name = name.strip_suffix("-th").unwrap_or(&name);
+        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            options.insert(format!("--{name}"));
+        }
+    }
+    options
+}
+
+#[test]
+fn cli_md_names_every_usage_line_and_option_of_every_help() {
+    let cli = read("docs/cli.md");
+    let documented = options_in(&cli);
+    let mut problems = Vec::new();
+    let mut all = vec![Vec::new()];
+    all.extend(subcommands());
+    for words in &all {
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let text = help(&args);
+        let mut usage = false;
+        for line in text.lines() {
+            usage = line.starts_with("Usage:")
+                || usage && line.starts_with(' ') && !line.trim().is_empty();
+            if usage && !cli.lines().any(|l| l.trim() == line.trim()) {
+                problems.push(format!(
+                    "{args:?}: usage line {line:?} is not in docs/cli.md"
+                ));
+            }
+        }
+        for option in options_in(&text).difference(&documented) {
+            problems.push(format!("{args:?}: {option} is not in docs/cli.md"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The commands of a `sh` block: continued lines joined, comments left out.
+fn shell_commands(block: &Block) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut current = String::new();
+    for line in &block.lines {
+        let line = match line.find(" #") {
+            Some(at) => &line[..at],
+            None if line.trim_start().starts_with('#') => "",
+            None => line,
+        };
+        match line.trim_end().strip_suffix('\\') {
+            Some(start) => current.push_str(start),
+            None => {
+                current.push_str(line);
+                if !current.trim().is_empty() {
+                    commands.push(std::mem::take(&mut current));
+                }
+                current.clear();
+            }
+        }
+    }
+    commands
+}
+
+/// `command` split into words as a shell would, quotes taken off (no expansions).
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut in_word = false;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// The variables `text` uses (`$E`, `${E}`), not counting `$((…))` or `$(…)`.
+fn variables_used(text: &str) -> Vec<String> {
+    let mut used = Vec::new();
+    for (at, _) in text.match_indices('$') {
+        let rest = text[at + 1..].trim_start_matches('{');
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            used.push(name);
+        }
+    }
+    used
+}
+
+#[test]
+fn shell_commands_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let subcommands = subcommands();
+    let mut helps: HashMap<Vec<String>, BTreeSet<String>> = HashMap::new();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for file in documents() {
+        let text = read(&file);
+        let shell: Vec<Block> = blocks(&text)
+            .into_iter()
+            .filter(|b| b.info == "sh")
+            .collect();
+        let commands: Vec<(usize, String)> = shell
+            .iter()
+            .flat_map(|b| shell_commands(b).into_iter().map(move |c| (b.line, c)))
+            .collect();
+        // Variables the file's commands set: `X=...`, `for X in`, `read X`.
+        let mut defined: BTreeSet<String> = ["HOME", "PATH"].map(String::from).into();
+        for (_, command) in &commands {
+            for segment in command.split(['&', ';', '|']) {
+                let words = shell_words(segment);
+                for (i, word) in words.iter().enumerate() {
+                    if let Some((name, _)) = word.split_once('=') {
+                        if i == 0 || words[..i].iter().all(|w| w.contains('=')) {
+                            defined.insert(name.to_string());
+                        }
+                    }
+                    if word == "for" && i + 1 < words.len() {
+                        defined.insert(words[i + 1].clone());
+                    }
+                }
+            }
+        }
+        for (line, command) in &commands {
+            checked += 1;
+            let at = format!("{file}:{line} `{}`", command.trim());
+            if command.contains("../shared") {
+                problems.push(format!("{at}: ../shared is not in a fresh clone"));
+            }
+            for name in variables_used(command) {
+                if !defined.contains(&name) {
+                    problems.push(format!("{at}: ${name} is never set"));
+                }
+            }
+            for segment in command.split(['&', ';', '|']) {
+                let words = shell_words(segment);
+                let words: Vec<&str> = words
+                    .iter()
+                    .map(String::as_str)
+                    .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+                    .collect();
+                // Files of the repository that the command reads.
+                let mut previous = "";
+                for word in &words {
+                    let output = matches!(
+                        previous,
+                        "--out" | "--results" | "--ggf" | "--svg" | ">" | "-B"
+                    );
+                    let looks_like_path = word.contains('/')
+                        && !word.starts_with(['$', '-', '/', '~', '('])
+                        && !word.contains(['$', '=', '*', ':']);
+                    if looks_like_path && !output && !root.join(word).exists() {
+                        problems.push(format!("{at}: {word} is not in the repository"));
+                    }
+                    previous = word;
+                }
+                // Options given to emilia and its subcommands.
+                let Some(start) = words.iter().position(|w| *w == "emilia" || *w == "$E") else {
+                    continue;
+                };
+                let mut rest = &words[start + 1..];
+                let top = helps
+                    .entry(Vec::new())
+                    .or_insert_with(|| options_in(&help(&[])))
+                    .clone();
+                // Engine options and the log before the subcommand.
+                while let [flag, tail @ ..] = rest {
+                    if !flag.starts_with('-') {
+                        break;
+                    }
+                    if !top.contains(*flag) && !flag.starts_with("-v") {
+                        problems.push(format!("{at}: emilia has no option {flag}"));
+                    }
+                    rest = if flag.starts_with("--") && !tail.is_empty() {
+                        &tail[1..]
+                    } else {
+                        tail
+                    };
+                }
+                let Some(sub) = subcommands
+                    .iter()
+                    .rev()
+                    .find(|s| s.len() <= rest.len() && s.iter().zip(rest).all(|(a, b)| a == b))
+                else {
+                    continue;
+                };
+                let options = helps
+                    .entry(sub.clone())
+                    .or_insert_with(|| {
+                        let args: Vec<&str> = sub.iter().map(String::as_str).collect();
+                        options_in(&help(&args))
+                    })
+                    .clone();
+                for word in &rest[sub.len()..] {
+                    let flag = word.split('=').next().unwrap();
+                    if flag.starts_with("--") && !options.contains(flag) {
+                        problems.push(format!(
+                            "{at}: emilia {} has no option {flag}",
+                            sub.join(" ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} shell commands found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_python_client_listed_is_the_one_in_examples() {
+    let client = read("examples/emilia_client.py");
+    let listed = blocks(&read("docs/integration.md"))
+        .into_iter()
+        .filter(|b| b.info == "python")
+        .any(|b| b.lines.join("\n") + "\n" == client);
+    assert!(
+        listed,
+        "docs/integration.md lists examples/emilia_client.py whole"
+    );
+}
+
+#[test]
+fn the_readme_python_example_runs() {
+    let binary = Path::new(env!("CARGO_BIN_EXE_emilia"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let examples: Vec<Block> = blocks(&read("README.md"))
+        .into_iter()
+        .filter(|b| b.info == "python")
+        .collect();
+    assert!(!examples.is_empty(), "README.md has a Python example");
+    for example in examples {
+        let output = match Command::new("python3")
+            .arg("-c")
+            .arg(example.lines.join("\n"))
+            .env("PATH", &path)
+            .env("PYTHONPATH", "examples")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+        {
+            Ok(output) => output,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Written past the test harness's capture, so that the skip shows.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED: python3 is not installed, so README.md's Python example did not run"
+                );
+                return;
+            }
+            Err(e) => panic!("running python3: {e}"),
+        };
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && printed.starts_with("c4\n"),
+            "README.md:{}: printed {printed:?}, stderr {}",
+            example.line,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn links_lead_to_files_of_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for file in documents() {
+        let folder = root.join(&file).parent().unwrap().to_path_buf();
+        let text = read(&file);
+        for (at, _) in text.match_indices("](") {
+            let target = &text[at + 2..];
+            let Some(end) = target.find(')') else {
+                continue;
+            };
+            let path = target[..end].split('#').next().unwrap();
+            if path.is_empty() || path.contains("://") {
+                continue;
+            }
+            if !folder.join(path).exists() {
+                problems.push(format!("{file}: the link to {path} leads nowhere"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

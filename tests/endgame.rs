@@ -1,12 +1,14 @@
 //! The endgame solver against independent data: the FFO suite, solved endgame lists, and a
 //! plain minimax on random positions.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use common::rng::Rng;
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
 use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers, MOST_NODES_PAST_LIMIT};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
-use emilia::rng::Rng;
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -313,6 +315,94 @@ fn random_position(size: usize, empties: u32, rng: &mut Rng) -> Option<AnyBoard>
         board = board.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
     }
     Some(board)
+}
+
+/// Every path that solves 6x6 and 8x8 positions gives the same score: the solver on one
+/// thread and on three (the parallel split, from 16 empties), the 8x8 solver called with a
+/// `Board8`, an outcome proof, the midgame search searching to the end (on 8x8 handing its
+/// small endgames to the solver), the protocol's `solve`, and up to 9 empties the
+/// square-by-square minimax.
+#[test]
+fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
+    use emilia::eval::Classic;
+    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
+
+    let mut rng = Rng::new(52);
+    let mut emilia = common::Emilia::start(&["--threads", "1"]);
+    let (mut one, mut three, mut eight) = (Solvers::new(4), Solvers::new(4), Solver::new(4));
+    three.set_threads(3);
+    let mut lent = Solvers::new(4);
+    lent.prepare(&AnyBoard::start(8).unwrap());
+    let stop = AtomicBool::new(false);
+    let to_the_end = SearchSettings {
+        small_solver: lent.small_solver(),
+        ..SearchSettings::by_depth(60, &stop)
+    };
+    for (size, empties, count) in [
+        (6, 8, 6),
+        (6, 14, 4),
+        (6, 18, 3),
+        (8, 9, 6),
+        (8, 14, 4),
+        (8, 18, 2),
+    ] {
+        let mut found = 0;
+        while found < count {
+            let Some(board) = random_position(size, empties, &mut rng) else {
+                continue;
+            };
+            if board.is_game_over() {
+                continue;
+            }
+            found += 1;
+            let exact = Solvers::new(4).solve_exact(&board).score;
+            if empties <= 9 {
+                assert_eq!(exact, reference_minimax(&reference(&board)), "{board:?}");
+            }
+            three.clear();
+            assert_eq!(
+                three.solve_exact(&board).score,
+                exact,
+                "three threads: {board:?}"
+            );
+            let outcome = one
+                .prove(&board, Proof::Outcome, &SolveLimits::NONE)
+                .unwrap();
+            assert_eq!(outcome.score.signum(), exact.signum(), "outcome: {board:?}");
+            let tt = TranspositionTable::new(4);
+            let searched = match &board {
+                AnyBoard::Eight(b) => {
+                    eight.clear();
+                    assert_eq!(eight.solve_exact(b).score, exact, "Board8: {board:?}");
+                    search(b, &Classic::default(), &tt, &to_the_end, 1, &mut |_, _| {})
+                }
+                AnyBoard::Six(b) => {
+                    search(b, &Classic::default(), &tt, &to_the_end, 1, &mut |_, _| {})
+                }
+                _ => unreachable!(),
+            };
+            assert!(searched.report.exact);
+            assert_eq!(
+                searched.report.score.whole_discs(),
+                exact,
+                "midgame search: {board:?}"
+            );
+            let squares: String = (0..size * size)
+                .map(|i| match board.cell(i) {
+                    Cell::Player => 'X',
+                    Cell::Opponent => 'O',
+                    Cell::Empty => '-',
+                })
+                .collect();
+            emilia.ok(&format!("setboard {squares} X"));
+            let answer = emilia.ok("solve");
+            let score = answer
+                .split_whitespace()
+                .nth(1)
+                .and_then(|s| s.parse::<i32>().ok());
+            assert_eq!(score, Some(exact), "protocol solve '{answer}': {board:?}");
+        }
+    }
 }
 
 #[test]

@@ -137,28 +137,39 @@ fn follow(game: &mut Game, line: &str) {
     }
 }
 
-#[test]
-fn nboard_traffic_replayed_waiting_for_each_answer() {
-    // Hints are searched at every depth: without the book, which answers its positions.
-    let mut emilia = Emilia::start(&["--book", "off"]);
+/// Replays the GUI's traffic line by line, reading each line's answers before the next is
+/// sent, and checks them as it goes; returns every line the engine wrote.
+fn replay_line_by_line(args: &[&str]) -> Vec<String> {
+    let mut emilia = Emilia::start(args);
     let mut game = Game::standard(8).unwrap();
     let mut answers = 0;
+    let mut all = Vec::new();
     for line in traffic() {
         emilia.send(&line);
         follow(&mut game, &line);
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["set", "depth", n] => assert_eq!(emilia.line(), format!("set myname Emilia{n}")),
-            ["ping", n] => assert_eq!(emilia.line(), format!("pong {n}")),
+            ["set", "depth", n] => {
+                let answer = emilia.line();
+                assert_eq!(answer, format!("set myname Emilia{n}"));
+                all.push(answer);
+            }
+            ["ping", n] => {
+                let answer = emilia.line();
+                assert_eq!(answer, format!("pong {n}"));
+                all.push(answer);
+            }
             ["go"] => {
                 let lines = read_until(&mut emilia, "===");
                 let mv = answered_move(lines.last().unwrap());
                 assert!(game.position().play(mv).is_ok(), "{lines:?}");
                 answers += 1;
+                all.extend(lines);
             }
             ["hint", n] => {
                 let lines = read_until(&mut emilia, "status");
                 assert_eq!(lines, ["status Emilia is analysing"]);
+                all.extend(lines);
                 let lines = read_until(&mut emilia, "status");
                 let searches: Vec<&String> =
                     lines.iter().filter(|l| l.starts_with("search ")).collect();
@@ -171,6 +182,7 @@ fn nboard_traffic_replayed_waiting_for_each_answer() {
                     check_search_line(line, &game);
                 }
                 assert_eq!(lines.last().unwrap(), "status");
+                all.extend(lines);
             }
             _ => {}
         }
@@ -187,68 +199,157 @@ fn nboard_traffic_replayed_waiting_for_each_answer() {
     let (status, stderr) = emilia.wait(Duration::from_secs(10));
     assert!(status.success());
     assert_eq!(stderr, "");
+    all
 }
 
 #[test]
-fn nboard_traffic_replayed_all_at_once() {
-    // The GUI does not wait: every ping arrives while a search may be running, and stops
-    // it. Every go is still answered, in order, with a legal move. (The input stays open
-    // until the last answer: its end would mean that the GUI is gone.)
+fn nboard_traffic_replayed_waiting_for_each_answer() {
+    // Hints are searched at every depth: without the book, which answers its positions.
+    replay_line_by_line(&["--book", "off"]);
+}
+
+/// What must not depend on how the lines arrive: every line except the progress of a
+/// search (`search`, `book`, `nodestats`), and of a move answered only that it is one (a
+/// `ping` read during a search stops it, as NBoard asks, so the move may differ).
+fn answers_in_order(lines: &[String]) -> Vec<String> {
+    let progress = ["search ", "book ", "nodestats "];
+    lines
+        .iter()
+        .filter(|l| !progress.iter().any(|p| l.starts_with(p)))
+        .map(|l| if l.starts_with("=== ") { "===" } else { l }.to_string())
+        .collect()
+}
+
+#[test]
+fn nboard_traffic_piped_at_once_is_answered_as_line_by_line() {
+    // A script or a GUI that writes its whole session into a pipe and closes it: every line
+    // read is answered, in order, before the engine ends. The moves may differ (a ping
+    // read during a search stops it), the answers may not.
     let lines = traffic();
-    let mut emilia = Emilia::start(&[]);
+    let one_by_one = replay_line_by_line(&["--book", "off"]);
+    let mut emilia = Emilia::start(&["--book", "off"]);
     let mut all = lines.join("\n");
-    all.push_str("\nping 999999\n");
+    all.push_str("\nping 99\n");
     emilia.send_raw(all.as_bytes());
-    let mut game = Game::standard(8).unwrap();
+    emilia.close_stdin();
     let mut out = Vec::new();
-    while let Some(line) = emilia.line_within(Duration::from_secs(60)) {
-        if line == "pong 999999" {
-            break;
-        }
+    while let Some(line) = emilia.line_within(common::REPLY_TIMEOUT) {
         out.push(line);
     }
-    let mut out = out.into_iter();
-    for line in &lines {
-        follow(&mut game, line);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let next_kind = |out: &mut dyn Iterator<Item = String>, prefix: &str| loop {
-            let l = out
-                .next()
-                .unwrap_or_else(|| panic!("no '{prefix}' for '{line}'"));
-            if l.starts_with(prefix) {
-                return l;
-            }
-            assert!(
-                l.starts_with("status")
-                    || l.starts_with("search")
-                    || l.starts_with("book")
-                    || l.starts_with("nodestats"),
-                "{l}"
-            );
-        };
-        match words.as_slice() {
-            ["set", "depth", n] => {
-                assert_eq!(next_kind(&mut out, "set"), format!("set myname Emilia{n}"))
-            }
-            ["ping", n] => assert_eq!(next_kind(&mut out, "pong"), format!("pong {n}")),
-            ["go"] => {
-                let answer = next_kind(&mut out, "===");
-                assert!(
-                    game.position().play(answered_move(&answer)).is_ok(),
-                    "{answer}"
-                );
-            }
-            _ => {}
-        }
-    }
-    assert_eq!(out.next(), None);
     let (status, stderr) = emilia.wait(Duration::from_secs(10));
     assert!(status.success());
     assert_eq!(stderr, "");
+    assert_eq!(
+        answers_in_order(&out),
+        answers_in_order(&[one_by_one, vec!["pong 99".to_string()]].concat())
+    );
+    // Every move answered is legal where it was asked for.
+    let mut game = Game::standard(8).unwrap();
+    let mut answers = out.iter().filter(|l| l.starts_with("=== "));
+    for line in &lines {
+        follow(&mut game, line);
+        if line == "go" {
+            let answer = answers.next().unwrap();
+            let mv = answered_move(answer);
+            assert!(game.position().play(mv).is_ok(), "{answer}");
+        }
+    }
+    assert_eq!(answers.next(), None);
+}
+
+/// Everything `emilia` writes for `input`, written at once into its standard input,
+/// closed `pause` later; fails unless it then ends by itself, successfully and silently.
+fn piped(input: &str, pause: Duration) -> Vec<String> {
+    let mut emilia = Emilia::start(&[]);
+    emilia.send_raw(input.as_bytes());
+    std::thread::sleep(pause);
+    emilia.close_stdin();
+    let mut out = Vec::new();
+    while let Some(line) = emilia.line_within(common::REPLY_TIMEOUT) {
+        out.push(line);
+    }
+    let (status, stderr) = emilia.wait(Duration::from_secs(10));
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+    out
 }
 
 #[test]
-fn the_end_of_input_means_the_gui_is_gone() {
+fn a_session_piped_at_once_is_answered_before_it_ends() {
+    // Before, the first two printed nothing: the end of the input (or quit) ended the
+    // session before the lines read were answered.
+    assert_eq!(
+        piped("nboard 2\nping 1\nquit\n", Duration::ZERO),
+        ["pong 1"]
+    );
+    let at_once = piped("nboard 2\nset depth 4\nping 1\ngo\n", Duration::ZERO);
+    let held_open = piped(
+        "nboard 2\nset depth 4\nping 1\ngo\n",
+        Duration::from_secs(2),
+    );
+    assert_eq!(answers_in_order(&at_once), answers_in_order(&held_open));
+    assert_eq!(
+        answers_in_order(&at_once),
+        [
+            "set myname Emilia4",
+            "pong 1",
+            "status Emilia is thinking",
+            "==="
+        ],
+        "{at_once:?}"
+    );
+    // quit ends the session once the lines before it are answered; none after it is.
+    let out = piped(
+        &format!("nboard 2\nset book off\nset depth 3\nset game {START}\ngo\nhint 2\nping 7\nquit\ngo\nping 8\n"),
+        Duration::ZERO,
+    );
+    let answers = answers_in_order(&out);
+    assert_eq!(
+        answers,
+        [
+            "set myname Emilia3",
+            "status Emilia is thinking",
+            "===",
+            "status Emilia is analysing",
+            "status",
+            "pong 7"
+        ],
+        "{out:?}"
+    );
+}
+
+#[test]
+fn quit_during_a_search_ends_the_session_at_once() {
+    // Goal: within 0.1 s of the quit being written. The machine may be busy with other
+    // work, so the best of three tries must keep to it; without the stop, a search at
+    // depth 40 would run for hours.
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        let mut emilia = Emilia::start(&["--book", "off"]);
+        emilia.send("nboard 2");
+        emilia.send("set depth 40");
+        assert_eq!(emilia.line(), "set myname Emilia40");
+        emilia.send("go");
+        assert_eq!(emilia.line(), "status Emilia is thinking");
+        // The search is under way once it reports its first iteration.
+        assert!(emilia.line().starts_with("search "));
+        std::thread::sleep(Duration::from_millis(200));
+        emilia.send("quit");
+        let sent = Instant::now();
+        let (status, stderr) = emilia.wait(Duration::from_secs(5));
+        let took = sent.elapsed();
+        assert!(status.success(), "{status}");
+        assert_eq!(stderr, "");
+        fastest = fastest.min(took);
+        if fastest <= Duration::from_millis(100) {
+            return;
+        }
+    }
+    panic!("quit took {fastest:?} at best");
+}
+
+#[test]
+fn at_the_end_of_input_lines_are_answered_unless_the_gui_is_gone() {
     // Before: `printf 'nboard 2\nset depth 40\ngo\n' | emilia` searched on at 100 % CPU.
     let (status, took) = common::client_dies(
         "nboard 2\nset depth 40\ngo\n",
@@ -258,17 +359,19 @@ fn the_end_of_input_means_the_gui_is_gone() {
     );
     assert!(status.success(), "{status}");
     assert!(took < Duration::from_secs(3), "{took:?}");
-    // Its input closed, its output still open: it ends all the same, answering nothing.
-    let mut emilia = Emilia::start(&[]);
+    // Its input closed, its output still open: the search goes on and is answered, then
+    // the session ends.
+    let mut emilia = Emilia::start(&["--book", "off"]);
     emilia.send("nboard 2");
-    emilia.send("set depth 40");
-    assert_eq!(emilia.line(), "set myname Emilia40");
+    emilia.send("set depth 8");
+    assert_eq!(emilia.line(), "set myname Emilia8");
     emilia.send("go");
     assert_eq!(emilia.line(), "status Emilia is thinking");
-    std::thread::sleep(Duration::from_millis(300));
-    let closed = Instant::now();
+    emilia.close_stdin();
+    let lines = read_until(&mut emilia, "===");
+    assert!(lines.last().unwrap().starts_with("=== "), "{lines:?}");
+    assert_eq!(emilia.line_within(Duration::from_secs(10)), None);
     let (status, stderr) = emilia.wait(Duration::from_secs(3));
-    assert!(closed.elapsed() < Duration::from_secs(3));
     assert!(status.success(), "{status}");
     assert_eq!(stderr, "");
 }
@@ -514,7 +617,7 @@ fn pondering_between_moves_answers_every_line() {
     assert_eq!(emilia.line(), "set myname Emilia4");
     emilia.send(&format!("set game {START}"));
     let mut game = ggf::parse(START).unwrap();
-    let mut rng = emilia::rng::Rng::new(31);
+    let mut rng = common::rng::Rng::new(31);
     let mut ping = 0;
     while !game.is_over() {
         emilia.send("go");

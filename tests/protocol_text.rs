@@ -5,10 +5,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::rng::Rng;
 use common::{data_dir, Emilia};
 use emilia::board::{Color, Move, Position};
 use emilia::game::{Game, PlayError};
-use emilia::rng::Rng;
 
 /// Fast searches for tests.
 fn quick() -> Emilia {

@@ -1,6 +1,7 @@
 //! Runs the Python referee (standard library only) against the real binary, so that
 //! `cargo test` covers it. Skipped, saying so, only when no `python3` is installed.
 
+use std::io::Write;
 use std::process::Command;
 
 #[test]
@@ -14,7 +15,11 @@ fn python_referee_plays_two_emilias() {
     {
         Ok(output) => output,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!("SKIPPED: python3 is not installed, so the Python referee test did not run");
+            // Written past the test harness's capture, so that the skip shows.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: python3 is not installed, so the Python referee test did not run"
+            );
             return;
         }
         Err(e) => panic!("running python3: {e}"),

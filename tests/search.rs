@@ -2,14 +2,17 @@
 //! passes and ended games, reproducibility, exactness against brute force and published
 //! endgame values, the warm transposition table, limits and hints.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+mod common;
+
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+
+use common::rng::Rng;
 
 use emilia::board::{Color, Move, Position, SIZES};
 use emilia::engine::Engine;
-use emilia::rng::Rng;
 use emilia::score::Score;
-use emilia::search::{Limits, SearchSettings};
+use emilia::search::Limits;
 
 fn depth(d: u32) -> Limits {
     Limits {
@@ -225,155 +228,6 @@ fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
             "{line}: {}",
             report.best
         );
-    }
-}
-
-#[test]
-fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
-    use emilia::board::{AnyBoard, Board};
-    use emilia::eval::Classic;
-    use emilia::search::{search, tt::TranspositionTable};
-
-    // Past the solver's small endgames (12 empties), so that a search lending them to the
-    // solver works out the nodes above them itself.
-    let positions = eight_by_eight(41, 24, 15);
-    assert!(positions.len() >= 4);
-    let mut engine = engine();
-    let mut solvers = emilia::endgame::Solvers::new(4);
-    solvers.prepare(&positions[0].board);
-    let stop = AtomicBool::new(false);
-    let alone = SearchSettings::by_depth(60, &stop);
-    let lending = SearchSettings {
-        small_solver: solvers.small_solver(),
-        ..alone
-    };
-    // On 1 to 4 threads: the parallel search is exact too.
-    for (threads, position) in positions.iter().take(4).enumerate() {
-        let AnyBoard::Eight(board) = position.board else {
-            unreachable!()
-        };
-        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
-        assert!(solved.exact);
-        assert_eq!(board.empties(), solved.depth);
-        for settings in [&alone, &lending] {
-            let tt = TranspositionTable::new(4);
-            let searched = search(
-                &board,
-                &Classic::default(),
-                &tt,
-                settings,
-                1 + threads,
-                &mut |_, _| {},
-            );
-            assert!(searched.report.exact);
-            assert_eq!(searched.report.score, solved.score, "{position}");
-        }
-    }
-}
-
-#[test]
-fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
-    use emilia::board::AnyBoard;
-    use emilia::eval::Classic;
-    use emilia::search::{search, tt::TranspositionTable};
-
-    let positions = eight_by_eight(7, 60, 6);
-    assert!(positions.len() >= 4);
-    let mut engine = engine();
-    let mut solvers = emilia::endgame::Solvers::new(4);
-    solvers.prepare(&positions[0].board);
-    let stop = AtomicBool::new(false);
-    let alone = SearchSettings::by_depth(3, &stop);
-    let lending = SearchSettings {
-        small_solver: solvers.small_solver(),
-        ..alone
-    };
-    let mut short_alone = 0;
-    for position in positions.iter().take(8) {
-        let AnyBoard::Eight(board) = position.board else {
-            unreachable!()
-        };
-        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
-        let run = |settings| {
-            let tt = TranspositionTable::new(4);
-            search(
-                &board,
-                &Classic::default(),
-                &tt,
-                settings,
-                1,
-                &mut |_, _| {},
-            )
-            .report
-        };
-        let lent = run(&lending);
-        assert!(lent.exact, "{position}");
-        assert_eq!(lent.score, solved.score, "{position}");
-        short_alone += usize::from(!run(&alone).exact);
-    }
-    // Alone, the same searches mostly stop at depth 3 with evaluated leaves.
-    assert!(short_alone >= 4, "{short_alone}");
-}
-
-#[test]
-fn a_selective_search_to_the_end_is_never_reported_exact_before_the_exact_one() {
-    use emilia::board::AnyBoard;
-    use emilia::eval::Classic;
-    use emilia::search::mpc::{shallow_depth, Cut, Line, Table, LEVELS};
-    use emilia::search::{search, tt::TranspositionTable};
-
-    // A table that predicts the exact result from a shallow search with a small error, so
-    // that cuts happen at every level.
-    let lines = (12..=20)
-        .map(|empties| Line::End {
-            empties,
-            cut: Cut {
-                shallow: shallow_depth(empties),
-                slope: 1.0,
-                intercept: 0.0,
-                sigma: 100.0,
-                samples: 1,
-            },
-        })
-        .collect();
-    let table = Table::new(lines).unwrap();
-    let positions = eight_by_eight(17, 40, 16);
-    assert!(positions.len() >= 2);
-    let mut engine = engine();
-    let stop = AtomicBool::new(false);
-    let settings = SearchSettings {
-        mpc: Some(&table),
-        ..SearchSettings::by_depth(60, &stop)
-    };
-    for position in positions.iter().take(2) {
-        let AnyBoard::Eight(board) = position.board else {
-            unreachable!()
-        };
-        let tt = TranspositionTable::new(4);
-        let mut at_the_end = Vec::new();
-        let outcome = search(
-            &board,
-            &Classic::default(),
-            &tt,
-            &settings,
-            1,
-            &mut |r, _| {
-                if r.depth == 16 {
-                    at_the_end.push((r.exact, r.probability));
-                }
-            },
-        );
-        let solved = engine.solve(position, &Limits::default(), &mut |_| {});
-        // Every level in turn, each with its probability and never exact, then the exact
-        // search, whose score is the solver's.
-        let levels: Vec<(bool, Option<u32>)> = LEVELS
-            .iter()
-            .map(|&t| (false, Some(emilia::search::mpc::probability(t))))
-            .collect();
-        assert_eq!(at_the_end[..levels.len()], levels[..], "{position}");
-        assert_eq!(at_the_end.last(), Some(&(true, None)));
-        assert!(outcome.report.exact);
-        assert_eq!(outcome.report.score, solved.score, "{position}");
     }
 }
 
@@ -617,7 +471,8 @@ fn the_mpc_option_reads_a_table_file_and_refuses_a_damaged_one() {
     let dir = std::env::temp_dir().join(format!("emilia-mpc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.mpc");
-    let text = emilia::search::MpcTable::embedded().to_text("a copy");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/emilia.mpc"))
+        .unwrap();
     std::fs::write(&good, &text).unwrap();
     let damaged = dir.join("damaged.mpc");
     std::fs::write(&damaged, text.replacen("\nmid ", "\nmid  ", 1)).unwrap();

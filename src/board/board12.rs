@@ -7,7 +7,7 @@ use super::geometry::Geometry;
 use super::sized::SizedBoard;
 use super::SizedRef;
 
-/// The 12x12 board: square (row, column) on bit `16 * row + column` of a [`U192`].
+/// The 12x12 board: square (row, column) on bit `16 * row + column` of a 192-bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Twelve;
 

@@ -5,15 +5,15 @@
 //! path on bitboards, [`BoardN`] plays 6x6, 10x10 and 12x12 (and 8x8, as a cross-check).
 //! [`Position`] adds colours and the text formats users type.
 
-pub mod bitboard;
-pub mod bitset;
+pub(crate) mod bitboard;
+pub(crate) mod bitset;
 mod board10;
 mod board12;
 mod board6;
 mod board8;
 mod boardn;
 mod color;
-pub mod geometry;
+pub(crate) mod geometry;
 mod position;
 mod sized;
 mod square;

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use super::format::BookFileError;
 
 use super::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
@@ -247,9 +247,9 @@ impl Deepener {
         book: &mut Book,
         stop: &AtomicBool,
         save_every: Duration,
-        save: &mut dyn FnMut(&Book) -> Result<()>,
+        save: &mut dyn FnMut(&Book) -> Result<(), BookFileError>,
         report: &mut dyn FnMut(&Progress),
-    ) -> Result<Progress> {
+    ) -> Result<Progress, BookFileError> {
         let start = Instant::now();
         // Most games first: a run stopped early has deepened the main lines.
         let mut todo: Vec<(std::cmp::Reverse<u32>, Key, Work)> = book

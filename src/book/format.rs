@@ -28,9 +28,7 @@
 //! links that lead to positions of the book.
 
 use std::fmt;
-use std::path::Path;
-
-use anyhow::Context;
+use std::path::{Path, PathBuf};
 
 use super::{next_key, Backing, Book, BookMove, Key, Leaf, Node};
 use crate::frame::{u32_at, u64_at, Frame, FrameError};
@@ -70,6 +68,46 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
+
+/// Why a book file could not be read or written, or the built-in book not be used.
+#[derive(Debug)]
+pub enum BookFileError {
+    /// The file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The file was read but refused.
+    Refused(PathBuf, BookError),
+    /// The file (its temporary copy, named here) could not be written.
+    Write(PathBuf, std::io::Error),
+    /// The temporary copy could not be renamed to the file: from, to and why.
+    Rename(PathBuf, PathBuf, std::io::Error),
+    /// The book built into the program was refused.
+    BuiltIn(BookError),
+}
+
+impl fmt::Display for BookFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookFileError::Read(path, e) => {
+                write!(f, "cannot read book file {}: {e}", path.display())
+            }
+            BookFileError::Refused(path, e) => write!(f, "book file {}: {e}", path.display()),
+            BookFileError::Write(path, e) => {
+                write!(f, "cannot write book file {}: {e}", path.display())
+            }
+            BookFileError::Rename(from, to, e) => {
+                write!(
+                    f,
+                    "cannot rename {} to {}: {e}",
+                    from.display(),
+                    to.display()
+                )
+            }
+            BookFileError::BuiltIn(e) => write!(f, "built-in book: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BookFileError {}
 
 fn backing_byte(backing: Backing) -> u8 {
     match backing {
@@ -263,27 +301,21 @@ pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
 }
 
 /// Reads and checks the book file at `path`.
-pub fn read(path: &Path) -> anyhow::Result<Book> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read book file {}", path.display()))?;
-    decode(&bytes).with_context(|| format!("book file {}", path.display()))
+pub fn read(path: &Path) -> Result<Book, BookFileError> {
+    let bytes = std::fs::read(path).map_err(|e| BookFileError::Read(path.to_path_buf(), e))?;
+    decode(&bytes).map_err(|e| BookFileError::Refused(path.to_path_buf(), e))
 }
 
 /// Writes `book` to `path` through a temporary file renamed over it, so that the file is
 /// whole at every moment, even if the process is killed while writing.
-pub fn write(book: &Book, path: &Path) -> anyhow::Result<()> {
+pub fn write(book: &Book, path: &Path) -> Result<(), BookFileError> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".partial");
-    let temporary = std::path::PathBuf::from(temporary);
+    let temporary = PathBuf::from(temporary);
     std::fs::write(&temporary, encode(book))
-        .with_context(|| format!("cannot write book file {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| {
-        format!(
-            "cannot rename {} to {}",
-            temporary.display(),
-            path.display()
-        )
-    })
+        .map_err(|e| BookFileError::Write(temporary.clone(), e))?;
+    std::fs::rename(&temporary, path)
+        .map_err(|e| BookFileError::Rename(temporary, path.to_path_buf(), e))
 }
 
 #[cfg(test)]

@@ -1,13 +1,63 @@
 //! The game records a book is made from and learns from: WTHOR databases, GGF games,
 //! transcripts (`f5d6c3…`, one game a line) and the results files of `emilia match`.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use crate::board::{AnyBoard, Board, Board8, Move, Position, PositionError, Square};
+use crate::formats::ggf::{self, GgfError};
+use crate::formats::wthor::{WthorError, WthorFile};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position};
-use crate::formats::ggf;
-use crate::formats::wthor::WthorFile;
+/// Why game records were refused; an error found in a file or a game says where.
+#[derive(Debug)]
+pub enum GamesError {
+    /// A move (numbered from 1) that is illegal where it was played.
+    Illegal(usize, Square),
+    /// A transcript that cannot be played from the start.
+    Transcript(String, PositionError),
+    /// A WTHOR database refused.
+    Wthor(WthorError),
+    /// A GGF game (numbered from 1) without its closing `;)`.
+    UnendedGgf(usize),
+    /// A GGF game (numbered from 1) refused.
+    Ggf(usize, GgfError),
+    /// A GGF game (numbered from 1) on another board than 8x8.
+    NotEightByEight(usize),
+    /// A text that looked like GGF holds no game.
+    NoGgf,
+    /// A file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The error is in this file.
+    InFile(PathBuf, Box<GamesError>),
+    /// The error is in this game (numbered from 1).
+    InGame(usize, Box<GamesError>),
+    /// The error is on this line (numbered from 1).
+    OnLine(usize, Box<GamesError>),
+}
+
+impl fmt::Display for GamesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GamesError::Illegal(ply, square) => write!(f, "move {ply} ({square}) is illegal"),
+            GamesError::Transcript(text, e) => write!(f, "malformed transcript '{text}': {e}"),
+            GamesError::Wthor(e) => write!(f, "{e}"),
+            GamesError::UnendedGgf(n) => write!(f, "GGF game {n} does not end with ';)'"),
+            GamesError::Ggf(n, e) => write!(f, "GGF game {n}: {e}"),
+            GamesError::NotEightByEight(n) => write!(f, "GGF game {n} is not on an 8x8 board"),
+            GamesError::NoGgf => f.write_str("no GGF game found"),
+            GamesError::Read(path, e) => {
+                write!(f, "cannot read games file {}: {e}", path.display())
+            }
+            GamesError::InFile(path, e) => write!(f, "{}: {e}", path.display()),
+            GamesError::InGame(n, e) => write!(f, "game {n}: {e}"),
+            GamesError::OnLine(n, e) => write!(f, "line {n}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GamesError {}
+
+type Result<T> = std::result::Result<T, GamesError>;
 
 /// One game: the moves played from its start position, passes left implicit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,8 +87,8 @@ impl GameLine {
                 board = board.pass();
             }
             if square >= 64 || !board.is_legal(square) {
-                let name = crate::board::Square::from_index(square.min(63), 8);
-                bail!("move {} ({name}) is illegal", ply + 1);
+                let name = Square::from_index(square.min(63), 8);
+                return Err(GamesError::Illegal(ply + 1, name));
             }
             out.push((board, square));
             board = board.play(square);
@@ -50,7 +100,8 @@ impl GameLine {
 /// The games of the WTHOR file at `path`. A damaged file, or a game with an illegal move,
 /// is an error that names the file, the game and the move.
 pub fn read_wthor(path: &Path) -> Result<Vec<GameLine>> {
-    let file = WthorFile::read(path).with_context(|| path.display().to_string())?;
+    let in_file = |e| GamesError::InFile(path.to_path_buf(), Box::new(e));
+    let file = WthorFile::read(path).map_err(|e| in_file(GamesError::Wthor(e)))?;
     let mut games = Vec::with_capacity(file.games.len());
     for (number, record) in file.games.iter().enumerate() {
         let moves = record
@@ -60,7 +111,7 @@ pub fn read_wthor(path: &Path) -> Result<Vec<GameLine>> {
             .collect();
         let game = GameLine::standard(moves);
         game.positions()
-            .with_context(|| format!("{}: game {}", path.display(), number + 1))?;
+            .map_err(|e| in_file(GamesError::InGame(number + 1, Box::new(e))))?;
         games.push(game);
     }
     Ok(games)
@@ -71,9 +122,9 @@ pub fn read_wthor(path: &Path) -> Result<Vec<GameLine>> {
 /// by `emilia match` (tab-separated, the transcript last). Empty lines and lines starting
 /// with `#` are skipped. Games on other boards than 8x8 are errors.
 pub fn read_text(path: &Path) -> Result<Vec<GameLine>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read games file {}", path.display()))?;
-    parse_text(&text).with_context(|| path.display().to_string())
+    let text =
+        std::fs::read_to_string(path).map_err(|e| GamesError::Read(path.to_path_buf(), e))?;
+    parse_text(&text).map_err(|e| GamesError::InFile(path.to_path_buf(), Box::new(e)))
 }
 
 /// The games of a file, by its kind: `.wtb` files are WTHOR databases, others text.
@@ -100,7 +151,8 @@ pub fn parse_text(text: &str) -> Result<Vec<GameLine>> {
             continue;
         }
         let transcript = line.rsplit('\t').next().unwrap_or(line);
-        let game = transcript_game(transcript).with_context(|| format!("line {}", number + 1))?;
+        let game =
+            transcript_game(transcript).map_err(|e| GamesError::OnLine(number + 1, Box::new(e)))?;
         games.push(game);
     }
     Ok(games)
@@ -111,7 +163,7 @@ pub fn transcript_game(transcript: &str) -> Result<GameLine> {
     let start = Position::start(8).expect("8x8");
     let (_, moves) = start
         .play_transcript(transcript)
-        .map_err(|e| anyhow!("malformed transcript '{transcript}': {e}"))?;
+        .map_err(|e| GamesError::Transcript(transcript.to_string(), e))?;
     Ok(GameLine::standard(squares(&moves)))
 }
 
@@ -133,11 +185,11 @@ fn parse_ggf(text: &str) -> Result<Vec<GameLine>> {
         let end = rest[start..]
             .find(";)")
             .map(|e| start + e + 2)
-            .ok_or_else(|| anyhow!("GGF game {} does not end with ';)'", games.len() + 1))?;
+            .ok_or(GamesError::UnendedGgf(games.len() + 1))?;
         let number = games.len() + 1;
-        let game = ggf::parse(&rest[start..end]).with_context(|| format!("GGF game {number}"))?;
+        let game = ggf::parse(&rest[start..end]).map_err(|e| GamesError::Ggf(number, e))?;
         let AnyBoard::Eight(board) = game.start().board else {
-            bail!("GGF game {number} is not on an 8x8 board");
+            return Err(GamesError::NotEightByEight(number));
         };
         let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
         games.push(GameLine {
@@ -147,7 +199,7 @@ fn parse_ggf(text: &str) -> Result<Vec<GameLine>> {
         rest = &rest[end..];
     }
     if games.is_empty() {
-        bail!("no GGF game found");
+        return Err(GamesError::NoGgf);
     }
     Ok(games)
 }

@@ -11,20 +11,21 @@
 //! fresh searches.
 
 pub mod build;
-pub mod coverage;
+pub(crate) mod coverage;
 pub mod deepen;
-pub mod expand;
+pub(crate) mod expand;
 pub mod format;
 pub mod games;
 mod layout;
-pub mod packed;
+pub(crate) mod packed;
 pub mod verify;
+
+#[cfg(test)]
+mod blunders;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-
-use anyhow::Result;
 
 use crate::board::{Board, Board8};
 use crate::eval::pattern::symmetry;
@@ -204,11 +205,11 @@ impl Shard {
 }
 
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = BadShard;
 
     /// `i/N`: part `i` (from 0) of `N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{text}' is not i/N with 0 <= i < N");
+    fn from_str(text: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard(text.to_string());
         let (index, count) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = index.trim().parse().map_err(|_| bad())?;
         let count: u32 = count.trim().parse().map_err(|_| bad())?;
@@ -218,6 +219,18 @@ impl std::str::FromStr for Shard {
         Ok(Shard { index, count })
     }
 }
+
+/// A shard written otherwise than `i/N` with `0 <= i < N`: the text given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadShard(pub String);
+
+impl std::fmt::Display for BadShard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "shard '{}' is not i/N with 0 <= i < N", self.0)
+    }
+}
+
+impl std::error::Error for BadShard {}
 
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -294,26 +307,17 @@ impl Book {
     }
 
     /// The book built into the binary, decoded once per process.
-    pub fn embedded() -> Result<Arc<Book>> {
-        static SHARED: OnceLock<Result<Arc<Book>, String>> = OnceLock::new();
+    pub fn embedded() -> Result<Arc<Book>, format::BookFileError> {
+        static SHARED: OnceLock<Result<Arc<Book>, format::BookError>> = OnceLock::new();
         SHARED
-            .get_or_init(|| {
-                format::decode(EMBEDDED_BOOK)
-                    .map(Arc::new)
-                    .map_err(|e| format!("built-in book: {e}"))
-            })
+            .get_or_init(|| format::decode(EMBEDDED_BOOK).map(Arc::new))
             .clone()
-            .map_err(|e| anyhow::anyhow!("{e}"))
+            .map_err(format::BookFileError::BuiltIn)
     }
 
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Whether the book has no position.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
     }
 
     /// The position with key `key`.
@@ -348,12 +352,6 @@ impl Book {
     /// the image of a book move under a symmetry of the position is listed too.
     pub fn scores(&self, board: &Board8) -> Option<Vec<BookScore>> {
         scores_of(board, |key| self.nodes.get(key).map(Cow::Borrowed))
-    }
-
-    /// A move to play in `board`: one of the book's moves within `margin` hundredths of a
-    /// disc of the best, chosen at random with `rng` ([`choose_among`]).
-    pub fn choose(&self, board: &Board8, margin: i32, rng: &mut Rng) -> Option<BookScore> {
-        choose_among(&self.scores(board)?, margin, rng)
     }
 
     /// Recomputes every link's value from the position it leads to, positions nearest the
@@ -690,7 +688,7 @@ mod tests {
 
     #[test]
     fn choice_stays_within_the_margin() {
-        let book = small_book();
+        let book = packed::PackedBook::new(&small_book());
         let f5 = board_after("f5");
         let mut rng = Rng::new(1);
         for _ in 0..20 {

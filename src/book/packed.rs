@@ -50,16 +50,6 @@ impl PackedBook {
         }
     }
 
-    /// Number of positions.
-    pub fn len(&self) -> usize {
-        self.offsets.len()
-    }
-
-    /// Whether the book has no position.
-    pub fn is_empty(&self) -> bool {
-        self.offsets.is_empty()
-    }
-
     /// The position with key `key`.
     pub fn node(&self, key: &Key) -> Option<Node> {
         let key_at = |at: u32| {
@@ -82,7 +72,8 @@ impl PackedBook {
         scores_of(board, |key| self.node(key).map(Cow::Owned))
     }
 
-    /// A move to play in `board` (see [`Book::choose`]).
+    /// A move to play in `board`: one of the book's moves within `margin` hundredths of a
+    /// disc of the best, chosen at random with `rng` ([`choose_among`]).
     pub fn choose(&self, board: &Board8, margin: i32, rng: &mut Rng) -> Option<BookScore> {
         choose_among(&self.scores(board)?, margin, rng)
     }
@@ -96,7 +87,7 @@ mod tests {
     fn the_packed_built_in_book_answers_as_the_read_one() {
         let book = Book::embedded().unwrap();
         let packed = PackedBook::embedded();
-        assert_eq!(packed.len(), book.len());
+        assert_eq!(packed.offsets.len(), book.len());
         for (i, (key, node)) in book.nodes().enumerate() {
             assert_eq!(packed.node(key).as_ref(), Some(node));
             // In every orientation, as play asks.
@@ -113,7 +104,7 @@ mod tests {
         };
         assert_eq!(packed.node(&missing), None);
         let again = PackedBook::new(&book);
-        assert_eq!(again.len(), book.len());
+        assert_eq!(again.offsets.len(), book.len());
         for (key, node) in book.nodes().take(100) {
             assert_eq!(again.node(key).as_ref(), Some(node));
         }

@@ -107,7 +107,7 @@ fn output_path(args: &Args) -> Result<PathBuf> {
 /// The book at `path`, or the built-in one.
 fn load(path: Option<&str>) -> Result<Book> {
     match path {
-        Some(path) => format::read(Path::new(path)),
+        Some(path) => Ok(format::read(Path::new(path))?),
         None => Ok(Book::embedded()?.as_ref().clone()),
     }
 }
@@ -119,7 +119,7 @@ fn deepen_options(args: &Args) -> Result<DeepenOptions> {
         solve_empties: args.get("solve", defaults.solve_empties)?,
         hash_mib: args.get("hash", defaults.hash_mib)?,
         shard: match args.value("shard") {
-            Some(text) => text.parse::<Shard>().map_err(anyhow::Error::msg)?,
+            Some(text) => text.parse::<Shard>()?,
             None => Shard::WHOLE,
         },
     };
@@ -255,7 +255,7 @@ fn deepen_and_save(
 ) -> Result<()> {
     stop_on_signals();
     let mut deepener = Deepener::new(options);
-    let mut save = |book: &Book| -> Result<()> {
+    let mut save = |book: &Book| -> Result<(), format::BookFileError> {
         if leaves_only {
             format::write(&book.leaves_of(options.shard), path)
         } else {

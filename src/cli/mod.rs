@@ -40,7 +40,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
         "move",
         "play one move on a board file, writing the next file (for referees)",
     ),
-    ("solve", "solve 8x8 endgame positions exactly"),
+    (
+        "solve",
+        "solve endgame positions exactly, on every board size",
+    ),
     (
         "tune",
         "fit the classic evaluation to self-play games; `tune mpc`: measure Multi-ProbCut",
@@ -55,7 +58,7 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     ),
     (
         "train",
-        "fit the pattern evaluation to game records, write a weights file",
+        "fit the pattern evaluation to game records or self-play, write weights",
     ),
     (
         "analyze",
@@ -237,7 +240,7 @@ fn open_log(path: Option<&std::path::Path>) -> anyhow::Result<Option<Arc<Session
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 /// `started` is when the process started: `emilia move` counts its time from then.
-pub fn run(args: &[String], started: std::time::Instant) -> i32 {
+pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
     let (globals, args) = match global_options(args) {
         Ok(parsed) => parsed,
         Err(e) => {

@@ -3,12 +3,10 @@
 //! All are null-window searches: they decide whether the score exceeds `alpha` and return a
 //! fail-soft value (a lower bound on the score when above `alpha`, an upper bound otherwise).
 
+use super::eight::{final_score, try_flips, Eight};
 use super::last_flip::count_last_flips;
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
-use super::solver::{final_score, try_flips, Search};
-
-/// Below every score: "no move tried yet".
-const NONE: i32 = -100;
+use super::search::{Search, NONE};
 
 /// The empty squares in region-parity order: those in odd regions first, then the others,
 /// each group by index.
@@ -41,7 +39,7 @@ impl ParityOrder {
     }
 }
 
-impl Search<'_> {
+impl Search<'_, Eight> {
     /// One empty square, `square`, with `player`'s discs on the board (every other square
     /// holds the opponent's). Returns the final score; when it is known to be at most
     /// `alpha` without working it out, an upper bound instead.
@@ -226,6 +224,7 @@ mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
     use crate::board::{Board, Board8};
+    use crate::endgame::search::Shape;
     use crate::endgame::table::Tables;
     use crate::endgame::SolveLimits;
 
@@ -306,24 +305,15 @@ mod tests {
         let table = Tables::new(0).unwrap();
         let limits = SolveLimits::NONE;
         let shared = crate::endgame::split::Shared::new(&table, &limits, 1, 0);
-        let mut search = Search::new(&shared, 0);
+        let mut search = Search::<Eight>::new(&shared, 0);
         for empties in 1..=4 {
-            for board in boards(empties, 3000) {
+            for board in boards(empties as usize, 3000) {
                 let exact = minimax(&board);
                 let (p, o) = (board.player, board.opponent);
                 let e = !(p | o);
                 let parity = crate::endgame::parity::parity_of(e);
                 for alpha in [exact - 3, exact - 2, exact - 1, exact, exact + 1, exact + 2] {
-                    let score = match empties {
-                        1 => search.solve_1(p, alpha, e.trailing_zeros() as usize),
-                        2 => {
-                            let first = e.trailing_zeros() as usize;
-                            let second = (e & (e - 1)).trailing_zeros() as usize;
-                            search.solve_2(p, o, alpha, [first, second])
-                        }
-                        3 => search.solve_3(p, o, alpha, parity),
-                        _ => search.solve_4(p, o, alpha, parity),
-                    };
+                    let score = Eight::solve_last(&mut search, p, o, alpha, empties, parity);
                     if exact > alpha {
                         assert!(
                             score > alpha && score <= exact,

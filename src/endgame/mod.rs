@@ -1,8 +1,8 @@
 //! Exact endgame solving: the final disc difference under perfect play by both sides.
 //!
-//! [`Solver`] solves 8x8 boards, [`SizedSolver`] the other sizes (6x6, 10x10, 12x12) and
-//! [`Solvers`] holds one of each for boards of any size. Each owns a transposition table
-//! and is reused from call to call:
+//! [`Solver`] solves boards of every size with one search (written once, generic over the
+//! board's shape: see `search.rs`), and [`Solvers`] holds one made on first use. A solver
+//! owns a transposition table and is reused from call to call:
 //!
 //! ```
 //! use emilia::board::{Board8, Position, AnyBoard};
@@ -22,12 +22,13 @@
 //! counts include every position the search visits, the last move's included.
 
 mod bits;
+mod eight;
+mod grid;
 mod last;
 mod last_flip;
 mod order;
 mod parity;
-mod sized;
-mod solver;
+mod search;
 mod split;
 mod stability;
 mod table;
@@ -35,14 +36,14 @@ mod table;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::board::{AnyBoard, Board8};
+use crate::board::geometry::Geometry;
+use crate::board::{AnyBoard, Board8, SizedBoard};
 pub use crate::memory::MemoryError;
-use solver::Search;
+use eight::Eight;
+use grid::Grid;
+use search::{Search, Shape};
 use split::Shared;
-use table::{Tables, NO_MOVE};
-
-pub use sized::SizedSolver;
-pub use stability::stable_discs;
+use table::Tables;
 
 /// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
 const FAIL_LOW_DROP: i32 = 2;
@@ -50,16 +51,13 @@ const FAIL_LOW_DROP: i32 = 2;
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
-/// The exact solvers for every board size: the 8x8 one and the one for the other sizes.
-/// Each is made on first use with a table of `table_mib`, and making one drops the other,
-/// so that the tables never take more than one solver's share of memory (a game is played
-/// on one size).
+/// The exact solver for boards of every size, made on first use with a table of
+/// `table_mib` (or at once by [`Solvers::try_new`], so that no search's clock pays for it).
 pub struct Solvers {
     table_mib: usize,
     /// Threads of each solve.
     threads: usize,
-    eight: Option<Solver>,
-    other: Option<SizedSolver>,
+    solver: Option<Solver>,
 }
 
 impl Solvers {
@@ -68,48 +66,35 @@ impl Solvers {
         Solvers {
             table_mib,
             threads: 1,
-            eight: None,
-            other: None,
+            solver: None,
         }
     }
 
-    /// Solvers whose 8x8 solver is made now with its tables (see [`Solver::try_new`]), so
-    /// that no search's clock pays for them; a solver of another size is made on first use.
+    /// Solvers whose solver is made now with its tables (see [`Solver::try_new`]).
     pub fn try_new(table_mib: usize) -> Result<Solvers, MemoryError> {
         Ok(Solvers {
             table_mib,
             threads: 1,
-            eight: Some(Solver::try_new(table_mib)?),
-            other: None,
+            solver: Some(Solver::try_new(table_mib)?),
         })
     }
 
-    /// Forgets what the solvers' tables learnt.
+    /// Forgets what the solver's tables learnt.
     pub fn clear(&mut self) {
-        if let Some(solver) = self.eight.as_mut() {
-            solver.clear();
-        }
-        if let Some(solver) = self.other.as_mut() {
+        if let Some(solver) = self.solver.as_mut() {
             solver.clear();
         }
     }
 
-    /// Makes the solver for `board` if it does not exist yet (so that timings can leave
-    /// out the making of its table).
-    pub fn prepare(&mut self, board: &AnyBoard) {
-        match board {
-            AnyBoard::Eight(_) => {
-                self.eight_solver();
-            }
-            _ => {
-                self.other_solver();
-            }
-        }
+    /// Makes the solver if it does not exist yet (so that timings can leave out the making
+    /// of its table); every board size is solved by the same one.
+    pub fn prepare(&mut self, _board: &AnyBoard) {
+        self.solver();
     }
 
-    /// The 8x8 solver for a midgame search's small endgames, once it is made.
+    /// The solver for a midgame search's small 8x8 endgames, once it is made.
     pub fn small_solver(&self) -> Option<SmallSolver<'_>> {
-        self.eight.as_ref().map(|solver| SmallSolver {
+        self.solver.as_ref().map(|solver| SmallSolver {
             tables: &solver.table,
         })
     }
@@ -117,29 +102,15 @@ impl Solvers {
     /// Solves on `threads` threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
-        if let Some(solver) = self.eight.as_mut() {
-            solver.set_threads(self.threads);
-        }
-        if let Some(solver) = self.other.as_mut() {
+        if let Some(solver) = self.solver.as_mut() {
             solver.set_threads(self.threads);
         }
     }
 
-    fn eight_solver(&mut self) -> &mut Solver {
+    fn solver(&mut self) -> &mut Solver {
         let (mib, threads) = (self.table_mib, self.threads);
-        self.other = None;
-        self.eight.get_or_insert_with(|| {
+        self.solver.get_or_insert_with(|| {
             let mut solver = Solver::new(mib);
-            solver.set_threads(threads);
-            solver
-        })
-    }
-
-    fn other_solver(&mut self) -> &mut SizedSolver {
-        let (mib, threads) = (self.table_mib, self.threads);
-        self.eight = None;
-        self.other.get_or_insert_with(|| {
-            let mut solver = SizedSolver::new(mib);
             solver.set_threads(threads);
             solver
         })
@@ -176,12 +147,7 @@ impl Solvers {
         beta: i32,
         limits: &SolveLimits,
     ) -> Option<Solution> {
-        match board {
-            AnyBoard::Eight(b) => self.eight_solver().solve_within(b, alpha, beta, limits),
-            AnyBoard::Six(b) => self.other_solver().solve_within(b, alpha, beta, limits),
-            AnyBoard::Ten(b) => self.other_solver().solve_within(b, alpha, beta, limits),
-            AnyBoard::Twelve(b) => self.other_solver().solve_within(b, alpha, beta, limits),
-        }
+        self.solver().solve_board(board, alpha, beta, limits)
     }
 }
 
@@ -210,7 +176,7 @@ impl SmallSolver<'_> {
     ) -> (Option<i32>, u64) {
         let empty = !(board.player | board.opponent);
         let shared = Shared::new(self.tables, limits, 1, 0);
-        let mut search = Search::new(&shared, 0);
+        let mut search = Search::<Eight>::new(&shared, 0);
         let score = search.nws(
             board.player,
             board.opponent,
@@ -317,7 +283,7 @@ pub enum Outcome {
     Loss,
 }
 
-/// An exact endgame solver with its own transposition table.
+/// An exact endgame solver for boards of every size, with its own transposition table.
 pub struct Solver {
     table: Tables,
     /// Threads of every solve.
@@ -412,59 +378,60 @@ impl Solver {
         beta: i32,
         limits: &SolveLimits,
     ) -> Option<Solution> {
-        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        assert!(alpha < beta, "empty window {alpha}..{beta}");
-        self.table.next_generation();
-        if beta - alpha <= 2 {
-            let (score, best, nodes) = self.search(board, alpha, beta, limits, 0)?;
-            return Some(Solution { score, best, nodes });
-        }
-        let (estimate, nodes) = {
-            let shared = Shared::new(&self.table, limits, 1, 0);
-            let mut search = Search::new(&shared, 0);
-            let estimate = search.estimate(board.player, board.opponent);
-            if search.thread.aborted {
-                return None;
-            }
-            (estimate, search.thread.nodes)
-        };
-        log::debug!("solve: estimate {estimate} after {nodes} nodes");
-        narrow_window(alpha, beta, 64, estimate, nodes, |alpha, beta, nodes| {
-            self.search(board, alpha, beta, limits, nodes)
-        })
+        self.solve_shape::<Eight>(board.player, board.opponent, alpha, beta, limits)
     }
 
-    /// One principal variation search of the root with the window `alpha..beta`, after
-    /// `nodes` nodes of earlier searches: score, best move and the node count since the
-    /// first search, or `None` when a limit stopped it.
-    fn search(
+    /// [`Solver::solve_within`] for a board of any size (the best move a row-major square
+    /// index).
+    pub(crate) fn solve_board(
         &mut self,
-        board: &Board8,
+        board: &AnyBoard,
         alpha: i32,
         beta: i32,
         limits: &SolveLimits,
-        nodes: u64,
-    ) -> Option<(i32, Option<usize>, u64)> {
-        let (player, opponent) = (board.player, board.opponent);
-        let empty = !(player | opponent);
-        let shared = Shared::new(&self.table, limits, self.threads, nodes);
-        let mut search = Search::new(&shared, nodes);
-        let (score, best) = search.pvs(
+    ) -> Option<Solution> {
+        match board {
+            AnyBoard::Eight(b) => self.solve_within(b, alpha, beta, limits),
+            AnyBoard::Six(b) => self.solve_grid(b, alpha, beta, limits),
+            AnyBoard::Ten(b) => self.solve_grid(b, alpha, beta, limits),
+            AnyBoard::Twelve(b) => self.solve_grid(b, alpha, beta, limits),
+        }
+    }
+
+    /// [`Solver::solve_within`] on the generic bit sets of `G` (8x8 included).
+    pub(crate) fn solve_grid<G: Geometry>(
+        &mut self,
+        board: &SizedBoard<G>,
+        alpha: i32,
+        beta: i32,
+        limits: &SolveLimits,
+    ) -> Option<Solution> {
+        self.solve_shape::<Grid<G>>(board.player, board.opponent, alpha, beta, limits)
+    }
+
+    /// Solves `(player, opponent)` of the shape `K` within `alpha..beta`, clipped to its
+    /// scores.
+    fn solve_shape<K: Shape>(
+        &mut self,
+        player: K::Bits,
+        opponent: K::Bits,
+        alpha: i32,
+        beta: i32,
+        limits: &SolveLimits,
+    ) -> Option<Solution> {
+        let max = K::SQUARES;
+        let (alpha, beta) = (alpha.clamp(-max - 1, max), beta.clamp(-max, max + 1));
+        assert!(alpha < beta, "empty window {alpha}..{beta}");
+        self.table.next_generation();
+        search::solve::<K>(
+            &self.table,
+            self.threads,
             player,
             opponent,
             alpha,
             beta,
-            empty.count_ones(),
-            parity::parity_of(empty),
-        );
-        if search.thread.aborted {
-            return None;
-        }
-        Some((
-            score,
-            (best != NO_MOVE).then_some(best as usize),
-            search.thread.nodes,
-        ))
+            limits,
+        )
     }
 }
 

@@ -11,8 +11,8 @@
 //! split again in its place (the waiting thread itself only sleeps). The threads share the
 //! transposition tables, which take concurrent probes and stores without locks.
 //!
-//! The split is written once for the 8x8 solver and the other sizes' ([`SplitSearch`] is
-//! what it needs of each); both keep their node count and limits in a [`SolveThread`].
+//! [`SplitSearch`] is what the split needs of the search; a search thread keeps its node
+//! count and limits in a [`SolveThread`].
 
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -153,8 +153,7 @@ impl<'a> Shared<'a> {
 }
 
 /// What one thread of a solve keeps besides its board-specific state: its node count, its
-/// look at the limits and the cut-off flags it works under. The 8x8 and the other sizes'
-/// searches hold one each.
+/// look at the limits and the cut-off flags it works under. Every search thread holds one.
 pub(super) struct SolveThread<'a> {
     /// Positions visited so far (by this thread, and by the helpers it waited for).
     pub(super) nodes: u64,

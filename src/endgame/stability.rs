@@ -163,7 +163,7 @@ const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
 /// A lower bound on the number of stable discs of `player` (the other side being
 /// `opponent`).
 #[inline]
-pub fn stable_discs(player: u64, opponent: u64) -> u32 {
+pub(crate) fn stable_discs(player: u64, opponent: u64) -> u32 {
     stable_set(player, opponent).count_ones()
 }
 

@@ -1,13 +1,12 @@
 //! The persistent engine that front-ends drive: it is told positions and limits, searches,
 //! and keeps what it learned between moves and games. It knows nothing of any protocol.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
-
 use crate::board::{AnyBoard, Board, Move, Position, Square};
+use crate::book::format::BookFileError;
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver, Solvers};
@@ -33,6 +32,35 @@ pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
 /// end, and NBoard leaves endgame depths to the engine.
 pub const LEVEL_EXACT_EXTRA: u32 = 6;
+
+/// Why an engine cannot play on a board size ([`Engine::check_size`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// No board has this side: Emilia plays 6x6, 8x8, 10x10 and 12x12.
+    Unplayable(usize),
+    /// The baseline player the engine is set to (option `player`) plays 8x8 only.
+    PlayerEightOnly {
+        /// The player's name.
+        player: &'static str,
+        /// The side asked for.
+        size: usize,
+    },
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeError::Unplayable(size) => {
+                write!(f, "no {size}x{size} board: Emilia plays 6, 8, 10 and 12")
+            }
+            SizeError::PlayerEightOnly { player, .. } => {
+                write!(f, "player {player} plays 8x8 only")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
 
 /// The persistent engine.
 pub struct Engine {
@@ -65,6 +93,9 @@ pub struct Engine {
     classic: Classic,
     square_table: SquareTable,
     stop: Arc<AtomicBool>,
+    /// Stop requests a front-end has read but not yet handled: a search that starts while
+    /// there are any starts stopped ([`Engine::set_stop_requests`]).
+    stop_requests: Option<Arc<AtomicUsize>>,
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
@@ -119,8 +150,8 @@ impl Engine {
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
     /// Default ProbCut margin on a board of side `size`, tenths of a standard deviation.
-    /// Half a standard deviation on 10x10 and 12x12: at equal time it beat a whole one on
-    /// 12x12 and did no worse on 10x10 (the README gives the figures).
+    /// Half a standard deviation on 10x10 and 12x12, whose deeper searches allow the
+    /// lighter margin (the matches that chose it: docs/experiments.md, ProbCut).
     pub fn default_probcut(size: usize) -> u32 {
         if size >= 10 {
             5
@@ -177,6 +208,7 @@ impl Engine {
             square_table: SquareTable::default(),
             watchdog: Watchdog::new(Arc::clone(&stop)),
             stop,
+            stop_requests: None,
             player: None,
             seed: 0,
             book: Some(PackedBook::embedded()),
@@ -204,6 +236,14 @@ impl Engine {
     /// its best move so far.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Makes every search that starts while `pending` is above zero start with the stop
+    /// flag raised. A front-end counts there the stop requests it has read and not yet
+    /// handled, each raising the stop flag as it comes: one that comes just as a search
+    /// starts then stops it, though every search lowers the flag as it starts.
+    pub fn set_stop_requests(&mut self, pending: Arc<AtomicUsize>) {
+        self.stop_requests = Some(pending);
     }
 
     /// Replaces the weights of the classic evaluation (for tuning experiments).
@@ -244,15 +284,16 @@ impl Engine {
 
     /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
     fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: anyhow::Error| OptionError::Refused {
+        let refused = |e: &dyn std::error::Error| OptionError::Refused {
             name: "weights",
-            reason: format!("{e:#}"),
+            reason: e.to_string(),
         };
         if value.eq_ignore_ascii_case("builtin") {
-            self.pattern = Some(Pattern::embedded().map_err(refused)?);
+            self.pattern = Some(Pattern::embedded().map_err(|e| refused(&e))?);
             self.weights_file.clear();
         } else {
-            self.pattern = Some(Pattern::from_file(std::path::Path::new(value)).map_err(refused)?);
+            let path = std::path::Path::new(value);
+            self.pattern = Some(Pattern::from_file(path).map_err(|e| refused(&e))?);
             self.weights_file = value.to_string();
         }
         Ok(())
@@ -273,7 +314,7 @@ impl Engine {
         } else {
             let text = std::fs::read_to_string(value)
                 .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
-            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e:#}")))?;
+            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e}")))?;
             self.mpc = Some(Arc::new(table));
             self.mpc_file = value.to_string();
         }
@@ -282,9 +323,9 @@ impl Engine {
 
     /// Turns the opening book off, on (the built-in book) or to a book file.
     fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: anyhow::Error| OptionError::Refused {
+        let refused = |e: BookFileError| OptionError::Refused {
             name: "book",
-            reason: format!("{e:#}"),
+            reason: e.to_string(),
         };
         if value.eq_ignore_ascii_case("off") {
             self.book = None;
@@ -300,13 +341,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Fails when the engine cannot play on a board of side `size`: the baseline players
-    /// `squares` and `quadrant` have 8x8 tables only.
-    pub fn check_size(&self, size: usize) -> Result<()> {
+    /// Fails when the engine cannot play on a board of side `size`: Emilia plays the sizes
+    /// in [`SIZES`](crate::board::SIZES), and the baseline players `squares` and
+    /// `quadrant` (option `player`) have 8x8 tables only.
+    pub fn check_size(&self, size: usize) -> Result<(), SizeError> {
         match &self.player {
-            Some(player) if !player.supports(size) => {
-                bail!("player {} plays 8x8 only", player.name())
-            }
+            _ if !crate::board::SIZES.contains(&size) => Err(SizeError::Unplayable(size)),
+            Some(player) if !player.supports(size) => Err(SizeError::PlayerEightOnly {
+                player: player.name(),
+                size,
+            }),
             _ => Ok(()),
         }
     }
@@ -606,7 +650,14 @@ impl Engine {
         excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop.store(false, Ordering::SeqCst);
+        if let Some(pending) = &self.stop_requests {
+            // A request counted before the flag was lowered is seen here; one counted
+            // after raises the flag itself.
+            if pending.load(Ordering::SeqCst) > 0 {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
         self.run_from(position, limits, score_all_moves, excluded, progress)
     }
 
@@ -1052,7 +1103,7 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        // Ten moves into the tiger opening the book scores 7 of the 11 replies; the others
+        // Ten moves into the tiger opening the book scores 4 of the 11 replies; the others
         // are searched.
         let start = Position::start(8).unwrap();
         let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();

@@ -5,11 +5,11 @@
 
 mod classic;
 pub(crate) mod features;
-pub mod pattern;
-pub mod sized;
+pub(crate) mod pattern;
+pub(crate) mod sized;
 mod square_table;
 pub(crate) mod tune;
-pub mod weights;
+pub(crate) mod weights;
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +19,7 @@ use crate::board::Board;
 pub use classic::{Classic, ClassicWeights, CLASSIC_WEIGHTS, STAGES};
 pub use pattern::Pattern;
 pub use square_table::SquareTable;
+pub use weights::{WeightsError, WeightsFileError};
 
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
@@ -80,7 +81,7 @@ pub trait Evaluator: Send + Sync {
 
 /// The evaluations an engine can be set to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EvalKind {
+pub(crate) enum EvalKind {
     /// Learned pattern weights on 8x8, [`Classic`] on other sizes ([`Pattern`]).
     #[default]
     Pattern,

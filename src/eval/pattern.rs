@@ -9,20 +9,22 @@
 mod indices;
 mod layout;
 pub(crate) mod shapes;
+#[cfg(test)]
+mod shipped;
 pub mod symmetry;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use anyhow::Result;
-
 pub(crate) use indices::after_move;
-pub use indices::{indices, indices_by_squares, IncrementalIndices, Indices};
+#[cfg(test)]
+use indices::indices_by_squares;
+pub use indices::{indices, IncrementalIndices, Indices};
 use layout::{global_features, INSTANCE_OFFSETS};
 pub(crate) use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 
 use super::sized::SizedEval;
-use super::weights::{Weights, WeightsError};
+use super::weights::{Weights, WeightsError, WeightsFileError};
 use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
 
@@ -137,7 +139,7 @@ impl PatternEval {
     }
 
     /// The evaluation from the weights built into the program.
-    pub fn load_embedded() -> Result<PatternEval> {
+    pub fn load_embedded() -> Result<PatternEval, WeightsError> {
         let u32_at = |at: usize| {
             let bytes = EMBEDDED_WEIGHTS[at..at + 4].try_into().expect("4 bytes");
             u32::from_le_bytes(bytes) as usize
@@ -150,7 +152,9 @@ impl PatternEval {
             || fingerprint != layout.fingerprint()
             || EMBEDDED_WEIGHTS.len() != EMBEDDED_HEADER + 2 * stages * per_stage
         {
-            anyhow::bail!("built-in weights: trained for another set of patterns");
+            return Err(WeightsError::Mismatch(
+                "the built-in weights were trained for another set of patterns".to_string(),
+            ));
         }
         Ok(PatternEval::with(DenseWeights::Embedded(
             &EMBEDDED_WEIGHTS[EMBEDDED_HEADER..],
@@ -158,12 +162,12 @@ impl PatternEval {
     }
 
     /// The built-in evaluation, loaded once and shared.
-    pub fn embedded() -> Result<&'static PatternEval> {
-        static SHARED: OnceLock<Result<PatternEval, String>> = OnceLock::new();
+    pub fn embedded() -> Result<&'static PatternEval, WeightsError> {
+        static SHARED: OnceLock<Result<PatternEval, WeightsError>> = OnceLock::new();
         SHARED
-            .get_or_init(|| PatternEval::load_embedded().map_err(|e| format!("{e:#}")))
+            .get_or_init(PatternEval::load_embedded)
             .as_ref()
-            .map_err(|e| anyhow::anyhow!("{e}"))
+            .map_err(WeightsError::clone)
     }
 
     /// The weights of the stage of `board`, and the sum of its global features' weights
@@ -205,8 +209,8 @@ impl PatternEval {
 
     /// [`PatternEval::evaluate_with`] for indices this module computed (`indices` of a
     /// position, `after_move` of a move of it), which lie within their instances' tables:
-    /// read without bounds checks, which cost about 8 % of a search's time (`bench
-    /// replay`). `moves`: the legal moves of `board`'s side to move.
+    /// read without bounds checks, which cost a noticeable share of a search's time (`bench
+    /// replay`; docs/experiments.md). `moves`: the legal moves of `board`'s side to move.
     #[inline(always)]
     fn evaluate_known(&self, board: &Board8, indices: &Indices, moves: u64) -> i32 {
         let (table, mut sum) = self.stage_table(board, moves);
@@ -238,8 +242,8 @@ impl PatternEval {
 }
 
 /// The pattern evaluation as a search's evaluator: 8x8 boards by the learned patterns,
-/// another size by its own ([`SizedEval`]) when it has built-in weights (10x10) or a
-/// weights file for it was read, and otherwise by the classic evaluation.
+/// another size by its own pattern weights when it has built-in ones (10x10) or a weights
+/// file for it was read, and otherwise by the classic evaluation.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     eval: WeightsRef,
@@ -257,7 +261,7 @@ enum WeightsRef {
 
 impl Pattern {
     /// The evaluator with the built-in weights, loaded once per process.
-    pub fn embedded() -> Result<Pattern> {
+    pub fn embedded() -> Result<Pattern, WeightsError> {
         Ok(Pattern {
             eval: WeightsRef::Embedded(PatternEval::embedded()?),
             sized: None,
@@ -267,20 +271,23 @@ impl Pattern {
 
     /// The evaluator with the weights file at `path`: 8x8 weights, or those of another
     /// board size (`emilia train --size N`), which then replace that size's built-in ones.
-    pub fn from_file(path: &std::path::Path) -> Result<Pattern> {
+    pub fn from_file(path: &std::path::Path) -> Result<Pattern, WeightsFileError> {
         let weights = Weights::read(path)?;
         let eight = match PatternEval::from_weights(&weights) {
             Ok(eval) => eval,
             Err(e) => {
                 for size in [6, 10, 12] {
                     if let Ok(sized) = SizedEval::from_weights(size, &weights) {
+                        let eight = PatternEval::embedded()
+                            .map_err(|e| WeightsFileError::Refused(path.to_path_buf(), e))?;
                         return Ok(Pattern {
+                            eval: WeightsRef::Embedded(eight),
                             sized: Some(std::sync::Arc::new(sized)),
-                            ..Pattern::embedded()?
+                            other_sizes: Classic::default(),
                         });
                     }
                 }
-                anyhow::bail!("weights file {}: {e}", path.display());
+                return Err(WeightsFileError::Refused(path.to_path_buf(), e));
             }
         };
         Ok(Pattern {

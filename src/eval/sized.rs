@@ -13,9 +13,7 @@
 
 use std::sync::OnceLock;
 
-use anyhow::{bail, Result};
-
-use super::weights::Weights;
+use super::weights::{Weights, WeightsError};
 use crate::board::bitset::BitSet;
 use crate::board::geometry::Geometry;
 use crate::board::{Board, Cell, Six, SizedBoard, SizedRef, Ten, Twelve};
@@ -280,15 +278,15 @@ impl SizedLayout {
     }
 
     /// Refuses weights fitted for another layout (other stages, sizes or shapes).
-    pub fn check(&self, weights: &Weights) -> Result<()> {
+    pub fn check(&self, weights: &Weights) -> Result<(), WeightsError> {
         if weights.stages != self.stages
             || weights.per_stage != self.per_stage
             || weights.fingerprint != self.fingerprint()
         {
-            bail!(
-                "the weights were trained for another {0}x{0} pattern layout",
+            return Err(WeightsError::Mismatch(format!(
+                "trained for another {0}x{0} pattern layout",
                 self.size
-            );
+            )));
         }
         Ok(())
     }
@@ -320,7 +318,7 @@ pub struct SizedEval {
 
 impl SizedEval {
     /// The evaluation of boards of side `size` with `weights`, checked for fitting them.
-    pub fn from_weights(size: usize, weights: &Weights) -> Result<SizedEval> {
+    pub fn from_weights(size: usize, weights: &Weights) -> Result<SizedEval, WeightsError> {
         let layout = SizedLayout::new(size);
         layout.check(weights)?;
         Ok(SizedEval {
@@ -350,9 +348,8 @@ impl SizedEval {
         decoded
             .get_or_init(|| {
                 let eval = Weights::decode(bytes)
-                    .map_err(anyhow::Error::from)
                     .and_then(|weights| SizedEval::from_weights(size, &weights));
-                eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e:#}"))
+                eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
                     .ok()
             })
             .as_ref()

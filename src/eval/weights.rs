@@ -16,7 +16,7 @@
 //! token a LEB128 varint.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::frame::{u32_at, u64_at, Frame, FrameError};
 
@@ -64,6 +64,33 @@ impl fmt::Display for WeightsError {
 }
 
 impl std::error::Error for WeightsError {}
+
+/// Why a weights file could not be read, written or used.
+#[derive(Debug)]
+pub enum WeightsFileError {
+    /// The file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The file could not be written.
+    Write(PathBuf, std::io::Error),
+    /// The file was read but its weights were refused.
+    Refused(PathBuf, WeightsError),
+}
+
+impl fmt::Display for WeightsFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsFileError::Read(path, e) => {
+                write!(f, "cannot read weights file {}: {e}", path.display())
+            }
+            WeightsFileError::Write(path, e) => {
+                write!(f, "cannot write weights file {}: {e}", path.display())
+            }
+            WeightsFileError::Refused(path, e) => write!(f, "weights file {}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for WeightsFileError {}
 
 fn push_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
@@ -193,18 +220,16 @@ impl Weights {
     }
 
     /// Writes the file at `path`.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
-        use anyhow::Context;
+    pub fn write(&self, path: &Path) -> Result<(), WeightsFileError> {
         std::fs::write(path, self.encode())
-            .with_context(|| format!("cannot write weights file {}", path.display()))
+            .map_err(|e| WeightsFileError::Write(path.to_path_buf(), e))
     }
 
     /// Reads and checks the file at `path`.
-    pub fn read(path: &Path) -> anyhow::Result<Weights> {
-        use anyhow::Context;
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read weights file {}", path.display()))?;
-        Weights::decode(&bytes).with_context(|| format!("weights file {}", path.display()))
+    pub fn read(path: &Path) -> Result<Weights, WeightsFileError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| WeightsFileError::Read(path.to_path_buf(), e))?;
+        Weights::decode(&bytes).map_err(|e| WeightsFileError::Refused(path.to_path_buf(), e))
     }
 
     /// The weights of stage `stage`.

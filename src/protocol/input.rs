@@ -130,6 +130,14 @@ impl Interrupts {
         self.stop.store(true, Ordering::SeqCst);
     }
 
+    /// The count of interruptions read and not yet handled, for the engine: a search that
+    /// starts while it is above zero starts stopped ([`Engine::set_stop_requests`]).
+    ///
+    /// [`Engine::set_stop_requests`]: crate::engine::Engine::set_stop_requests
+    pub(crate) fn pending_count(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.pending)
+    }
+
     /// Whether the client is gone.
     pub(crate) fn is_gone(&self) -> bool {
         self.gone.load(Ordering::SeqCst)
@@ -212,9 +220,8 @@ fn hung_up(fd: RawFd, wait: Duration) -> bool {
 
 /// Reads `input` on a new thread. Once the first line shows an NBoard session, `ping` and
 /// `quit` lines raise `interrupts` as soon as they are read; in a text session, `stop`
-/// lines do. At the end of the input the
-/// client is gone in an NBoard session, and in a text session once `at_end.output` is
-/// hung up as well (lines already read are answered meanwhile).
+/// lines do. After the end of the input the client is gone once `at_end.output` is hung
+/// up as well, in either protocol; lines already read are answered meanwhile.
 pub(crate) fn spawn_reader<R: Read + Send + 'static>(
     input: R,
     interrupts: Interrupts,
@@ -249,12 +256,10 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                 }
             }
             drop(sender);
-            if nboard != Some(true) {
-                let Some(fd) = at_end.output else {
-                    return;
-                };
-                while !hung_up(fd, HANGUP_POLL) {}
-            }
+            let Some(fd) = at_end.output else {
+                return;
+            };
+            while !hung_up(fd, HANGUP_POLL) {}
             interrupts.client_gone();
             let since = Instant::now();
             while since.elapsed() < GONE_GRACE {
@@ -338,7 +343,7 @@ mod tests {
     }
 
     #[test]
-    fn nboard_lines_interrupt_and_the_end_of_input_means_the_gui_is_gone() {
+    fn nboard_ping_and_quit_interrupt_as_they_are_read() {
         let stop = Arc::new(AtomicBool::new(false));
         let interrupts = Interrupts::new(Arc::clone(&stop));
         let receiver = spawn_reader(
@@ -349,46 +354,53 @@ mod tests {
         );
         let all: Vec<Line> = receiver.iter().collect();
         assert_eq!(all.len(), 4);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !interrupts.is_gone() && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(1));
-        }
-        assert!(interrupts.is_gone());
         assert!(stop.load(Ordering::SeqCst));
-        // A search started after the end clears the flag: it is raised again (waited for
-        // with a generous deadline: on a busy machine the reader may not run for a while).
-        stop.store(false, Ordering::SeqCst);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(1));
-        }
-        assert!(stop.load(Ordering::SeqCst));
+        interrupts.handled();
+        assert!(interrupts.pending(), "two interruptions were read");
+        interrupts.handled();
+        assert!(!interrupts.pending());
+        assert!(
+            !interrupts.is_gone(),
+            "no output to watch: the lines are answered"
+        );
     }
 
     #[test]
-    fn a_text_session_goes_on_after_the_end_of_input_while_its_output_is_open() {
-        let stop = Arc::new(AtomicBool::new(false));
-        let interrupts = Interrupts::new(Arc::clone(&stop));
-        let (output_reader, output) = std::io::pipe().unwrap();
-        let receiver = spawn_reader(
-            &b"genmove black\nshowboard\n"[..],
-            interrupts.clone(),
-            AtEnd {
-                output: Some(output.as_raw_fd()),
-                exit: false,
-            },
-            None,
-        );
-        assert_eq!(receiver.iter().count(), 2);
-        thread::sleep(HANGUP_POLL * 3);
-        assert!(!interrupts.is_gone(), "the output is still read");
-        drop(output_reader);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !interrupts.is_gone() && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(1));
+    fn a_session_goes_on_after_the_end_of_input_while_its_output_is_open() {
+        for input in [&b"genmove black\nshowboard\n"[..], b"nboard 2\ngo\n"] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let interrupts = Interrupts::new(Arc::clone(&stop));
+            let (output_reader, output) = std::io::pipe().unwrap();
+            let receiver = spawn_reader(
+                input,
+                interrupts.clone(),
+                AtEnd {
+                    output: Some(output.as_raw_fd()),
+                    exit: false,
+                },
+                None,
+            );
+            assert_eq!(receiver.iter().count(), 2);
+            thread::sleep(HANGUP_POLL * 3);
+            assert!(!interrupts.is_gone(), "the output is still read");
+            assert!(!stop.load(Ordering::SeqCst));
+            drop(output_reader);
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !interrupts.is_gone() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(1));
+            }
+            assert!(interrupts.is_gone(), "the output's reader went away");
+            assert!(stop.load(Ordering::SeqCst));
+            // A search started after that clears the flag: it is raised again (waited for
+            // with a generous deadline: on a busy machine the reader may not run for a
+            // while).
+            stop.store(false, Ordering::SeqCst);
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(1));
+            }
+            assert!(stop.load(Ordering::SeqCst));
+            drop(output);
         }
-        assert!(interrupts.is_gone(), "the output's reader went away");
-        assert!(stop.load(Ordering::SeqCst));
-        drop(output);
     }
 }

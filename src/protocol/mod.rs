@@ -67,9 +67,9 @@ impl<W: Write> Output<W> {
 }
 
 /// Serves one session on the process's standard input and output. At the end of the input
-/// an NBoard session ends at once; a text session answers what it has read, unless its
-/// output is closed too: then the client is gone, the search in progress stops and the
-/// session ends (the process too, should it not notice within a second).
+/// a session answers what it has read, in order, unless its output is closed too: then the
+/// client is gone, the search in progress stops and the session ends (the process too,
+/// should it not notice within a second).
 /// With `log`, every line read and written is appended to it, after a note of the
 /// engine's version and options.
 pub(crate) fn serve_stdio(engine: Engine, log: Option<Arc<SessionLog>>) {
@@ -111,13 +111,14 @@ fn log_start(log: &SessionLog, engine: &Engine) {
 /// Serves one session on `input` and `output` until `quit`, the end of the input (as
 /// `at_end` says), or a closed output; logs every line to `log` if given.
 fn serve_until<R: Read + Send + 'static, W: Write>(
-    engine: Engine,
+    mut engine: Engine,
     input: R,
     output: W,
     at_end: AtEnd,
     log: Option<Arc<SessionLog>>,
 ) {
     let interrupts = Interrupts::new(engine.stop_flag());
+    engine.set_stop_requests(interrupts.pending_count());
     let lines = spawn_reader(input, interrupts.clone(), at_end, log.clone());
     let mut out = Output::new(output);
     out.log = log;

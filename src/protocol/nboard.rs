@@ -62,8 +62,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
         }
     }
 
-    /// Whether the session is over: `quit` received, the output closed, or the GUI gone
-    /// (the end of the input).
+    /// Whether the session is over: `quit` handled, the output closed, or the GUI gone
+    /// (the end of the input with the output hung up).
     pub(crate) fn finished(&self) -> bool {
         self.quit || !self.out.is_open() || self.interrupts.is_gone()
     }
@@ -339,8 +339,10 @@ fn search_line(report: &SearchReport) -> String {
     format!("{kind} {pv} {} 0 {depth}", eval_text(report.score))
 }
 
-/// Serves an NBoard session whose `nboard` line has been read; returns at `quit`, at the
-/// end of the input, or when the output is closed.
+/// Serves an NBoard session whose `nboard` line has been read, answering every line in
+/// order; returns at `quit`, once every line before the end of the input is answered, or
+/// when the GUI is gone (the output closed). A `ping` or `quit` stops the search under way
+/// as soon as it is read (the reader raises the stop flag); the search still answers.
 pub(crate) fn serve<W: Write>(
     engine: Engine,
     lines: &Receiver<Line>,

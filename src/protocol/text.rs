@@ -1,13 +1,14 @@
 //! The text protocol: GTP version 2 framing (`=[id] answer` or `?[id] message`, then a
 //! blank line) with the standard GTP commands and Othello ones. protocol.md documents each.
 
+use std::fmt;
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvError};
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, Move, Position, SIZES};
+use crate::board::{Color, ColorError, Move, Position, SIZES};
 use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
@@ -793,28 +794,94 @@ fn exact_discs(score: Score) -> String {
     }
 }
 
-fn parse_size(text: &str) -> Result<usize, String> {
+/// What was wrong with a command's argument; its text is the protocol's error answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ArgumentError {
+    /// A board side Emilia does not play.
+    Size(String),
+    /// No colour.
+    Color(ColorError),
+    /// No number of seconds.
+    Seconds(String),
+    /// No whole number: what it should count and the text given.
+    Count(&'static str, String),
+    /// A search limit without its value: the command and the limit.
+    MissingValue(String, String),
+    /// A search limit whose value is no whole number: the command, the limit and the text.
+    NotWhole(String, String, String),
+    /// A search limit given twice: the command and the limit.
+    GivenTwice(String, String),
+    /// A search depth outside 1 to 200: the command and the depth.
+    DepthRange(String, u64),
+    /// A clock too large to read: the command and the text.
+    ClockTooLarge(String, String),
+    /// A word that is no search limit: the command, the word and what was expected.
+    Unexpected(String, String, &'static str),
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgumentError::Size(text) => {
+                write!(
+                    f,
+                    "unacceptable size '{text}': Emilia plays 6, 8, 10 and 12"
+                )
+            }
+            ArgumentError::Color(e) => write!(f, "{e}"),
+            ArgumentError::Seconds(text) => write!(f, "'{text}' is not a number of seconds"),
+            ArgumentError::Count(what, text) => write!(f, "{what} '{text}' is not a whole number"),
+            ArgumentError::MissingValue(command, what) => {
+                write!(f, "{command}: {what} needs a value")
+            }
+            ArgumentError::NotWhole(command, what, text) => {
+                write!(f, "{command}: {what} '{text}' is not a whole number")
+            }
+            ArgumentError::GivenTwice(command, what) => write!(f, "{command}: {what} given twice"),
+            ArgumentError::DepthRange(command, depth) => {
+                write!(f, "{command}: depth {depth} is out of range 1 to 200")
+            }
+            ArgumentError::ClockTooLarge(command, text) => {
+                write!(f, "{command}: clock '{text}' is too large")
+            }
+            ArgumentError::Unexpected(command, word, expected) => {
+                write!(f, "{command}: unexpected '{word}': expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArgumentError {}
+
+/// The protocol answers a refused argument with its message.
+impl From<ArgumentError> for String {
+    fn from(e: ArgumentError) -> String {
+        e.to_string()
+    }
+}
+
+fn parse_size(text: &str) -> Result<usize, ArgumentError> {
     text.parse::<usize>()
         .ok()
         .filter(|s| SIZES.contains(s))
-        .ok_or_else(|| format!("unacceptable size '{text}': Emilia plays 6, 8, 10 and 12"))
+        .ok_or_else(|| ArgumentError::Size(text.to_string()))
 }
 
-fn parse_color(text: &str) -> Result<Color, String> {
-    text.parse().map_err(|e| format!("{e}"))
+fn parse_color(text: &str) -> Result<Color, ArgumentError> {
+    text.parse().map_err(ArgumentError::Color)
 }
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+fn parse_seconds(text: &str) -> Result<Duration, ArgumentError> {
     text.parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
         .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("'{text}' is not a number of seconds"))
+        .ok_or_else(|| ArgumentError::Seconds(text.to_string()))
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u32, String> {
+fn parse_count(text: &str, what: &'static str) -> Result<u32, ArgumentError> {
     text.parse()
-        .map_err(|_| format!("{what} '{text}' is not a whole number"))
+        .map_err(|_| ArgumentError::Count(what, text.to_string()))
 }
 
 /// Whether `word` starts search arguments: a number or a limit's name.
@@ -825,7 +892,11 @@ fn is_search_word(word: &str) -> bool {
 
 /// Reads `[<ms>] [depth N] [movetime MS] [nodes N]`; a bare number is the mover's clock
 /// when `clock_allowed`.
-fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Result<Limits, String> {
+fn parse_search_args(
+    args: &[&str],
+    clock_allowed: bool,
+    command: &str,
+) -> Result<Limits, ArgumentError> {
     let mut out = Limits::default();
     let mut i = 0;
     let expected = if clock_allowed {
@@ -835,12 +906,12 @@ fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Resul
     };
     while i < args.len() {
         let word = args[i].to_ascii_lowercase();
-        let value = |what: &str| -> Result<u64, String> {
+        let value = |what: &str| -> Result<u64, ArgumentError> {
             let text = args
                 .get(i + 1)
-                .ok_or_else(|| format!("{command}: {what} needs a value"))?;
+                .ok_or_else(|| ArgumentError::MissingValue(command.into(), what.into()))?;
             text.parse::<u64>()
-                .map_err(|_| format!("{command}: {what} '{text}' is not a whole number"))
+                .map_err(|_| ArgumentError::NotWhole(command.into(), what.into(), text.to_string()))
         };
         let is_clock = word.bytes().all(|b| b.is_ascii_digit());
         let given_twice = match word.as_str() {
@@ -851,13 +922,13 @@ fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Resul
         };
         if given_twice {
             let what = if is_clock { "the clock" } else { word.as_str() };
-            return Err(format!("{command}: {what} given twice"));
+            return Err(ArgumentError::GivenTwice(command.into(), what.into()));
         }
         match word.as_str() {
             "depth" => {
                 let depth = value("depth")?;
                 if !(1..=200).contains(&depth) {
-                    return Err(format!("{command}: depth {depth} is out of range 1 to 200"));
+                    return Err(ArgumentError::DepthRange(command.into(), depth));
                 }
                 out.depth = Some(depth as u32);
                 i += 2;
@@ -873,14 +944,15 @@ fn parse_search_args(args: &[&str], clock_allowed: bool, command: &str) -> Resul
             _ if clock_allowed && word.bytes().all(|b| b.is_ascii_digit()) => {
                 let ms: u64 = word
                     .parse()
-                    .map_err(|_| format!("{command}: clock '{word}' is too large"))?;
+                    .map_err(|_| ArgumentError::ClockTooLarge(command.into(), word.clone()))?;
                 out.clock = Some(Clock::sudden_death(Duration::from_millis(ms)));
                 i += 1;
             }
             _ => {
-                return Err(format!(
-                    "{command}: unexpected '{}': expected {expected}",
-                    args[i]
+                return Err(ArgumentError::Unexpected(
+                    command.into(),
+                    args[i].to_string(),
+                    expected,
                 ))
             }
         }

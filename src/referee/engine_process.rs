@@ -10,8 +10,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context, Result};
-
 use super::client::Fault;
 
 /// Longest line read from an engine, in bytes: far more than any answer needs, and a
@@ -82,11 +80,9 @@ impl EngineProcess {
         dir: Option<&Path>,
         show_stderr: bool,
         label: &str,
-    ) -> Result<EngineProcess> {
+    ) -> Result<EngineProcess, SpawnError> {
         let words = split_command_line(command)?;
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| anyhow!("empty engine command"))?;
+        let (program, args) = words.split_first().ok_or(SpawnError::Empty)?;
         let mut process = Command::new(resolve_program(program));
         process
             .args(args)
@@ -104,7 +100,7 @@ impl EngineProcess {
         process.process_group(0);
         let mut child = process
             .spawn()
-            .with_context(|| format!("cannot start engine '{command}'"))?;
+            .map_err(|e| SpawnError::Start(command.to_string(), e))?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
@@ -126,7 +122,7 @@ impl EngineProcess {
                     }
                 }
             })
-            .context("cannot start a reader thread")?;
+            .map_err(SpawnError::Thread)?;
         log::debug!("started {label}: {command}");
         Ok(EngineProcess {
             child,
@@ -255,10 +251,43 @@ fn resolve_program(program: &str) -> PathBuf {
     path.to_path_buf()
 }
 
+/// Why an engine process could not be started.
+#[derive(Debug)]
+pub(crate) enum SpawnError {
+    /// The command line has an unclosed quote (which one) in it.
+    Unclosed(char, String),
+    /// The command line ends with a backslash that escapes nothing.
+    LoneBackslash(String),
+    /// The command line has no word.
+    Empty,
+    /// The program could not be started: the command line and why.
+    Start(String, std::io::Error),
+    /// The thread that reads the engine's output could not be started.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpawnError::Unclosed(quote, line) => {
+                write!(f, "unclosed {quote} in command line: {line}")
+            }
+            SpawnError::LoneBackslash(line) => {
+                write!(f, "command line ends with a lone backslash: {line}")
+            }
+            SpawnError::Empty => f.write_str("empty engine command"),
+            SpawnError::Start(command, e) => write!(f, "cannot start engine '{command}': {e}"),
+            SpawnError::Thread(e) => write!(f, "cannot start a reader thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
 /// Splits a command line into words as a POSIX shell would for plain commands: spaces
 /// separate words; single quotes keep everything literally; double quotes keep spaces and
 /// honour `\"` and `\\`; a backslash outside quotes escapes the next character.
-pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
+pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>, SpawnError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -277,7 +306,7 @@ pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => word.push(c),
-                        None => bail!("unclosed ' in command line: {line}"),
+                        None => return Err(SpawnError::Unclosed('\'', line.to_string())),
                     }
                 }
             }
@@ -292,10 +321,10 @@ pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
                                 word.push('\\');
                                 word.push(c);
                             }
-                            None => bail!("unclosed \" in command line: {line}"),
+                            None => return Err(SpawnError::Unclosed('"', line.to_string())),
                         },
                         Some(c) => word.push(c),
-                        None => bail!("unclosed \" in command line: {line}"),
+                        None => return Err(SpawnError::Unclosed('"', line.to_string())),
                     }
                 }
             }
@@ -303,7 +332,7 @@ pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>> {
                 in_word = true;
                 match chars.next() {
                     Some(c) => word.push(c),
-                    None => bail!("command line ends with a lone backslash: {line}"),
+                    None => return Err(SpawnError::LoneBackslash(line.to_string())),
                 }
             }
             c => {

@@ -51,7 +51,7 @@ impl GtpClient {
         timeout: Duration,
     ) -> Result<GtpClient, Fault> {
         let process = EngineProcess::spawn(&spec.command, spec.dir.as_deref(), spec.stderr, label)
-            .map_err(|e| Fault::Start(format!("{e:#}")))?;
+            .map_err(|e| Fault::Start(e.to_string()))?;
         let mut client = GtpClient {
             process,
             name: String::new(),

@@ -17,14 +17,13 @@ pub mod openings;
 pub mod report;
 pub(crate) mod stats;
 
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
-
-use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{Color, SIZES};
 use crate::formats::ggf;
@@ -212,29 +211,79 @@ impl MatchConfig {
         })
     }
 
-    fn check(&self) -> Result<()> {
+    fn check(&self) -> Result<(), MatchError> {
         if !SIZES.contains(&self.size) {
-            bail!("unsupported board size {}: use 6, 8, 10 or 12", self.size);
+            return Err(MatchError::UnsupportedSize(self.size));
         }
         if self.games == 0 || self.concurrency == 0 {
-            bail!("games and concurrency must be at least 1");
+            return Err(MatchError::NothingToPlay);
         }
         for (i, spec) in self.engines.iter().enumerate() {
             let which = format!("engine {} ({})", i + 1, spec.command);
             match spec.protocol {
-                Protocol::Nboard if self.size != 8 => {
-                    bail!("{which}: NBoard engines play 8x8 only")
+                Protocol::Nboard if self.size != 8 => return Err(MatchError::NboardSize(which)),
+                Protocol::Nboard if self.depth_of(spec).is_none() => {
+                    return Err(MatchError::NboardDepth(which))
                 }
-                Protocol::Nboard if self.depth_of(spec).is_none() => bail!(
-                    "{which}: NBoard has no time commands, so an NBoard engine needs a search \
-                     depth: add depth=N after its --engine (the referee still enforces the clock)"
-                ),
                 _ => {}
             }
         }
         Ok(())
     }
 }
+
+/// Why a match could not be played to its end.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The board side is none Emilia plays.
+    UnsupportedSize(usize),
+    /// No game or no worker was asked for.
+    NothingToPlay,
+    /// An NBoard engine was asked to play another size than 8x8; it names the engine.
+    NboardSize(String),
+    /// An NBoard engine was given no search depth; it names the engine.
+    NboardDepth(String),
+    /// A plain GTP engine was asked to search to a depth; it names the engine.
+    GtpDepth(String),
+    /// An engine could not be started: the engine and what went wrong.
+    Start(String, String),
+    /// An engine refused the match's first game: the engine and what went wrong.
+    FirstGame(String, String),
+    /// A results or GGF file could not be created.
+    Create(PathBuf, std::io::Error),
+    /// A results or GGF file could not be written.
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::UnsupportedSize(size) => {
+                write!(f, "unsupported board size {size}: use 6, 8, 10 or 12")
+            }
+            MatchError::NothingToPlay => f.write_str("games and concurrency must be at least 1"),
+            MatchError::NboardSize(which) => write!(f, "{which}: NBoard engines play 8x8 only"),
+            MatchError::NboardDepth(which) => write!(
+                f,
+                "{which}: NBoard has no time commands, so an NBoard engine needs a search \
+                 depth: add depth=N after its --engine (the referee still enforces the clock)"
+            ),
+            MatchError::GtpDepth(which) => write!(
+                f,
+                "{which} speaks plain GTP, which has no depth limit: play with a clock \
+                 (--tc) or a time per move (--st), or give it its depth on its own command line"
+            ),
+            MatchError::Start(which, fault) => write!(f, "{which} {fault}"),
+            MatchError::FirstGame(which, fault) => {
+                write!(f, "{which} cannot play this match: {fault}")
+            }
+            MatchError::Create(path, e) => write!(f, "cannot create {}: {e}", path.display()),
+            MatchError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// What a match produced.
 pub struct MatchOutcome {
@@ -284,7 +333,7 @@ fn names(config: &MatchConfig) -> [String; 2] {
 /// Starts both engines once, checks that they accept the match's first game, and hands
 /// them on for the first worker: a broken command fails the match at once, not game
 /// after game.
-fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair> {
+fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair, MatchError> {
     let first = config.game(0);
     let setup = GameSetup {
         size: config.size,
@@ -299,39 +348,56 @@ fn preflight(config: &MatchConfig, names: &[String; 2]) -> Result<Pair> {
     for (i, spec) in config.engines.iter().enumerate() {
         let which = format!("engine {} ({})", i + 1, spec.command);
         let mut client = start_client(spec, &format!("engine {}", i + 1), config)
-            .map_err(|fault| anyhow!("{which} {fault}"))?;
+            .map_err(|fault| MatchError::Start(which.clone(), fault.to_string()))?;
         let wants_depth =
             spec.depth.is_some() || matches!(config.time_of(spec), TimeControl::Depth(_));
         if wants_depth && !client.supports_depth() {
             client.quit();
-            bail!(
-                "{which} speaks plain GTP, which has no depth limit: play with a clock \
-                 (--tc) or a time per move (--st), or give it its depth on its own command line"
-            );
+            return Err(MatchError::GtpDepth(which));
         }
         client
             .new_game(&setup)
-            .map_err(|fault| anyhow!("{which} cannot play this match: {fault}"))?;
+            .map_err(|fault| MatchError::FirstGame(which.clone(), fault.to_string()))?;
         log::info!("{which} reports '{}'", client.reported_name());
         pair[i] = Some(client);
     }
     Ok(pair)
 }
 
-fn create(path: &Path) -> Result<BufWriter<File>> {
-    Ok(BufWriter::new(File::create(path).with_context(|| {
-        format!("cannot create {}", path.display())
-    })?))
+/// A results or GGF file, created for writing.
+struct Output {
+    path: PathBuf,
+    file: BufWriter<File>,
+}
+
+impl Output {
+    fn create(path: &Path) -> Result<Output, MatchError> {
+        let file = File::create(path).map_err(|e| MatchError::Create(path.to_path_buf(), e))?;
+        Ok(Output {
+            path: path.to_path_buf(),
+            file: BufWriter::new(file),
+        })
+    }
+
+    /// Writes `line` and a line end, and flushes.
+    fn line(&mut self, line: &str) -> Result<(), MatchError> {
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.flush())
+            .map_err(|e| MatchError::Write(self.path.clone(), e))
+    }
 }
 
 /// Plays the match; `progress` gets a line after every game.
-pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<MatchOutcome> {
+pub fn run(
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<MatchOutcome, MatchError> {
     config.check()?;
     let names = names(config);
-    let mut results = config.results.as_deref().map(create).transpose()?;
-    let mut ggf_file = config.ggf.as_deref().map(create).transpose()?;
+    let mut results = config.results.as_deref().map(Output::create).transpose()?;
+    let mut ggf_file = config.ggf.as_deref().map(Output::create).transpose()?;
     if let Some(file) = results.as_mut() {
-        writeln!(file, "{}", report::RESULTS_HEADER)?;
+        file.line(report::RESULTS_HEADER)?;
     }
     let mut first_pair = Some(preflight(config, &names)?);
     let next = AtomicUsize::new(0);
@@ -339,7 +405,7 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
     let mut tally = Tally::default();
     let mut games = Vec::new();
     let workers = config.concurrency.min(config.games);
-    let written: Result<()> = std::thread::scope(|scope| {
+    let written: Result<(), MatchError> = std::thread::scope(|scope| {
         for _ in 0..workers {
             let mut pair = first_pair.take().unwrap_or([None, None]);
             let sender = sender.clone();
@@ -365,8 +431,7 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
             tally.add(&record);
             progress(&tally.progress(config.games, &names));
             if let Some(file) = results.as_mut() {
-                writeln!(file, "{}", report::results_line(&record, &names))?;
-                file.flush()?;
+                file.line(&report::results_line(&record, &names))?;
             }
             if let Some(file) = ggf_file.as_mut() {
                 let [black, white] = [Color::Black, Color::White].map(|color| record.engine(color));
@@ -385,8 +450,7 @@ pub fn run(config: &MatchConfig, progress: &mut dyn FnMut(&str)) -> Result<Match
                     start: &record.start,
                     moves: record.moves.iter().map(|m| m.to_ggf()).collect(),
                 });
-                writeln!(file, "{text}")?;
-                file.flush()?;
+                file.line(&text)?;
             }
             games.push(record);
         }

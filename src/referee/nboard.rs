@@ -39,7 +39,7 @@ impl NboardClient {
         depth: u32,
     ) -> Result<NboardClient, Fault> {
         let process = EngineProcess::spawn(&spec.command, spec.dir.as_deref(), spec.stderr, label)
-            .map_err(|e| Fault::Start(format!("{e:#}")))?;
+            .map_err(|e| Fault::Start(e.to_string()))?;
         let mut client = NboardClient {
             process,
             name: String::new(),

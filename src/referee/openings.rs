@@ -1,9 +1,37 @@
 //! Opening files: one opening a line as a transcript (`f5f6e6f4e3c5c4e7`, the XOT format);
 //! blank lines and lines starting with `#` are skipped.
 
-use anyhow::{anyhow, bail, Result};
+use std::fmt;
 
-use crate::board::{transcript, Move, Position};
+use crate::board::{transcript, Move, Position, PositionError};
+
+/// Why an opening file was refused; each names the file as given to [`parse`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsError {
+    /// The board side is none Emilia plays.
+    UnsupportedSize(usize),
+    /// A line is no transcript of legal moves: the file, the line number and why.
+    BadLine(String, usize, PositionError),
+    /// An opening plays to the end of the game: the file and the line number.
+    EndsTheGame(String, usize),
+    /// The file holds no opening.
+    Empty(String),
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::UnsupportedSize(size) => write!(f, "unsupported board size {size}"),
+            OpeningsError::BadLine(source, line, e) => write!(f, "{source} line {line}: {e}"),
+            OpeningsError::EndsTheGame(source, line) => {
+                write!(f, "{source} line {line}: the opening ends the game")
+            }
+            OpeningsError::Empty(source) => write!(f, "{source} holds no openings"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
 
 /// An opening: its text and the moves it plays, forced passes included.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,8 +44,8 @@ pub struct Opening {
 
 /// Reads the openings of `text`, checking every move on a board of side `size`. `source`
 /// names the file in errors.
-pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>> {
-    let start = Position::start(size).ok_or_else(|| anyhow!("unsupported board size {size}"))?;
+pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let start = Position::start(size).ok_or(OpeningsError::UnsupportedSize(size))?;
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -26,9 +54,9 @@ pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>> {
         }
         let (end, moves) = start
             .play_transcript(line)
-            .map_err(|e| anyhow!("{source} line {}: {e}", number + 1))?;
+            .map_err(|e| OpeningsError::BadLine(source.to_string(), number + 1, e))?;
         if end.is_game_over() {
-            bail!("{source} line {}: the opening ends the game", number + 1);
+            return Err(OpeningsError::EndsTheGame(source.to_string(), number + 1));
         }
         openings.push(Opening {
             text: transcript(&moves),
@@ -36,7 +64,7 @@ pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>> {
         });
     }
     if openings.is_empty() {
-        bail!("{source} holds no openings");
+        return Err(OpeningsError::Empty(source.to_string()));
     }
     Ok(openings)
 }

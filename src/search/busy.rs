@@ -15,7 +15,7 @@ pub(super) struct BusyTable(Vec<AtomicU64>);
 const BUSY_SLOTS: usize = 1 << 15;
 
 /// Children are shared out through the busy table from this depth on: shallower subtrees
-/// cost less than the look (measured: 3 and 5 to 6 did no better than 4).
+/// cost less than the look (other depths: docs/experiments.md, Threads).
 pub(super) const BUSY_MIN_DEPTH: u32 = 4;
 
 impl BusyTable {

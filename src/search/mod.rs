@@ -12,14 +12,16 @@
 //! a warm transposition table, or more threads, the move and score may vary slightly and
 //! node counts do.
 
+#[cfg(test)]
+mod against_the_solver;
 mod busy;
 pub(crate) mod exact8;
 mod limits;
-pub mod mpc;
+pub(crate) mod mpc;
 pub(crate) mod ordering;
 mod report;
-pub mod time;
-pub mod tt;
+pub(crate) mod time;
+pub(crate) mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::Mutex;
@@ -35,7 +37,7 @@ use time::TimePlan;
 use tt::{Bound, TranspositionTable};
 
 pub use limits::{Clock, Limits};
-pub use mpc::Table as MpcTable;
+pub(crate) use mpc::Table as MpcTable;
 pub use report::{MoveScore, SearchReport};
 
 /// Bigger than any score.
@@ -88,7 +90,7 @@ const ETC_MIN_DEPTH: u32 = 6;
 
 /// What bounds a search.
 #[derive(Clone, Copy)]
-pub struct SearchSettings<'a> {
+pub(crate) struct SearchSettings<'a> {
     /// Deepest iteration.
     pub max_depth: u32,
     /// Node budget.
@@ -123,6 +125,7 @@ pub struct SearchSettings<'a> {
 impl<'a> SearchSettings<'a> {
     /// A search bounded by its depth only (no node or time limit), stopped by `stop`, with
     /// ProbCut at 1.0σ and the shipped Multi-ProbCut table, and no solver lent.
+    #[cfg(test)]
     pub fn by_depth(max_depth: u32, stop: &'a AtomicBool) -> SearchSettings<'a> {
         SearchSettings {
             max_depth,
@@ -142,7 +145,7 @@ impl<'a> SearchSettings<'a> {
 
 /// The result of a search: the report, and per root move the latest score (exact for
 /// every move when [`SearchSettings::score_all_moves`] is set, otherwise only for the best).
-pub struct SearchResult {
+pub(crate) struct SearchResult {
     /// The report of the search.
     pub report: SearchReport,
     /// Root moves with their scores, best first.
@@ -212,7 +215,7 @@ struct SharedSearch {
 
 /// What a search reports after each finished iteration: its report, and the root moves
 /// with their scores, best first, when it scores them all ([`SearchSettings::score_all_moves`]).
-pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
+pub(crate) type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 
 /// Searches `board` and returns the move to play with the search's statistics, on
 /// `threads` threads sharing the table `tt`.
@@ -229,7 +232,7 @@ pub type Progress<'a> = dyn FnMut(&SearchReport, &[MoveScore]) + 'a;
 /// finished a deeper iteration first (then the helper's), and a helper that completes the
 /// whole search (its deepest iteration, or the exact end) ends the main thread's too. With
 /// one thread the search is the sequential one, node for node.
-pub fn search<B: Board + Sync, E: Evaluator + Sync>(
+pub(crate) fn search<B: Board + Sync, E: Evaluator + Sync>(
     board: &B,
     eval: &E,
     tt: &TranspositionTable,
@@ -1138,6 +1141,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         };
         if use_tt {
             // A node that failed low has no proven best move: the table keeps its last.
+            // (The exact solver's null-window nodes store their best bound's move instead,
+            // for re-searches with a lower window to try first: there every bound is a
+            // proven score, here a fail-low's bounds are evaluations.)
             let best_move = if bound == Bound::Upper {
                 None
             } else {

@@ -26,10 +26,8 @@
 //! The CRC-32 covers every line after its own (each with its newline), so a damaged or
 //! edited table is refused.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
-
-use anyhow::{anyhow, bail, Context, Result};
 
 use crate::frame::crc32;
 
@@ -137,9 +135,70 @@ pub enum Line {
     },
 }
 
+/// Why a Multi-ProbCut table was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableError {
+    /// No line but comments.
+    Empty,
+    /// The first line is no checksum.
+    NoChecksum,
+    /// The checksum does not match the lines.
+    Damaged {
+        /// The checksum of the lines.
+        computed: u32,
+        /// The checksum the file gives.
+        stored: u32,
+    },
+    /// A line (numbered from 1) was refused.
+    Line(usize, Box<TableError>),
+    /// A line has the wrong fields.
+    Fields,
+    /// A field is no count.
+    NoCount(String),
+    /// A field is no number.
+    NoNumber(String),
+    /// A regression or intercept out of all reason.
+    Implausible(String),
+    /// A midgame entry outside the table: from, to (empty squares) and depth.
+    MidRange(u32, u32, u32),
+    /// A shallow depth not below the depth it predicts: shallow and deep.
+    Shallow(u32, u32),
+    /// An endgame entry outside the table (empty squares).
+    EndRange(u32),
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Empty => f.write_str("empty table"),
+            TableError::NoChecksum => f.write_str("the first line is not 'crc32 <hex>'"),
+            TableError::Damaged { computed, stored } => write!(
+                f,
+                "the table is damaged: checksum {computed:08x}, the file says {stored:08x}"
+            ),
+            TableError::Line(n, e) => write!(f, "table line {n}: {e}"),
+            TableError::Fields => f.write_str("expected 'mid' with 8 numbers or 'end' with 6"),
+            TableError::NoCount(s) => write!(f, "'{s}' is no count"),
+            TableError::NoNumber(s) => write!(f, "'{s}' is no number"),
+            TableError::Implausible(what) => write!(f, "implausible {what}"),
+            TableError::MidRange(from, to, depth) => {
+                write!(f, "midgame entry {from}-{to} at depth {depth} out of range")
+            }
+            TableError::Shallow(shallow, depth) => {
+                write!(f, "shallow depth {shallow} not below {depth}")
+            }
+            TableError::EndRange(empties) => {
+                write!(f, "endgame entry at {empties} empties out of range")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 impl Table {
     /// A table of the given entries; later lines take precedence where they overlap.
-    pub fn new(lines: Vec<Line>) -> Result<Table> {
+    pub fn new(lines: Vec<Line>) -> Result<Table, TableError> {
         let mut mid = vec![vec![None; MAX_DEPTH as usize + 1]; MAX_EMPTIES + 1];
         let mut end = vec![None; MAX_EMPTIES + 1];
         for line in &lines {
@@ -152,10 +211,10 @@ impl Table {
                 } => {
                     check(&cut)?;
                     if from > to || to as usize > MAX_EMPTIES || depth > MAX_DEPTH {
-                        bail!("midgame entry {from}-{to} at depth {depth} out of range");
+                        return Err(TableError::MidRange(from, to, depth));
                     }
                     if cut.shallow >= depth {
-                        bail!("shallow depth {} not below {depth}", cut.shallow);
+                        return Err(TableError::Shallow(cut.shallow, depth));
                     }
                     for row in &mut mid[from as usize..=to as usize] {
                         row[depth as usize] = Some(cut);
@@ -164,7 +223,7 @@ impl Table {
                 Line::End { empties, cut } => {
                     check(&cut)?;
                     if empties as usize > MAX_EMPTIES || cut.shallow >= empties {
-                        bail!("endgame entry at {empties} empties out of range");
+                        return Err(TableError::EndRange(empties));
                     }
                     end[empties as usize] = Some(cut);
                 }
@@ -195,16 +254,16 @@ impl Table {
     }
 
     /// Reads and checks a table file's text.
-    pub fn parse(text: &str) -> Result<Table> {
+    pub fn parse(text: &str) -> Result<Table, TableError> {
         let mut lines = text.lines().enumerate().filter(|(_, l)| {
             let l = l.trim();
             !l.is_empty() && !l.starts_with('#')
         });
-        let (_, crc_line) = lines.next().ok_or_else(|| anyhow!("empty table"))?;
+        let (_, crc_line) = lines.next().ok_or(TableError::Empty)?;
         let stored = crc_line
             .strip_prefix("crc32 ")
             .and_then(|hex| u32::from_str_radix(hex.trim(), 16).ok())
-            .ok_or_else(|| anyhow!("the first line is not 'crc32 <hex>'"))?;
+            .ok_or(TableError::NoChecksum)?;
         let body_start = text
             .find(crc_line)
             .map(|at| at + crc_line.len())
@@ -212,11 +271,11 @@ impl Table {
             .unwrap_or(text.len());
         let computed = crc32(&text.as_bytes()[body_start..]);
         if computed != stored {
-            bail!("the table is damaged: checksum {computed:08x}, the file says {stored:08x}");
+            return Err(TableError::Damaged { computed, stored });
         }
         let mut entries = Vec::new();
         for (n, line) in lines {
-            entries.push(parse_line(line).with_context(|| format!("table line {}", n + 1))?);
+            entries.push(parse_line(line).map_err(|e| TableError::Line(n + 1, Box::new(e)))?);
         }
         Table::new(entries)
     }
@@ -267,22 +326,29 @@ impl Table {
     }
 }
 
-fn check(cut: &Cut) -> Result<()> {
+fn check(cut: &Cut) -> Result<(), TableError> {
     let plausible = (0.1..10.0).contains(&cut.slope) && (0.0..10_000.0).contains(&cut.sigma);
     if !plausible {
-        bail!("implausible regression {cut:?}");
+        return Err(TableError::Implausible(format!("regression {cut:?}")));
     }
     if !cut.intercept.is_finite() || cut.intercept.abs() > 10_000.0 {
-        bail!("implausible intercept {}", cut.intercept);
+        return Err(TableError::Implausible(format!(
+            "intercept {}",
+            cut.intercept
+        )));
     }
     Ok(())
 }
 
-fn parse_line(line: &str) -> Result<Line> {
+fn parse_line(line: &str) -> Result<Line, TableError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
-    let int = |s: &str| -> Result<u32> { s.parse().map_err(|_| anyhow!("'{s}' is no count")) };
-    let real = |s: &str| -> Result<f32> { s.parse().map_err(|_| anyhow!("'{s}' is no number")) };
-    let cut = |f: &[&str]| -> Result<Cut> {
+    let int = |s: &str| -> Result<u32, TableError> {
+        s.parse().map_err(|_| TableError::NoCount(s.to_string()))
+    };
+    let real = |s: &str| -> Result<f32, TableError> {
+        s.parse().map_err(|_| TableError::NoNumber(s.to_string()))
+    };
+    let cut = |f: &[&str]| -> Result<Cut, TableError> {
         Ok(Cut {
             shallow: int(f[0])?,
             slope: real(f[1])?,
@@ -302,7 +368,7 @@ fn parse_line(line: &str) -> Result<Line> {
             empties: int(empties)?,
             cut: cut(rest)?,
         }),
-        _ => bail!("expected 'mid' with 8 numbers or 'end' with 6"),
+        _ => Err(TableError::Fields),
     }
 }
 

@@ -79,7 +79,7 @@ pub struct Margins {
 }
 
 impl Margins {
-    /// The margins measured on a machine under load (see the README's figures).
+    /// The margins measured on a machine under load (docs/experiments.md, Time).
     pub const DEFAULT: Margins = Margins {
         per_move: Duration::from_millis(3),
         clock_pause: Duration::from_millis(10),
@@ -90,12 +90,10 @@ impl Margins {
     /// (`Watchdog::delay`): on a loaded machine the process waits that long for a core,
     /// once when the deadline passes unseen and once more before the answer is read (twice
     /// the delay on a game clock). A fixed move time is spent to its end, so the wait before
-    /// the command is read comes out of it too: three times the delay (with twice, 3 of 119
-    /// moves at `movetime 100` came up to 4 ms late beside two CPU-bound competitors).
-    /// Every move to come waits so too, the instant ones after the exact solve included:
-    /// half the delay each (the delay is the largest wait seen; beside six CPU-bound
-    /// competitors, a game's last moves took 4 to 10 ms each and lost a 1 s clock that
-    /// had kept 3 ms a move for them).
+    /// the command is read comes out of it too: three times the delay. Every move to come
+    /// waits so too, the instant ones after the exact solve included: half the delay each
+    /// (the delay is the largest wait seen). The measurements behind these factors are in
+    /// docs/experiments.md (Time).
     pub fn with_delay(&self, delay: Duration) -> Margins {
         Margins {
             per_move: self.per_move + delay / 2,
@@ -379,10 +377,8 @@ struct SolveTimes {
 
 /// Per board size, from measured medians, rounded up: on 8x8 at 17 to 22 empties of real
 /// games; on the other sizes at 14 to 22 (6x6) or 10 to 18 empties of nine games each
-/// between shallow searches. The 8x8 solver has since become faster (median 84 ms at 20
-/// empties, upper quartile 138 ms, one thread, positions of games against NTest); a model
-/// at that upper quartile used no more of the clock and played no better (50.6 % in 400
-/// games), so the more cautious one stays.
+/// between shallow searches. The 8x8 solver has since become faster; why this more
+/// cautious model stays is in docs/experiments.md (Time).
 const SOLVE_TIMES: [SolveTimes; 4] = [
     SolveTimes {
         size: 8,

@@ -203,6 +203,7 @@ impl TranspositionTable {
     /// # Panics
     ///
     /// If the memory cannot be had.
+    #[cfg(test)]
     pub fn new(mib: usize) -> TranspositionTable {
         TranspositionTable::with_bytes(mib << 20).unwrap_or_else(|e| panic!("{e}"))
     }

@@ -158,8 +158,8 @@ fn fit_cut(shallow: u32, pairs: &[(f64, f64)]) -> Option<Cut> {
 /// same parity, and a standard deviation growing as a line fitted to the measured ones,
 /// never below the deepest measured. Where the fitted line falls, it is taken flat at its
 /// value at 0, above the measured deviations: the shipped table's deep entries are so
-/// wider than its measured ones, and narrowing them to the deepest measured played no
-/// better (see the README).
+/// wider than its measured ones (narrowing them was tried: docs/experiments.md,
+/// Multi-ProbCut).
 fn extrapolate(measured: &[(u32, Cut)], last: u32, shallow: fn(u32) -> u32) -> Vec<(u32, Cut)> {
     let Some(&(deepest, _)) = measured.last() else {
         return Vec::new();
@@ -246,7 +246,7 @@ pub fn fit_table(config: &Config, mid: &[Measured], end: &[Measured]) -> Result<
     if lines.is_empty() {
         bail!("too few positions for any entry");
     }
-    Table::new(lines)
+    Ok(Table::new(lines)?)
 }
 
 /// An engine that measures: no opening book, no selectivity, one thread (the measurement

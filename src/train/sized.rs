@@ -19,11 +19,10 @@ use crate::eval::{Classic, Evaluator};
 use crate::selfplay::data::{game_files, read_games, LabelledGame};
 
 /// The ridge penalty that suits board side `size`: 6x6 patterns are small and each of their
-/// weights sees many positions, so a light penalty fits best (held-out error 3.83 discs at
-/// 10, 6.64 at 8,000). On 10x10, with 20,000 games and the search scores blended in, 500
-/// did best in matches at equal depth (Elo +250 against +159 at 8,000). 12x12 keeps the
-/// 8,000 that did best on 10x10's first 10,000 games; its built-in weights, a correction
-/// of earlier ones (`--from`), did best at 2,000.
+/// weights sees many positions, so a light penalty fits best; 10x10, with more games and
+/// the search scores blended in, a middle one; 12x12 the heavy one that suited 10x10's
+/// first games. How each was chosen: docs/experiments.md (The evaluations of other board
+/// sizes).
 pub fn default_l2(size: usize) -> f64 {
     match size {
         6 => 10.0,

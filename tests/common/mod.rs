@@ -1,6 +1,8 @@
 //! Driving the real `emilia` binary through pipes, as clients do.
 #![allow(dead_code)]
 
+pub mod rng;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};

@@ -255,6 +255,7 @@ pub fn indices(board: &Board8) -> Indices {
 
 /// Every instance's contents, summed digit by digit: the definition [`indices`] and
 /// [`IncrementalIndices`] must match.
+#[cfg(test)]
 pub fn indices_by_squares(board: &Board8) -> Indices {
     let mut out = [0u16; INSTANCE_COUNT];
     for (slot, instance) in out.iter_mut().zip(INSTANCES.iter()) {
@@ -284,7 +285,7 @@ pub(crate) fn after_move(waiter: &Indices, index: usize, flipped: u64) -> Indice
     let turned = turned_weights(flipped);
     // Built from `waiter` as read, not a copy of it changed in place: the copy's pieces were
     // read back in pieces of other sizes, which the processor cannot forward from its
-    // pending stores, and the wait was 1 to 2 % of a search's time (`bench replay`).
+    // pending stores (the cost measured: docs/experiments.md).
     std::array::from_fn(|i| {
         waiter[i].wrapping_add(placed[i].wrapping_mul(2).wrapping_add(turned[i]))
     })

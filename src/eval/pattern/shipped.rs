@@ -2,15 +2,13 @@
 //! symmetric, its incremental indices match recomputation, and it predicts exact results
 //! of positions it was not trained on.
 
-use emilia::board::bitboard::Bits;
-use emilia::board::{Board, Board8};
-use emilia::eval::pattern::{
-    indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval,
-};
-use emilia::eval::weights::{Weights, WeightsError};
-use emilia::frame::FrameError;
-use emilia::rng::Rng;
-use emilia::train::exact;
+use super::{indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval};
+use crate::board::bitboard::Bits;
+use crate::board::{Board, Board8};
+use crate::eval::weights::{Weights, WeightsError};
+use crate::frame::FrameError;
+use crate::rng::Rng;
+use crate::train::exact;
 
 /// A move played: its square and the discs it flipped; `None` for a pass or the end.
 type Played = Option<(usize, u64)>;
@@ -38,7 +36,10 @@ fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
 }
 
 /// The shipped weights file, which the build decodes into the program.
-const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights/emilia.weights");
+const EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/weights/emilia.weights"
+));
 
 #[test]
 fn the_shipped_weights_load_and_damage_is_reported() {
@@ -144,7 +145,7 @@ fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
     let eval = PatternEval::load_embedded().unwrap();
     let (mut error, mut zero) = (0.0, 0.0);
     for p in &positions {
-        error += (emilia::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
+        error += (crate::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
         zero += (p.value as f64).abs();
     }
     let (mae, zero_mae) = (
