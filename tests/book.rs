@@ -178,6 +178,7 @@ fn nboard_marks_book_moves() {
     let path = small_book();
     let mut emilia = Emilia::start(&["--book", path.to_str().unwrap()]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 4");
     assert_eq!(emilia.line(), "set myname Emilia4");
     emilia.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");

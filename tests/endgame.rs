@@ -324,19 +324,18 @@ fn random_position(size: usize, empties: u32, rng: &mut Rng) -> Option<AnyBoard>
 /// square-by-square minimax.
 #[test]
 fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
-    use emilia::eval::Classic;
-    use emilia::search::{search, tt::TranspositionTable, SearchSettings};
+    use emilia::board::{Color, Position};
+    use emilia::engine::Engine;
+    use emilia::search::Limits;
 
     let mut rng = Rng::new(52);
     let mut emilia = common::Emilia::start(&["--threads", "1"]);
     let (mut one, mut three, mut eight) = (Solvers::new(4), Solvers::new(4), Solver::new(4));
     three.set_threads(3);
-    let mut lent = Solvers::new(4);
-    lent.prepare(&AnyBoard::start(8).unwrap());
-    let stop = AtomicBool::new(false);
-    let to_the_end = SearchSettings {
-        small_solver: lent.small_solver(),
-        ..SearchSettings::by_depth(60, &stop)
+    // The engine searched to the end of the game, on one thread with a fresh table.
+    let to_the_end = Limits {
+        depth: Some(60),
+        ..Limits::default()
     };
     for (size, empties, count) in [
         (6, 8, 6),
@@ -369,23 +368,21 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
                 .prove(&board, Proof::Outcome, &SolveLimits::NONE)
                 .unwrap();
             assert_eq!(outcome.score.signum(), exact.signum(), "outcome: {board:?}");
-            let tt = TranspositionTable::new(4);
-            let searched = match &board {
-                AnyBoard::Eight(b) => {
-                    eight.clear();
-                    assert_eq!(eight.solve_exact(b).score, exact, "Board8: {board:?}");
-                    search(b, &Classic::default(), &tt, &to_the_end, 1, &mut |_, _| {})
-                }
-                AnyBoard::Six(b) => {
-                    search(b, &Classic::default(), &tt, &to_the_end, 1, &mut |_, _| {})
-                }
-                _ => unreachable!(),
+            if let AnyBoard::Eight(b) = &board {
+                eight.clear();
+                assert_eq!(eight.solve_exact(b).score, exact, "Board8: {board:?}");
+            }
+            let mut engine = Engine::without_book(4);
+            engine.set_option("threads", "1").unwrap();
+            let position = Position {
+                board: board.clone(),
+                to_move: Color::Black,
             };
-            assert!(searched.report.exact);
+            let searched = engine.search(&position, &to_the_end, &mut |_| {});
             assert_eq!(
-                searched.report.score.whole_discs(),
+                searched.score.whole_discs(),
                 exact,
-                "midgame search: {board:?}"
+                "engine search: {board:?}"
             );
             let squares: String = (0..size * size)
                 .map(|i| match board.cell(i) {

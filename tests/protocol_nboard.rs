@@ -67,6 +67,7 @@ fn check_search_line(line: &str, game: &Game) {
 fn a_whole_game_driven_like_the_gui() {
     let mut emilia = Emilia::start(&[]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 2");
     assert_eq!(emilia.line(), "set myname Emilia2");
     emilia.send(&format!("set game {START}"));
@@ -149,6 +150,11 @@ fn replay_line_by_line(args: &[&str]) -> Vec<String> {
         follow(&mut game, &line);
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
+            ["nboard", _] => {
+                let answer = emilia.line();
+                assert_eq!(answer, "set myname Emilia10");
+                all.push(answer);
+            }
             ["set", "depth", n] => {
                 let answer = emilia.line();
                 assert_eq!(answer, format!("set myname Emilia{n}"));
@@ -280,7 +286,7 @@ fn a_session_piped_at_once_is_answered_before_it_ends() {
     // session before the lines read were answered.
     assert_eq!(
         piped("nboard 2\nping 1\nquit\n", Duration::ZERO),
-        ["pong 1"]
+        ["set myname Emilia10", "pong 1"]
     );
     let at_once = piped("nboard 2\nset depth 4\nping 1\ngo\n", Duration::ZERO);
     let held_open = piped(
@@ -291,6 +297,7 @@ fn a_session_piped_at_once_is_answered_before_it_ends() {
     assert_eq!(
         answers_in_order(&at_once),
         [
+            "set myname Emilia10",
             "set myname Emilia4",
             "pong 1",
             "status Emilia is thinking",
@@ -307,6 +314,7 @@ fn a_session_piped_at_once_is_answered_before_it_ends() {
     assert_eq!(
         answers,
         [
+            "set myname Emilia10",
             "set myname Emilia3",
             "status Emilia is thinking",
             "===",
@@ -327,6 +335,7 @@ fn quit_during_a_search_ends_the_session_at_once() {
     for _ in 0..3 {
         let mut emilia = Emilia::start(&["--book", "off"]);
         emilia.send("nboard 2");
+        assert_eq!(emilia.line(), "set myname Emilia10");
         emilia.send("set depth 40");
         assert_eq!(emilia.line(), "set myname Emilia40");
         emilia.send("go");
@@ -363,6 +372,7 @@ fn at_the_end_of_input_lines_are_answered_unless_the_gui_is_gone() {
     // the session ends.
     let mut emilia = Emilia::start(&["--book", "off"]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 8");
     assert_eq!(emilia.line(), "set myname Emilia8");
     emilia.send("go");
@@ -381,6 +391,7 @@ fn ping_stops_a_long_search() {
     // Without the book, which would answer the start at once.
     let mut emilia = Emilia::start(&["--book", "off"]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 60");
     assert_eq!(emilia.line(), "set myname Emilia60");
     emilia.send(
@@ -413,6 +424,7 @@ fn passes_explicit_implicit_and_the_end_of_the_game() {
     let game = format!("(;GM[Othello]TY[8]BO[8 {board} O];)");
     let mut emilia = Emilia::start(&[]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 3");
     emilia.line();
     emilia.send(&format!("set game {game}"));
@@ -450,6 +462,7 @@ fn passes_explicit_implicit_and_the_end_of_the_game() {
 fn bad_lines_are_ignored_or_reported_without_changing_the_game() {
     let mut emilia = Emilia::start(&[]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set depth 2");
     emilia.line();
     emilia.send(&format!("set game {START}"));
@@ -536,6 +549,10 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
         follow(&mut game, &line);
         let words: Vec<&str> = line.split_whitespace().collect();
         let lines = match words.as_slice() {
+            ["nboard", _] => {
+                assert_eq!(emilia.line(), "set myname Emilia10");
+                continue;
+            }
             ["set", "depth", n] => {
                 assert_eq!(emilia.line(), format!("set myname Emilia{n}"));
                 continue;
@@ -612,6 +629,7 @@ fn an_engine_list_entry_sets_options_that_take_effect_and_logs_the_session() {
 fn pondering_between_moves_answers_every_line() {
     let mut emilia = Emilia::start(&["--threads", "2", "--hash", "8"]);
     emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
     emilia.send("set ponder on");
     emilia.send("set depth 4");
     assert_eq!(emilia.line(), "set myname Emilia4");

@@ -32,11 +32,11 @@ const HEURISTIC_ORDER: OrderPlan = OrderPlan {
     weight: 128,
 };
 /// On the pattern evaluation, whose values are better but dearer than the heuristic's:
-/// from 14 empties, at most 3 plies, weighing more (FFO #40-#49: 25% less time).
+/// from 14 empties, at most 4 plies (reached at 20 empties), weighing more.
 const PATTERN_ORDER: OrderPlan = OrderPlan {
     min_empties: 14,
     step: 2,
-    max_depth: 3,
+    max_depth: 4,
     weight: 256,
 };
 
@@ -44,11 +44,15 @@ const PATTERN_ORDER: OrderPlan = OrderPlan {
 /// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
 static STABILITY_THRESHOLD: [i32; 61] = stability_thresholds();
 
+/// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): the extra
+/// cut-offs of a low threshold pay for the extra stable-disc counts.
+const STABILITY_MARGIN: i32 = 10;
+
 const fn stability_thresholds() -> [i32; 61] {
     let mut table = [99; 61];
     let mut n = 4;
     while n <= 60 {
-        let t = 2 * n as i32 - 2;
+        let t = 2 * n as i32 - STABILITY_MARGIN;
         table[n] = if t < 64 { t } else { 64 };
         n += 1;
     }
@@ -90,8 +94,9 @@ impl Shape for Eight {
     type Parent = Option<Indices>;
 
     const SQUARES: i32 = 64;
-    /// Below 6, sorting costs more than it saves.
-    const SORTED_MIN_EMPTIES: u32 = 6;
+    /// From 5 up, a move list and a mobility count a move save more 4-empties subtrees
+    /// than they cost (the last four have the hand-written solvers).
+    const SORTED_MIN_EMPTIES: u32 = 5;
     /// Below 9, a table probe costs more than the subtree.
     const TABLE_MIN_EMPTIES: u32 = 9;
     /// Below 10, the children's probes cost more than the cut-offs they find.

@@ -74,7 +74,10 @@ impl<'a, W: Write> NboardSession<'a, W> {
         let command = words.next().unwrap_or("");
         let rest = line.trim_start()[command.len()..].trim();
         match command {
-            "nboard" => {}
+            // NBoard and the engines it drives answer the handshake with the name.
+            "nboard" => {
+                self.out.line(&format!("set myname Emilia{}", self.depth));
+            }
             "set" => self.set(rest),
             "move" => self.play(rest),
             "ping" => {
@@ -350,6 +353,7 @@ pub(crate) fn serve<W: Write>(
     interrupts: Interrupts,
 ) {
     let mut session = NboardSession::new(engine, out, interrupts);
+    session.handle("nboard 2");
     while !session.finished() {
         match session.ponder_until_line(lines) {
             Ok(Line::Text(text)) => {
