@@ -375,7 +375,7 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
             let mut engine = Engine::without_book(4);
             engine.set_option("threads", "1").unwrap();
             let position = Position {
-                board: board.clone(),
+                board,
                 to_move: Color::Black,
             };
             let searched = engine.search(&position, &to_the_end, &mut |_| {});
