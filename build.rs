@@ -9,10 +9,14 @@
 #[path = "src/frame.rs"]
 mod frame;
 #[allow(dead_code)]
+#[path = "src/book/layout.rs"]
+mod layout;
+#[allow(dead_code)]
 #[path = "src/eval/weights.rs"]
 mod weights;
 
 fn main() {
+    index_book();
     const SOURCE: &str = "weights/emilia.weights";
     println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-changed=src/eval/weights.rs");
@@ -29,5 +33,23 @@ fn main() {
     }
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let path = std::path::Path::new(&dir).join("emilia-weights.bin");
+    std::fs::write(&path, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+/// Writes where each position of the built-in book starts (u32 each, little endian), so
+/// that play finds a position by binary search without reading the book first.
+fn index_book() {
+    const BOOK: &str = "weights/emilia.book";
+    println!("cargo:rerun-if-changed={BOOK}");
+    println!("cargo:rerun-if-changed=src/book/layout.rs");
+    let bytes = std::fs::read(BOOK).unwrap_or_else(|e| panic!("cannot read {BOOK}: {e}"));
+    let header = layout::FILE_HEADER_LEN;
+    assert!(bytes.len() >= header, "{BOOK} is shorter than its header");
+    let count = u32::from_le_bytes(bytes[12..16].try_into().expect("four bytes")) as usize;
+    let offsets = layout::offsets(&bytes[header..], count)
+        .unwrap_or_else(|| panic!("{BOOK}: its positions do not fill its body"));
+    let out: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+    let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let path = std::path::Path::new(&dir).join("emilia-book-index.bin");
     std::fs::write(&path, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }

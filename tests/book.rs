@@ -217,6 +217,33 @@ fn book_commands_refuse_bad_input_with_the_reason() {
         "{out}"
     );
 
+    // Shards: i/N with i < N, and a file of their own for their leaves.
+    let (ok, _, err) = run(&[
+        "book",
+        "deepen",
+        path,
+        "--shard",
+        "2/2",
+        "--out",
+        &file("s.book"),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("shard '2/2' is not i/N"), "{err}");
+    let (ok, _, err) = run(&["book", "deepen", path, "--shard", "1/2"]);
+    assert!(!ok);
+    assert!(err.contains("--shard needs --out"), "{err}");
+    let (ok, _, err) = run(&["book", "expand", path, "--margin", "-1"]);
+    assert!(!ok);
+    assert!(err.contains("out of range"), "{err}");
+    // Coverage: the book's own games stay in it.
+    let games = data_dir().join("WTH_2003.wtb");
+    let (ok, out, _) = run(&["book", "coverage", "--book", path, games.to_str().unwrap()]);
+    assert!(ok);
+    assert!(
+        out.contains("in the book (every move scored): median "),
+        "{out}"
+    );
+
     let (ok, _, err) = run(&["book", "stat", &file("missing.book")]);
     assert!(!ok);
     assert!(err.contains("cannot read book file"), "{err}");

@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::build::{build, BuildOptions};
 use super::deepen::{DeepenOptions, Deepener};
 use super::games::{read_wthor, GameLine};
+use super::packed::PackedBook;
 use super::{Book, Key};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position};
 use crate::engine::Engine;
@@ -24,6 +25,7 @@ fn deepen(book: &mut Book, depth: u32) {
         depth,
         solve_empties: 14,
         hash_mib: 16,
+        ..DeepenOptions::default()
     };
     let stop = AtomicBool::new(false);
     let progress = Deepener::new(options)
@@ -114,8 +116,13 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let played = scores.iter().find(|s| s.square == blunder).unwrap();
     assert_ne!(scores[0].square, blunder);
     assert!(played.value <= scores[0].value - 400, "{scores:?}");
+    // Play looks the book up packed.
+    let packed = PackedBook::new(&book);
     let mut rng = crate::rng::Rng::new(1);
     for _ in 0..20 {
-        assert_ne!(book.choose(&before, 200, &mut rng).unwrap().square, blunder);
+        assert_ne!(
+            packed.choose(&before, 200, &mut rng).unwrap().square,
+            blunder
+        );
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::format::BookFileError;
 
-use super::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node};
+use super::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
 use crate::endgame::{self, Solver};
 use crate::engine::Engine;
@@ -25,6 +25,8 @@ pub struct DeepenOptions {
     pub solve_empties: u32,
     /// Transposition table of the search and of the solver, MiB each.
     pub hash_mib: usize,
+    /// The part of the book's positions to score; the others are left as they are.
+    pub shard: Shard,
 }
 
 impl Default for DeepenOptions {
@@ -33,6 +35,7 @@ impl Default for DeepenOptions {
             depth: 18,
             solve_empties: 24,
             hash_mib: 64,
+            shard: Shard::WHOLE,
         }
     }
 }
@@ -60,6 +63,9 @@ pub enum Work {
 
 /// What `node` at `key` needs under `options`, if anything.
 pub fn work(key: &Key, node: &Node, options: &DeepenOptions) -> Option<Work> {
+    if !options.shard.contains(key) {
+        return None;
+    }
     let empties = key.board().empties();
     let solve = empties <= options.solve_empties;
     let backing = match &node.leaf {
@@ -138,13 +144,17 @@ impl Deepener {
     }
 
     /// The leaf of the position `key` (with links as in `node`): the best move that is not
-    /// a link, with its value. `None` when `stop` cut a solve short.
+    /// a link, with its value. `None` when `stop` cut a solve short. The tables start
+    /// empty, so that a leaf is the same whatever was scored before it: in one run or in
+    /// shards, in any order.
     fn score_leaf(&mut self, key: &Key, node: &Node, stop: &AtomicBool) -> Option<Leaf> {
         let board = key.board();
         let unplayed = unplayed(&board, node);
         if unplayed.is_empty() {
             return Some(Leaf::Nothing);
         }
+        self.engine.clear_hash();
+        self.solver.clear();
         let position = Position {
             board: AnyBoard::Eight(board),
             to_move: Color::Black,
@@ -229,8 +239,8 @@ impl Deepener {
         }))
     }
 
-    /// Scores every position of `book` that needs it, nearest the end of the game first,
-    /// until done or `stop` is set; negamaxes and hands the book to `save` every
+    /// Scores every position of `book` (of the options' shard) that needs it, those most
+    /// games reached first, until done or `stop` is set; negamaxes and hands the book to `save` every
     /// `save_every` and at the end, and `report`s progress every few seconds.
     pub fn run(
         &mut self,
@@ -241,13 +251,14 @@ impl Deepener {
         report: &mut dyn FnMut(&Progress),
     ) -> Result<Progress, BookFileError> {
         let start = Instant::now();
-        let mut todo: Vec<(u32, Key, Work)> = book
+        // Most games first: a run stopped early has deepened the main lines.
+        let mut todo: Vec<(std::cmp::Reverse<u32>, Key, Work)> = book
             .nodes()
             .filter_map(|(key, node)| {
-                work(key, node, &self.options).map(|w| (key.board().empties(), *key, w))
+                work(key, node, &self.options).map(|w| (std::cmp::Reverse(node.games), *key, w))
             })
             .collect();
-        todo.sort_unstable_by_key(|(empties, key, _)| (*empties, *key));
+        todo.sort_unstable_by_key(|(games, key, _)| (*games, *key));
         let mut progress = Progress {
             to_search: todo.iter().filter(|t| t.2 == Work::Search).count(),
             to_solve: todo.iter().filter(|t| t.2 == Work::Solve).count(),
@@ -313,6 +324,7 @@ mod tests {
             depth: 10,
             solve_empties: 20,
             hash_mib: 1,
+            shard: Shard::WHOLE,
         };
         let key = Key::of(&Board8::START).0;
         let mut node = Node::new();
@@ -350,6 +362,7 @@ mod tests {
             depth: 4,
             solve_empties: 20,
             hash_mib: 4,
+            shard: Shard::WHOLE,
         };
         let mut deepener = Deepener::new(options);
         let stop = AtomicBool::new(false);
@@ -386,5 +399,76 @@ mod tests {
         }
         let start = book.node(&Key::of(&Board8::START).0).unwrap();
         assert_eq!(start.value().unwrap().1, Backing::Depth(6));
+    }
+
+    /// Scores `book` under `options` to the end.
+    fn deepen(book: &mut Book, options: DeepenOptions) -> Progress {
+        let stop = AtomicBool::new(false);
+        let progress = Deepener::new(options)
+            .run(book, &stop, Duration::MAX, &mut |_| Ok(()), &mut |_| {})
+            .unwrap();
+        assert!(progress.finished());
+        progress
+    }
+
+    #[test]
+    fn shards_merged_equal_one_whole_run() {
+        use crate::book::build::{build, BuildOptions};
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/WTH_2003.wtb");
+        let games = crate::book::games::read_wthor(&path).unwrap();
+        let base = build(
+            &games,
+            &BuildOptions {
+                min_games: 20,
+                max_ply: 14,
+            },
+        );
+        let whole_options = DeepenOptions {
+            depth: 4,
+            solve_empties: 0,
+            hash_mib: 2,
+            shard: Shard::WHOLE,
+        };
+        let mut whole = base.clone();
+        let all = deepen(&mut whole, whole_options).to_search;
+        assert!(all > 20, "{all} positions");
+        let mut merged = base.clone();
+        let mut parts = 0;
+        for index in 0..2 {
+            let shard = Shard { index, count: 2 };
+            let mut book = base.clone();
+            let done = deepen(
+                &mut book,
+                DeepenOptions {
+                    shard,
+                    ..whole_options
+                },
+            )
+            .to_search;
+            assert!(done > 0 && done < all, "shard {shard}: {done} of {all}");
+            parts += done;
+            let leaves = book.leaves_of(shard);
+            assert!(leaves
+                .nodes()
+                .all(|(key, node)| shard.contains(key) && node.links.is_empty()));
+            merged.merge(&leaves);
+        }
+        assert_eq!(parts, all);
+        assert_eq!(merged, whole);
+        // Resuming: a shard whose file already holds its leaves has nothing left to do.
+        let shard = Shard { index: 1, count: 2 };
+        let mut again = base.clone();
+        again.merge(&whole.leaves_of(shard));
+        assert_eq!(
+            deepen(
+                &mut again,
+                DeepenOptions {
+                    shard,
+                    ..whole_options
+                }
+            )
+            .to_search,
+            0
+        );
     }
 }

@@ -39,10 +39,7 @@ const FRAME: Frame = Frame {
     version: 1,
     fields: 4,
 };
-/// Bytes of a position before its links.
-const NODE_LEN: usize = 8 + 8 + 4 + 4 + 1;
-/// Bytes of a move.
-const MOVE_LEN: usize = 4;
+use super::layout::{FILE_HEADER_LEN, MOVE_LEN, NODE_LEN};
 /// Leaf square: every legal move is a link.
 const NO_LEAF: u8 = 64;
 /// Leaf square: not searched yet.
@@ -163,6 +160,43 @@ fn read_move(bytes: &[u8], at: usize) -> (u8, i16, Option<Backing>) {
         _ => None,
     };
     (bytes[at], value, backing)
+}
+
+/// The position at `at` of a body already checked, and its key. A backing out of range
+/// (which a checked body does not have) reads as unscored.
+pub(crate) fn node_at(body: &[u8], at: usize) -> (Key, Node) {
+    let key = Key {
+        player: u64_at(body, at),
+        opponent: u64_at(body, at + 8),
+    };
+    let read = |at: usize| {
+        let (square, value, backing) = read_move(body, at);
+        BookMove {
+            square,
+            value,
+            backing: backing.unwrap_or(Backing::Unscored),
+        }
+    };
+    let leaf = read(at + 20);
+    let leaf = match leaf.square {
+        UNSCORED_LEAF => Leaf::Unscored,
+        NO_LEAF => Leaf::Nothing,
+        _ => Leaf::Move(leaf),
+    };
+    let links = body[at + NODE_LEN - 1] as usize;
+    let node = Node {
+        games: u32_at(body, at + 16),
+        links: (0..links)
+            .map(|i| read(at + NODE_LEN + i * MOVE_LEN))
+            .collect(),
+        leaf,
+    };
+    (key, node)
+}
+
+/// The body of a file's bytes, unchecked: for the built-in book, which the tests check.
+pub(crate) fn body_of(bytes: &[u8]) -> &[u8] {
+    &bytes[FILE_HEADER_LEN.min(bytes.len())..]
 }
 
 /// Reads and checks a file's bytes.

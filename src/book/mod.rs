@@ -11,14 +11,19 @@
 //! fresh searches.
 
 pub mod build;
+pub(crate) mod coverage;
 pub mod deepen;
+pub(crate) mod expand;
 pub mod format;
 pub mod games;
+mod layout;
+pub(crate) mod packed;
 pub mod verify;
 
 #[cfg(test)]
 mod blunders;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -179,6 +184,60 @@ impl Key {
     }
 }
 
+/// One of `count` parts into which a book's positions are split by a hash of their key, so
+/// that separate processes or machines can score the parts: `index` of `count`, from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, 0 to `count - 1`.
+    pub index: u32,
+    /// Number of parts.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole book, as one part.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether the position `key` belongs to this part.
+    pub fn contains(&self, key: &Key) -> bool {
+        key.board().hash_key() % self.count as u64 == self.index as u64
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = BadShard;
+
+    /// `i/N`: part `i` (from 0) of `N`.
+    fn from_str(text: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard(text.to_string());
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = index.trim().parse().map_err(|_| bad())?;
+        let count: u32 = count.trim().parse().map_err(|_| bad())?;
+        if index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// A shard written otherwise than `i/N` with `0 <= i < N`: the text given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadShard(pub String);
+
+impl std::fmt::Display for BadShard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "shard '{}' is not i/N with 0 <= i < N", self.0)
+    }
+}
+
+impl std::error::Error for BadShard {}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 /// Where a move leads, as the book sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -292,62 +351,7 @@ impl Book {
     /// the position is not in the book or not every move of it is scored. A move that is
     /// the image of a book move under a symmetry of the position is listed too.
     pub fn scores(&self, board: &Board8) -> Option<Vec<BookScore>> {
-        let (key, k) = Key::of(board);
-        let node = self.nodes.get(&key)?;
-        node.value()?;
-        let normal = key.board();
-        let examined: Vec<(BookMove, Option<Key>)> = node
-            .moves()
-            .map(|m| (*m, next_key(&normal, m.square as usize)))
-            .collect();
-        let mut scores: Vec<BookScore> = Vec::new();
-        for square in board.moves() {
-            let image = symmetry::square(k, square);
-            let child = next_key(&normal, image);
-            let found = examined
-                .iter()
-                .find(|(m, c)| m.square as usize == image || (child.is_some() && *c == child));
-            if let Some((m, c)) = found {
-                scores.push(BookScore {
-                    square,
-                    value: m.value as i32,
-                    backing: m.backing,
-                    games: c.and_then(|c| self.nodes.get(&c)).map_or(0, |n| n.games),
-                });
-            }
-        }
-        scores.sort_by_key(|s| (std::cmp::Reverse(s.value), s.square));
-        Some(scores)
-    }
-
-    /// A move to play in `board`: one of the book's moves within `margin` hundredths of a
-    /// disc of the best, chosen at random with `rng` (the best when `margin` is 0), the
-    /// better ones more often: a move `loss` below the best has weight
-    /// `(1 - loss / (margin + 100))^2`.
-    ///
-    /// Uniform choice lost on average half the margin at every book move, which added up
-    /// over a game: with a margin of 2 discs the book then scored 41.5% against no book
-    /// (200 games at 4 s + 0.05 s).
-    pub fn choose(&self, board: &Board8, margin: i32, rng: &mut Rng) -> Option<BookScore> {
-        let scores = self.scores(board)?;
-        let best = scores.first()?.value;
-        let margin = margin.max(0);
-        let weighted: Vec<(&BookScore, f64)> = scores
-            .iter()
-            .filter(|s| s.value >= best - margin)
-            .map(|s| {
-                let share = 1.0 - (best - s.value) as f64 / (margin + 100) as f64;
-                (s, share * share)
-            })
-            .collect();
-        let mut left = rng.unit() * weighted.iter().map(|(_, w)| w).sum::<f64>();
-        for &(score, weight) in &weighted {
-            if left < weight {
-                return Some(*score);
-            }
-            left -= weight;
-        }
-        weighted.last().map(|&(score, _)| *score)
+        scores_of(board, |key| self.nodes.get(key).map(Cow::Borrowed))
     }
 
     /// Recomputes every link's value from the position it leads to, positions nearest the
@@ -413,6 +417,30 @@ impl Book {
         true
     }
 
+    /// The scored leaves of the positions of `shard` (a move, or the mark that every move
+    /// is a link), as a book of their own: those
+    /// positions only, without links and with no games, so that merging it into the book
+    /// it came from ([`Book::merge`]) gives that book these leaves and changes nothing
+    /// else.
+    pub fn leaves_of(&self, shard: Shard) -> Book {
+        let nodes = self
+            .nodes
+            .iter()
+            .filter(|(key, node)| shard.contains(key) && node.leaf != Leaf::Unscored)
+            .map(|(key, node)| {
+                (
+                    *key,
+                    Node {
+                        games: 0,
+                        links: Vec::new(),
+                        leaf: node.leaf,
+                    },
+                )
+            })
+            .collect();
+        Book { nodes }
+    }
+
     /// Merges `other` into this book: positions of either, games added, links united; of
     /// two leaves the better backed one that is still not a link, or none. Link values are
     /// recomputed.
@@ -461,6 +489,68 @@ impl Book {
         }
         self.negamax();
     }
+}
+
+/// The moves of the position `board` best first, in `board`'s coordinates, with `node_of`
+/// giving the book's positions (see [`Book::scores`]).
+pub(crate) fn scores_of<'a>(
+    board: &Board8,
+    node_of: impl Fn(&Key) -> Option<Cow<'a, Node>>,
+) -> Option<Vec<BookScore>> {
+    let (key, k) = Key::of(board);
+    let node = node_of(&key)?;
+    node.value()?;
+    let normal = key.board();
+    let examined: Vec<(BookMove, Option<Key>)> = node
+        .moves()
+        .map(|m| (*m, next_key(&normal, m.square as usize)))
+        .collect();
+    let mut scores: Vec<BookScore> = Vec::new();
+    for square in board.moves() {
+        let image = symmetry::square(k, square);
+        let child = next_key(&normal, image);
+        let found = examined
+            .iter()
+            .find(|(m, c)| m.square as usize == image || (child.is_some() && *c == child));
+        if let Some((m, c)) = found {
+            scores.push(BookScore {
+                square,
+                value: m.value as i32,
+                backing: m.backing,
+                games: c.and_then(|c| node_of(&c)).map_or(0, |n| n.games),
+            });
+        }
+    }
+    scores.sort_by_key(|s| (std::cmp::Reverse(s.value), s.square));
+    Some(scores)
+}
+
+/// One of `scores` (best first) within `margin` hundredths of a disc of the best, chosen at
+/// random with `rng` (the best when `margin` is 0), the better ones more often: a move
+/// `loss` below the best has weight `(1 - loss / (margin + 100))^2`.
+///
+/// Uniform choice lost on average half the margin at every book move, which added up
+/// over a game: with a margin of 2 discs the book then scored 41.5% against no book
+/// (200 games at 4 s + 0.05 s).
+pub fn choose_among(scores: &[BookScore], margin: i32, rng: &mut Rng) -> Option<BookScore> {
+    let best = scores.first()?.value;
+    let margin = margin.max(0);
+    let weighted: Vec<(&BookScore, f64)> = scores
+        .iter()
+        .filter(|s| s.value >= best - margin)
+        .map(|s| {
+            let share = 1.0 - (best - s.value) as f64 / (margin + 100) as f64;
+            (s, share * share)
+        })
+        .collect();
+    let mut left = rng.unit() * weighted.iter().map(|(_, w)| w).sum::<f64>();
+    for &(score, weight) in &weighted {
+        if left < weight {
+            return Some(*score);
+        }
+        left -= weight;
+    }
+    weighted.last().map(|&(score, _)| *score)
 }
 
 /// The legal moves of the position `board` (normalised) that lead neither to a link's
@@ -598,7 +688,7 @@ mod tests {
 
     #[test]
     fn choice_stays_within_the_margin() {
-        let book = small_book();
+        let book = packed::PackedBook::new(&small_book());
         let f5 = board_after("f5");
         let mut rng = Rng::new(1);
         for _ in 0..20 {

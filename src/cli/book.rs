@@ -12,7 +12,8 @@ use super::Args;
 use crate::board::{AnyBoard, Board, Position, Square};
 use crate::book::build::{self, BuildOptions};
 use crate::book::deepen::{DeepenOptions, Deepener, Progress};
-use crate::book::{format, games, verify, Backing, Book, Key, Leaf};
+use crate::book::expand::{self, ExpandOptions};
+use crate::book::{coverage, format, games, verify, Backing, Book, Key, Leaf, Shard};
 use crate::eval::pattern::symmetry;
 use crate::protocol::diagram::diagram;
 
@@ -25,11 +26,14 @@ move from the engine's own search (see book.md).
   build --out FILE [--min-games N] [--max-ply P] [--force] <.wtb file or directory>...
         a book of the positions at which at least N games (default 2) played a move,
         within their first P moves (default 60), linked by the moves played; not scored
-  deepen BOOK [--depth D] [--solve E] [--hash MIB] [--save-every S]
+  deepen BOOK [--depth D] [--solve E] [--hash MIB] [--save-every S] [--shard i/N --out F]
         scores the book: at every position the best move that is no link is searched to
         depth D (default 18), or solved exactly with at most E empty squares (default 24),
         then values are carried up the links. Saves every S seconds (default 60) and when
-        stopped (Ctrl-C); run it again to resume
+        stopped (Ctrl-C); run it again to resume. --shard: only part i (from 0) of N of
+        the positions, split by a hash. --out: the leaves scored (the shard's) go to F,
+        which a run resumes from, and BOOK is left as it is; `merge` unites BOOK and the
+        parts' files
   show [--book FILE] <transcript | squares side>
         the book's moves and values in a position (default: the built-in book)
   stat [BOOK]
@@ -41,6 +45,14 @@ move from the engine's own search (see book.md).
         results file of emilia match) down to E empty squares, then scores what is new
   verify [--book FILE] [--sample N] [--seed S] [--hash MIB]
         compares N random positions (default 200) with fresh searches at the book's depth
+  expand BOOK [--max-ply P] [--margin M]
+        at every scored position after at most P moves (default 20), makes the best move
+        that is no link a link when it is at most M discs worse than the best (default 1),
+        and adds the position it leads to, unscored: deepen scores it; repeat both to grow
+        the book where the engine's own play goes
+  coverage [--book FILE] <games file>...
+        replays the games and reports how many plies each stays in the book (positions
+        in it with every move scored): the median, and the share staying 16 and 20 plies
 ";
 
 /// Set by Ctrl-C or a termination signal: a long run saves and stops.
@@ -61,6 +73,8 @@ pub fn run(args: &[String]) -> Result<()> {
         "merge" => merge_cmd(rest),
         "learn" => learn_cmd(rest),
         "verify" => verify_cmd(rest),
+        "coverage" => coverage_cmd(rest),
+        "expand" => expand_cmd(rest),
         other => bail!("unknown book subcommand '{other}'\n\n{HELP}"),
     }
 }
@@ -104,6 +118,10 @@ fn deepen_options(args: &Args) -> Result<DeepenOptions> {
         depth: args.get("depth", defaults.depth)?,
         solve_empties: args.get("solve", defaults.solve_empties)?,
         hash_mib: args.get("hash", defaults.hash_mib)?,
+        shard: match args.value("shard") {
+            Some(text) => text.parse::<Shard>()?,
+            None => Shard::WHOLE,
+        },
     };
     if !(1..=60).contains(&options.depth) {
         bail!("--depth {} is out of range 1 to 60", options.depth);
@@ -226,16 +244,24 @@ fn stop_on_signals() {
     }
 }
 
-/// Scores `book` and saves it to `path` as it goes.
+/// Scores `book` and saves it to `path` as it goes: the whole book, or with `leaves_only`
+/// the leaves of the options' shard ([`Book::leaves_of`]).
 fn deepen_and_save(
     book: &mut Book,
     path: &Path,
     options: DeepenOptions,
     every: Duration,
+    leaves_only: bool,
 ) -> Result<()> {
     stop_on_signals();
     let mut deepener = Deepener::new(options);
-    let mut save = |book: &Book| format::write(book, path);
+    let mut save = |book: &Book| -> Result<(), format::BookFileError> {
+        if leaves_only {
+            format::write(&book.leaves_of(options.shard), path)
+        } else {
+            format::write(book, path)
+        }
+    };
     let progress = deepener.run(book, &STOP, every, &mut save, &mut |p| {
         note(&format!("deepen: {}", progress_text(p)))
     })?;
@@ -253,7 +279,14 @@ fn deepen_and_save(
 fn deepen_cmd(args: &[String]) -> Result<()> {
     let Some(args) = parse(
         args,
-        &[("depth", 1), ("solve", 1), ("hash", 1), ("save-every", 1)],
+        &[
+            ("depth", 1),
+            ("solve", 1),
+            ("hash", 1),
+            ("save-every", 1),
+            ("shard", 1),
+            ("out", 1),
+        ],
         &[],
     )?
     else {
@@ -264,16 +297,43 @@ fn deepen_cmd(args: &[String]) -> Result<()> {
     };
     let options = deepen_options(&args)?;
     let every = Duration::from_secs(args.get("save-every", 60u64)?.max(1));
-    let path = Path::new(path);
-    let mut book = format::read(path)?;
+    let mut book = format::read(Path::new(path))?;
+    // With --out the leaves scored go to a file of their own (a shard's, or all of them),
+    // which a stopped run resumes from; the book is left as it is.
+    let path = match args.value("out") {
+        None if options.shard != Shard::WHOLE => {
+            bail!("--shard needs --out FILE for the shard's leaves")
+        }
+        None => PathBuf::from(path),
+        Some(out) => {
+            let out = PathBuf::from(out);
+            if out.exists() {
+                let done = format::read(&out)?;
+                note(&format!(
+                    "{}: resuming from its {} leaves",
+                    out.display(),
+                    done.len()
+                ));
+                book.merge(&done);
+            }
+            out
+        }
+    };
     note(&format!(
-        "{}: {} positions; depth {}, exact from {} empty squares",
+        "{}: {} positions; depth {}, exact from {} empty squares; shard {}",
         path.display(),
         book.len(),
         options.depth,
-        options.solve_empties
+        options.solve_empties,
+        options.shard
     ));
-    deepen_and_save(&mut book, path, options, every)
+    deepen_and_save(
+        &mut book,
+        &path,
+        options,
+        every,
+        args.value("out").is_some(),
+    )
 }
 
 fn learn_cmd(args: &[String]) -> Result<()> {
@@ -298,7 +358,7 @@ fn learn_cmd(args: &[String]) -> Result<()> {
         "{} games: {} new positions, {} new links",
         learned.games, learned.positions, learned.links
     ));
-    deepen_and_save(&mut book, path, options, Duration::from_secs(60))
+    deepen_and_save(&mut book, path, options, Duration::from_secs(60), false)
 }
 
 fn merge_cmd(args: &[String]) -> Result<()> {
@@ -451,6 +511,20 @@ fn stat_cmd(args: &[String]) -> Result<()> {
     for (backing, count) in &depths {
         writeln!(out, "  {backing}: {count}")?;
     }
+    // A position's value rests on the weakest of its moves' backings.
+    let mut backings: std::collections::BTreeMap<Backing, usize> = Default::default();
+    for (_, node) in book.nodes() {
+        let backing = node.value().map_or(Backing::Unscored, |(_, b)| b);
+        *backings.entry(backing).or_default() += 1;
+    }
+    let exact = backings.get(&Backing::Exact).copied().unwrap_or(0);
+    let spread: Vec<String> = backings.iter().map(|(b, n)| format!("{b}: {n}")).collect();
+    writeln!(
+        out,
+        "positions by the backing of their value: {}; exact {:.1} %",
+        spread.join(", "),
+        100.0 * exact as f64 / book.len().max(1) as f64
+    )?;
     let mut plies: std::collections::BTreeMap<u32, usize> = Default::default();
     for (key, _) in book.nodes() {
         *plies
@@ -470,6 +544,76 @@ fn stat_cmd(args: &[String]) -> Result<()> {
             out,
             "start position: {:+.2} for Black ({b})",
             v as f64 / 100.0
+        )?;
+    }
+    Ok(())
+}
+
+fn expand_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(args, &[("max-ply", 1), ("margin", 1)], &[])? else {
+        return Ok(());
+    };
+    let [path] = &args.positional[..] else {
+        bail!("expected one book file\n\n{HELP}");
+    };
+    let margin: f64 = args.get("margin", 1.0)?;
+    if !(0.0..=128.0).contains(&margin) {
+        bail!("--margin {margin} is out of range 0 to 128 discs");
+    }
+    let options = ExpandOptions {
+        max_ply: args.get("max-ply", 20)?,
+        margin: (margin * 100.0).round() as i32,
+    };
+    let path = Path::new(path);
+    let mut book = format::read(path)?;
+    let grown = expand::expand(&mut book, &options);
+    format::write(&book, path)?;
+    note(&format!(
+        "{}: {} new links, {} new positions ({} in all); score them with `emilia book \
+         deepen {}`",
+        path.display(),
+        grown.links,
+        grown.positions,
+        book.len(),
+        path.display()
+    ));
+    Ok(())
+}
+
+fn coverage_cmd(args: &[String]) -> Result<()> {
+    let Some(args) = parse(args, &[("book", 1)], &[])? else {
+        return Ok(());
+    };
+    if args.positional.is_empty() {
+        bail!("no game files given\n\n{HELP}");
+    }
+    let book = load(args.value("book"))?;
+    let mut lines = Vec::new();
+    for file in &args.positional {
+        lines.extend(games::read(Path::new(file))?);
+    }
+    let found = coverage::coverage(&book, &lines);
+    let mut out = Stdout;
+    let summary = |plies: &[usize]| {
+        format!(
+            "median {:.1} plies, {:.1} % of games 16 plies or more, {:.1} % 20 or more",
+            coverage::median(plies),
+            100.0 * coverage::share_at_least(plies, 16),
+            100.0 * coverage::share_at_least(plies, 20)
+        )
+    };
+    writeln!(
+        out,
+        "{} games, {} book positions; in the book (every move scored): {}",
+        lines.len(),
+        book.len(),
+        summary(&found.scored)
+    )?;
+    if found.present != found.scored {
+        writeln!(
+            out,
+            "present in the book, scored or not: {}",
+            summary(&found.present)
         )?;
     }
     Ok(())

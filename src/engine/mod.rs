@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::format::BookFileError;
-use crate::book::{Backing, Book};
+use crate::book::packed::PackedBook;
+use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver, Solvers};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::memory::SearchRunning;
@@ -102,7 +103,7 @@ pub struct Engine {
     seed: u64,
     /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
     /// when off.
-    book: Option<Arc<Book>>,
+    book: Option<Arc<PackedBook>>,
     /// The book file loaded; empty for the built-in book.
     book_file: String,
     /// Book moves up to this many discs below the best may be played (option
@@ -216,9 +217,7 @@ impl Engine {
             stop_requests: None,
             player: None,
             seed: 0,
-            book: Book::embedded()
-                .map_err(|e| log::error!("opening book unavailable: {e:#}"))
-                .ok(),
+            book: Some(PackedBook::embedded()),
             book_file: String::new(),
             book_randomness: 0,
             book_rng: Rng::new(0),
@@ -338,11 +337,11 @@ impl Engine {
             self.book = None;
             self.book_file.clear();
         } else if value.eq_ignore_ascii_case("on") {
-            self.book = Some(Book::embedded().map_err(refused)?);
+            self.book = Some(PackedBook::embedded());
             self.book_file.clear();
         } else {
             let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
-            self.book = Some(Arc::new(book));
+            self.book = Some(Arc::new(PackedBook::new(&book)));
             self.book_file = value.to_string();
         }
         Ok(())
@@ -1137,9 +1136,10 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        // After the tiger opening the book scores five replies; the others are searched.
+        // Ten moves into the tiger opening the book scores 4 of the 11 replies; the others
+        // are searched.
         let start = Position::start(8).unwrap();
-        let (position, _) = start.play_transcript("f5d6c3d3c4").unwrap();
+        let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
         let legal = position.legal_moves().len();
         let mut calls = 0;
         let hints = engine.hint(&position, 64, &limits, &mut |_, _| calls += 1);

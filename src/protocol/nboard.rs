@@ -403,8 +403,10 @@ mod tests {
             "go",
         ]);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "set myname Emilia2");
-        assert_eq!(lines[1], "pong 1");
+        // The handshake names the default level, `set depth` the new one.
+        assert_eq!(lines[0], "set myname Emilia10");
+        assert_eq!(lines[1], "set myname Emilia2");
+        assert_eq!(lines[2], "pong 1");
         let answer = lines.last().unwrap();
         let mv = answer.trim_start_matches("=== ").split('/').next().unwrap();
         assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text}");
