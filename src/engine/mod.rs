@@ -20,9 +20,7 @@ use crate::search::{
     self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
 use crate::with_board;
-use load::Slowdown;
 
-mod load;
 mod options;
 
 pub(crate) use options::{
@@ -114,9 +112,6 @@ pub struct Engine {
     margins: Margins,
     /// Stops any search at its time plan's backstop.
     watchdog: Watchdog,
-    /// How much longer than their processor time the latest searches took by the wall
-    /// clock: a solve not expected to finish in time at that pace is not started.
-    slowdown: Slowdown,
     /// Whether the front-ends ponder (option `ponder`): search the expected position on the
     /// opponent's time ([`Engine::ponder`]).
     ponder: bool,
@@ -212,7 +207,6 @@ impl Engine {
             classic: Classic::default(),
             square_table: SquareTable::default(),
             watchdog: Watchdog::new(Arc::clone(&stop)),
-            slowdown: Slowdown::NONE,
             stop,
             stop_requests: None,
             player: None,
@@ -681,9 +675,7 @@ impl Engine {
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
         let margins = self.margins.with_delay(self.watchdog.delay());
-        let plan = self
-            .slowdown
-            .tighten(time::plan(limits, empties, position.size(), &margins));
+        let plan = time::plan(limits, empties, position.size(), &margins);
         let _armed = self
             .watchdog
             .arm(plan.backstop.and_then(|b| start.checked_add(b)));
@@ -715,22 +707,8 @@ impl Engine {
                 &[]
             },
         };
-        // The solvers handle a forced pass at the root as well as any other move. A solve
-        // expected to outlast the deadline at the pace of the latest searches is not
-        // started: it would spend the move's time and be abandoned.
-        let solve_fits = plan.hard.is_none_or(|hard| {
-            let expected = time::estimated_solve_time(position.size(), empties);
-            let fits = self.slowdown.wall_time(expected) <= hard;
-            if !fits && expected <= hard {
-                log::debug!("no solve: slowdown {:.1}", self.slowdown.factor());
-            }
-            fits
-        });
-        if !score_all_moves
-            && settings.excluded.is_empty()
-            && !position.is_game_over()
-            && solve_fits
-        {
+        // The solvers handle a forced pass at the root as well as any other move.
+        if !score_all_moves && settings.excluded.is_empty() && !position.is_game_over() {
             if let Some(exact) =
                 ExactPlan::new(position.size(), empties, &plan, max_depth, limits.nodes)
             {
@@ -755,8 +733,7 @@ impl Engine {
             ..*settings
         };
         let (tt, threads) = (&self.tt, self.threads);
-        let measurement = Slowdown::start();
-        let result = match (self.eval, &self.pattern) {
+        match (self.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
                 search::search(b, pattern, tt, settings, threads, progress)
             }),
@@ -766,9 +743,7 @@ impl Engine {
             (EvalKind::Squares, _) => with_board!(&position.board, b => {
                 search::search(b, &self.square_table, tt, settings, threads, progress)
             }),
-        };
-        self.slowdown.record(measurement);
-        result
+        }
     }
 
     /// A search handed to the exact solver as `exact` plans: a short midgame search for a
@@ -818,26 +793,18 @@ impl Engine {
                 nodes_seen,
             )
         };
-        // A solve due to end before its first progress report runs on this thread: a thread
-        // of its own would cost a start and two wake-ups, each a wait for a core on a busy
-        // machine, and its stack a change to the memory map.
-        let reports = exact
-            .deadline
-            .is_none_or(|deadline| deadline > SOLVE_PROGRESS_INTERVAL);
         let solved = match &fallback {
             // After a midgame search, the solve reports its nodes about once a second with
             // the midgame's move and estimate, the best known until it ends.
-            Some(midgame) if reports => {
-                solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
-                    let report = SearchReport {
-                        nodes: used + nodes,
-                        elapsed: start.elapsed(),
-                        ..midgame.report.clone()
-                    };
-                    progress(&report, &[]);
-                })
-            }
-            _ => solve(None),
+            Some(midgame) => solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
+                let report = SearchReport {
+                    nodes: used + nodes,
+                    elapsed: start.elapsed(),
+                    ..midgame.report.clone()
+                };
+                progress(&report, &[]);
+            }),
+            None => solve(None),
         };
         match solved {
             Some(mut report) => {

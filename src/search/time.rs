@@ -91,12 +91,12 @@ impl Margins {
     /// once when the deadline passes unseen and once more before the answer is read (twice
     /// the delay on a game clock). A fixed move time is spent to its end, so the wait before
     /// the command is read comes out of it too: three times the delay. Every move to come
-    /// waits so too, the instant ones after the exact solve included: the delay each (the
-    /// delay is the largest wait seen). The measurements behind these factors are in
+    /// waits so too, the instant ones after the exact solve included: half the delay each
+    /// (the delay is the largest wait seen). The measurements behind these factors are in
     /// docs/experiments.md (Time).
     pub fn with_delay(&self, delay: Duration) -> Margins {
         Margins {
-            per_move: self.per_move + delay,
+            per_move: self.per_move + delay / 2,
             clock_pause: self.clock_pause + delay * 2,
             move_time_pause: self.move_time_pause + delay * 3,
         }
@@ -1085,7 +1085,7 @@ mod tests {
     fn margins_grow_with_the_scheduling_delay() {
         let loaded = M.with_delay(ms(5));
         assert_eq!(loaded.clock_pause, M.clock_pause + ms(10));
-        assert_eq!(loaded.per_move, M.per_move + ms(5));
+        assert_eq!(loaded.per_move, M.per_move + Duration::from_micros(2500));
         assert!(loaded.clock(ms(1000), 20) > M.clock(ms(1000), 20) + ms(50));
         assert_eq!(loaded.move_time(ms(100)), ms(21));
         assert!(for_move_time(ms(100), &loaded).hard < for_move_time(ms(100), &M).hard);
