@@ -214,3 +214,31 @@ pub fn client_dies(
         thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// Runs `tests/python/<script>` with `python3` against the real binary (its path in
+/// `EMILIA`) and returns what the script wrote on standard error once it succeeded; `None`,
+/// saying so past the harness's capture, where no `python3` is installed.
+pub fn run_python_tests(script: &str, what: &str) -> Option<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(script);
+    let output = match Command::new("python3")
+        .arg(&path)
+        .env("EMILIA", env!("CARGO_BIN_EXE_emilia"))
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: python3 is not installed, so the {what} test did not run"
+            );
+            return None;
+        }
+        Err(e) => panic!("running python3: {e}"),
+    };
+    let report = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "the {what} failed:\n{report}");
+    assert!(report.contains("OK"), "{report}");
+    Some(report)
+}
