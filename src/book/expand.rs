@@ -45,12 +45,15 @@ pub fn expand(book: &mut Book, options: &ExpandOptions) -> Expanded {
         if (leaf.value as i32) < best as i32 - options.margin {
             continue;
         }
-        if let Next::Position { board: child, .. } = next(&board, leaf.square as usize) {
-            let child = Key::of(&child).0;
-            if book.node(&child).is_none() {
-                book.entry(child);
-                expanded.positions += 1;
-            }
+        // A move that ends the game stays a leaf: its value is final, and a link leads to
+        // a position of the book.
+        let Next::Position { board: child, .. } = next(&board, leaf.square as usize) else {
+            continue;
+        };
+        let child = Key::of(&child).0;
+        if book.node(&child).is_none() {
+            book.entry(child);
+            expanded.positions += 1;
         }
         if book.add_link(&key, leaf.square as usize) {
             expanded.links += 1;
@@ -66,9 +69,11 @@ mod tests {
     use super::super::build::{build, BuildOptions};
     use super::super::coverage::coverage;
     use super::super::deepen::{DeepenOptions, Deepener};
+    use super::super::format::{decode, encode};
     use super::super::games::{transcript_game, GameLine};
     use super::*;
     use crate::board::Board8;
+    use crate::book::{Backing, BookMove};
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
@@ -88,6 +93,35 @@ mod tests {
 
     fn after(moves: &[usize]) -> Board8 {
         moves.iter().fold(Board8::START, |b, &m| b.play(m))
+    }
+
+    #[test]
+    fn a_leaf_that_ends_the_game_stays_a_leaf() {
+        // Black to move, 13 discs against White's 3; g1 takes all three and ends the game.
+        let board = Board8 {
+            player: 0xc7c_140e_0400,
+            opponent: 0x810_2000,
+        };
+        let g1 = 6;
+        assert_eq!(next(&board, g1), Next::End(64));
+        let (key, k) = Key::of(&board);
+        let mut book = Book::new();
+        book.entry(key).leaf = Leaf::Move(BookMove {
+            square: crate::eval::pattern::symmetry::square(k, g1) as u8,
+            value: 6400,
+            backing: Backing::Exact,
+        });
+        let grown = expand(
+            &mut book,
+            &ExpandOptions {
+                max_ply: 60,
+                margin: 6400,
+            },
+        );
+        assert_eq!(grown, Expanded::default());
+        assert_eq!(book.len(), 1);
+        // Every link of a book file leads to a position of the book: it still reads back.
+        assert_eq!(decode(&encode(&book)).unwrap(), book);
     }
 
     #[test]
