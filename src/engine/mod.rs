@@ -810,18 +810,26 @@ impl Engine {
                 nodes_seen,
             )
         };
+        // A solve due to end before its first progress report runs on this thread: on a
+        // loaded machine a thread started for it may wait seconds for a core, and with it
+        // the answer (docs/experiments.md, Time margins under heavy load).
+        let reports_due = exact
+            .deadline
+            .is_none_or(|deadline| deadline > SOLVE_PROGRESS_INTERVAL);
         let solved = match &fallback {
             // After a midgame search, the solve reports its nodes about once a second with
             // the midgame's move and estimate, the best known until it ends.
-            Some(midgame) => solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
-                let report = SearchReport {
-                    nodes: used + nodes,
-                    elapsed: start.elapsed(),
-                    ..midgame.report.clone()
-                };
-                progress(&report, &[]);
-            }),
-            None => solve(None),
+            Some(midgame) if reports_due => {
+                solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
+                    let report = SearchReport {
+                        nodes: used + nodes,
+                        elapsed: start.elapsed(),
+                        ..midgame.report.clone()
+                    };
+                    progress(&report, &[]);
+                })
+            }
+            _ => solve(None),
         };
         match solved {
             Some(mut report) => {
