@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use crate::board::{AnyBoard, Board, Move, Position, Square};
+use crate::board::{AnyBoard, Board, Color, Move, Position, Square};
 use crate::book::format::BookFileError;
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
@@ -15,7 +15,7 @@ use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::time::{self, ExactPlan, Margins, Watchdog};
+use crate::search::time::{self, ExactPlan, Margins, UnseenTime, Watchdog};
 use crate::search::{
     self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
@@ -112,6 +112,8 @@ pub struct Engine {
     margins: Margins,
     /// Stops any search at its time plan's backstop.
     watchdog: Watchdog,
+    /// The time game clocks counted beyond the searches' own, learned move by move.
+    unseen: UnseenTime,
     /// Whether the front-ends ponder (option `ponder`): search the expected position on the
     /// opponent's time ([`Engine::ponder`]).
     ponder: bool,
@@ -216,6 +218,7 @@ impl Engine {
             book_randomness: 0,
             book_rng: Rng::new(0),
             margins: Margins::DEFAULT,
+            unseen: UnseenTime::default(),
             ponder: false,
             pondered: None,
             first_depth: 1,
@@ -450,6 +453,14 @@ impl Engine {
     ) -> SearchReport {
         let start = Instant::now();
         let limits = self.resolve(limits, position);
+        let (_, _, empties) = position.board.counts();
+        let side = side_index(position.to_move);
+        let clock = limits.clock;
+        if let Some(clock) = &clock {
+            self.unseen.observe(side, clock, empties);
+            let (largest, mean) = self.unseen.lately();
+            log::info!("time lost outside the searches lately: largest {largest:?}, mean {mean:?}");
+        }
         let mut report = if let Some(player) = self.player.as_mut() {
             let choice = player.choose(position, &limits);
             let report = SearchReport {
@@ -484,6 +495,9 @@ impl Engine {
             report.pv = vec![fallback];
         }
         report.elapsed = report.elapsed.max(start.elapsed());
+        if let Some(clock) = &clock {
+            self.unseen.record(side, clock, empties, start.elapsed());
+        }
         report
     }
 
@@ -674,7 +688,10 @@ impl Engine {
         let _running = SearchRunning::begin();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
-        let margins = self.margins.with_delay(self.watchdog.delay());
+        let margins = self.unseen.margins(
+            self.margins.with_delay(self.watchdog.delay()),
+            side_index(position.to_move),
+        );
         let plan = time::plan(limits, empties, position.size(), &margins);
         let _armed = self
             .watchdog
@@ -793,18 +810,26 @@ impl Engine {
                 nodes_seen,
             )
         };
+        // A solve due to end before its first progress report runs on this thread: on a
+        // loaded machine a thread started for it may wait seconds for a core, and with it
+        // the answer (docs/experiments.md, Time margins under heavy load).
+        let reports_due = exact
+            .deadline
+            .is_none_or(|deadline| deadline > SOLVE_PROGRESS_INTERVAL);
         let solved = match &fallback {
             // After a midgame search, the solve reports its nodes about once a second with
             // the midgame's move and estimate, the best known until it ends.
-            Some(midgame) => solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
-                let report = SearchReport {
-                    nodes: used + nodes,
-                    elapsed: start.elapsed(),
-                    ..midgame.report.clone()
-                };
-                progress(&report, &[]);
-            }),
-            None => solve(None),
+            Some(midgame) if reports_due => {
+                solve_with_progress(solve, SOLVE_PROGRESS_INTERVAL, &mut |nodes| {
+                    let report = SearchReport {
+                        nodes: used + nodes,
+                        elapsed: start.elapsed(),
+                        ..midgame.report.clone()
+                    };
+                    progress(&report, &[]);
+                })
+            }
+            _ => solve(None),
         };
         match solved {
             Some(mut report) => {
@@ -862,6 +887,14 @@ pub(crate) struct TableSplit {
     pub solver_mib: usize,
     /// The midgame transposition table: the rest of the budget (at least one bucket).
     pub midgame_bytes: usize,
+}
+
+/// The index of `color`'s clock in [`UnseenTime`].
+fn side_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
 }
 
 /// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest
