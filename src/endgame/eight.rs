@@ -44,9 +44,9 @@ const PATTERN_ORDER: OrderPlan = OrderPlan {
 /// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
 static STABILITY_THRESHOLD: [i32; 61] = stability_thresholds();
 
-/// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): the extra
-/// cut-offs of a low threshold pay for the extra stable-disc counts.
-const STABILITY_MARGIN: i32 = 10;
+/// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): a larger
+/// margin finds more cut-offs, a smaller one counts stable discs less often.
+const STABILITY_MARGIN: i32 = 6;
 
 const fn stability_thresholds() -> [i32; 61] {
     let mut table = [99; 61];
