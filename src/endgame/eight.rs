@@ -44,9 +44,9 @@ const PATTERN_ORDER: OrderPlan = OrderPlan {
 /// opponent's stable discs: below it the bound they give rarely reaches `alpha`.
 static STABILITY_THRESHOLD: [i32; 61] = stability_thresholds();
 
-/// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): the extra
-/// cut-offs of a low threshold pay for the extra stable-disc counts.
-const STABILITY_MARGIN: i32 = 10;
+/// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): a larger
+/// margin finds more cut-offs, a smaller one counts stable discs less often.
+const STABILITY_MARGIN: i32 = 6;
 
 const fn stability_thresholds() -> [i32; 61] {
     let mut table = [99; 61];
@@ -97,10 +97,12 @@ impl Shape for Eight {
     /// From 5 up, a move list and a mobility count a move save more 4-empties subtrees
     /// than they cost (the last four have the hand-written solvers).
     const SORTED_MIN_EMPTIES: u32 = 5;
-    /// Below 9, a table probe costs more than the subtree.
-    const TABLE_MIN_EMPTIES: u32 = 9;
-    /// Below 10, the children's probes cost more than the cut-offs they find.
-    const ETC_MIN_EMPTIES: u32 = 10;
+    /// From 8 up the near table, which stays in the caches, saves more subtrees than its
+    /// probes cost.
+    const TABLE_MIN_EMPTIES: u32 = 8;
+    /// From 9 up the children (8 empties and more) are in the table; below, their probes
+    /// cost more than the cut-offs they find.
+    const ETC_MIN_EMPTIES: u32 = 9;
     /// Four empties and fewer: the hand-written solvers of [`super::last`].
     const LAST_MAX_EMPTIES: u32 = 4;
     /// The thresholds of [`stability_thresholds`] make the test cheap enough at 5 empties.
