@@ -46,7 +46,7 @@ static STABILITY_THRESHOLD: [i32; 61] = stability_thresholds();
 
 /// The threshold at `n` empties is `2n - STABILITY_MARGIN` (at most 64): a larger
 /// margin finds more cut-offs, a smaller one counts stable discs less often.
-const STABILITY_MARGIN: i32 = 6;
+pub(super) const STABILITY_MARGIN: i32 = 6;
 
 const fn stability_thresholds() -> [i32; 61] {
     let mut table = [99; 61];

@@ -6,6 +6,7 @@
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
+use super::eight::STABILITY_MARGIN;
 use super::order::WIPEOUT;
 use super::search::{play, MoveList, OrderPlan, Search, Shape, NONE};
 use crate::board::bitset::BitSet;
@@ -300,12 +301,13 @@ impl<G: Geometry> Shape for Grid<G> {
     type Parent = ();
 
     const SQUARES: i32 = (G::SIZE * G::SIZE) as i32;
-    /// As on 8x8.
+    /// One above 8x8's: sorting children by the classic evaluation's mobility costs more
+    /// here than the nodes it saves at 5 empties.
     const SORTED_MIN_EMPTIES: u32 = 6;
     /// As on 8x8.
-    const TABLE_MIN_EMPTIES: u32 = 9;
+    const TABLE_MIN_EMPTIES: u32 = 8;
     /// As on 8x8.
-    const ETC_MIN_EMPTIES: u32 = 10;
+    const ETC_MIN_EMPTIES: u32 = 9;
     /// The last two empties written out; above, the generic parity-ordered nodes.
     const LAST_MAX_EMPTIES: u32 = 2;
     /// No stability test at 3 to 5 empties (8x8's is cheap there by its thresholds).
@@ -379,10 +381,10 @@ impl<G: Geometry> Shape for Grid<G> {
         stable_discs::<G>(player, opponent).count()
     }
 
-    /// Every alpha: no thresholds were tuned for these sizes.
+    /// As on 8x8: below `2n - STABILITY_MARGIN` stable discs almost never cut off here either.
     #[inline(always)]
-    fn stability_threshold(_: u32) -> i32 {
-        i32::MIN
+    fn stability_threshold(empties: u32) -> i32 {
+        (2 * empties as i32 - STABILITY_MARGIN).min(Self::SQUARES)
     }
 
     #[inline(always)]
