@@ -93,14 +93,6 @@ pub struct Game {
     pub clocks: [Option<ClockSetting>; 2],
 }
 
-/// Index of `color` in per-colour arrays.
-fn slot(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl Game {
     /// A game starting at `start`.
     pub fn new(start: Position) -> Game {
@@ -288,7 +280,7 @@ impl Game {
 
     /// Time left on `color`'s clock, with increments earned, if the game is timed.
     pub fn time_left(&self, color: Color) -> Option<Duration> {
-        let clock = self.clocks[slot(color)]?;
+        let clock = self.clocks[color.index()]?;
         let moves = self.plies.iter().filter(|p| p.color == color).count() as u32;
         let earned = clock.main + clock.increment * moves;
         Some(earned.saturating_sub(self.time_used(color)))
@@ -296,7 +288,7 @@ impl Game {
 
     /// The clock of `color`, if the game is timed.
     pub fn clock(&self, color: Color) -> Option<ClockSetting> {
-        self.clocks[slot(color)]
+        self.clocks[color.index()]
     }
 
     fn push(

@@ -29,6 +29,14 @@ impl Color {
         }
     }
 
+    /// Black 0, White 1: the colour's place in per-colour arrays.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
     /// `B` or `W`, as in scores such as `B+12` and in GGF.
     pub fn initial(self) -> char {
         match self {

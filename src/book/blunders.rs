@@ -2,14 +2,12 @@
 //! a search puts far below the best is kept in the book but never recommended.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use super::build::{build, BuildOptions};
-use super::deepen::{DeepenOptions, Deepener};
+use super::deepen::{deepen_to_end, DeepenOptions};
 use super::games::{read_wthor, GameLine};
 use super::packed::PackedBook;
-use super::{Book, Key};
+use super::{after_moves, Key};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position};
 use crate::engine::Engine;
 use crate::search::Limits;
@@ -17,29 +15,6 @@ use crate::search::Limits;
 /// The test data directory.
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
-
-/// Scores every position of `book` to `depth`.
-fn deepen(book: &mut Book, depth: u32) {
-    let options = DeepenOptions {
-        depth,
-        solve_empties: 14,
-        hash_mib: 16,
-        ..DeepenOptions::default()
-    };
-    let stop = AtomicBool::new(false);
-    let progress = Deepener::new(options)
-        .run(book, &stop, Duration::MAX, &mut |_| Ok(()), &mut |_| {})
-        .unwrap();
-    assert!(progress.finished());
-}
-
-/// Plays `moves` from the start.
-fn after(moves: &[usize]) -> Board8 {
-    moves.iter().fold(Board8::START, |b, &m| {
-        let b = if b.has_moves() { b } else { b.pass() };
-        b.play(m)
-    })
 }
 
 const CORNERS: [usize; 4] = [0, 7, 56, 63];
@@ -65,7 +40,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     };
     let (prefix, blunder) = (12..40)
         .find_map(|ply| {
-            let board = after(&game.moves[..ply]);
+            let board = after_moves(&game.moves[..ply]);
             let scores = searched(&mut engine, board);
             let best = scores[0].score;
             scores.iter().find_map(|s| {
@@ -84,7 +59,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let mut line = game.moves[..prefix].to_vec();
     line.push(blunder);
     for _ in 0..4 {
-        let board = after(&line);
+        let board = after_moves(&line);
         let board = if board.has_moves() {
             board
         } else {
@@ -102,7 +77,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
             max_ply: prefix + 4,
         },
     );
-    let before = after(&game.moves[..prefix]);
+    let before = after_moves(&game.moves[..prefix]);
     let (key, k) = Key::of(&before);
     let image = crate::eval::pattern::symmetry::square(k, blunder) as u8;
     assert!(book
@@ -111,7 +86,15 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
         .links
         .iter()
         .any(|l| l.square == image));
-    deepen(&mut book, 8);
+    deepen_to_end(
+        &mut book,
+        DeepenOptions {
+            depth: 8,
+            solve_empties: 14,
+            hash_mib: 16,
+            ..DeepenOptions::default()
+        },
+    );
     let scores = book.scores(&before).unwrap();
     let played = scores.iter().find(|s| s.square == blunder).unwrap();
     assert_ne!(scores[0].square, blunder);

@@ -313,6 +313,17 @@ fn move_index(mv: Move) -> u8 {
     }
 }
 
+/// Scores `book` under `options` to the end (the book's tests).
+#[cfg(test)]
+pub(super) fn deepen_to_end(book: &mut Book, options: DeepenOptions) -> Progress {
+    let stop = AtomicBool::new(false);
+    let progress = Deepener::new(options)
+        .run(book, &stop, Duration::MAX, &mut |_| Ok(()), &mut |_| {})
+        .unwrap();
+    assert!(progress.finished());
+    progress
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,16 +412,6 @@ mod tests {
         assert_eq!(start.value().unwrap().1, Backing::Depth(6));
     }
 
-    /// Scores `book` under `options` to the end.
-    fn deepen(book: &mut Book, options: DeepenOptions) -> Progress {
-        let stop = AtomicBool::new(false);
-        let progress = Deepener::new(options)
-            .run(book, &stop, Duration::MAX, &mut |_| Ok(()), &mut |_| {})
-            .unwrap();
-        assert!(progress.finished());
-        progress
-    }
-
     #[test]
     fn shards_merged_equal_one_whole_run() {
         use crate::book::build::{build, BuildOptions};
@@ -430,14 +431,14 @@ mod tests {
             shard: Shard::WHOLE,
         };
         let mut whole = base.clone();
-        let all = deepen(&mut whole, whole_options).to_search;
+        let all = deepen_to_end(&mut whole, whole_options).to_search;
         assert!(all > 20, "{all} positions");
         let mut merged = base.clone();
         let mut parts = 0;
         for index in 0..2 {
             let shard = Shard { index, count: 2 };
             let mut book = base.clone();
-            let done = deepen(
+            let done = deepen_to_end(
                 &mut book,
                 DeepenOptions {
                     shard,
@@ -460,7 +461,7 @@ mod tests {
         let mut again = base.clone();
         again.merge(&whole.leaves_of(shard));
         assert_eq!(
-            deepen(
+            deepen_to_end(
                 &mut again,
                 DeepenOptions {
                     shard,

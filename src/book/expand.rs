@@ -68,15 +68,14 @@ pub fn expand(book: &mut Book, options: &ExpandOptions) -> Expanded {
 mod tests {
     use super::super::build::{build, BuildOptions};
     use super::super::coverage::coverage;
-    use super::super::deepen::{DeepenOptions, Deepener};
+    use super::super::deepen::{deepen_to_end, DeepenOptions};
     use super::super::format::{decode, encode};
     use super::super::games::{transcript_game, GameLine};
     use super::*;
     use crate::board::Board8;
-    use crate::book::{Backing, BookMove};
-    use std::sync::atomic::AtomicBool;
-    use std::time::Duration;
+    use crate::book::{after_moves, Backing, BookMove};
 
+    /// Scores `book` at depth 4.
     fn deepen(book: &mut Book) {
         let options = DeepenOptions {
             depth: 4,
@@ -84,15 +83,7 @@ mod tests {
             hash_mib: 1,
             ..DeepenOptions::default()
         };
-        let stop = AtomicBool::new(false);
-        let progress = Deepener::new(options)
-            .run(book, &stop, Duration::MAX, &mut |_| Ok(()), &mut |_| {})
-            .unwrap();
-        assert!(progress.finished());
-    }
-
-    fn after(moves: &[usize]) -> Board8 {
-        moves.iter().fold(Board8::START, |b, &m| b.play(m))
+        deepen_to_end(book, options);
     }
 
     #[test]
@@ -164,7 +155,7 @@ mod tests {
         // A game that leaves the lines at ply 2 with the engine's best other reply now
         // stays in the book once the new positions are scored.
         let f5 = transcript_game("f5").unwrap().moves[0];
-        let board = after(&[f5]);
+        let board = after_moves(&[f5]);
         let (key, k) = Key::of(&board);
         let node = book.node(&key).unwrap();
         assert_eq!(node.leaf, Leaf::Unscored);

@@ -23,6 +23,16 @@ pub mod verify;
 #[cfg(test)]
 mod blunders;
 
+/// The position after `moves` (squares 0 to 63) from the start, passing where the mover
+/// has no move (the book's tests).
+#[cfg(test)]
+fn after_moves(moves: &[usize]) -> Board8 {
+    moves.iter().fold(Board8::START, |b, &m| {
+        let b = if b.has_moves() { b } else { b.pass() };
+        b.play(m)
+    })
+}
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};

@@ -293,13 +293,6 @@ impl Drop for Player {
     }
 }
 
-fn color_index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 /// Plays one game from `opening` with `clock` for each side.
 fn play_game(
     engine: &std::path::Path,
@@ -351,7 +344,7 @@ fn play_game(
     while !game.is_over() {
         let position = *game.position();
         let color = position.to_move;
-        let me = color_index(color);
+        let me = color.index();
         let remaining = left[me];
         let fair_share = remaining / own_moves_left(position.board.counts().2) + increment;
         let (command, allowed) = match timing {

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use crate::board::{AnyBoard, Board, Color, Move, Position, Square};
+use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::format::BookFileError;
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
@@ -454,7 +454,7 @@ impl Engine {
         let start = Instant::now();
         let limits = self.resolve(limits, position);
         let (_, _, empties) = position.board.counts();
-        let side = side_index(position.to_move);
+        let side = position.to_move.index();
         let clock = limits.clock;
         if let Some(clock) = &clock {
             self.unseen.observe(side, clock, empties);
@@ -690,7 +690,7 @@ impl Engine {
         let (_, _, empties) = position.board.counts();
         let margins = self.unseen.margins(
             self.margins.with_delay(self.watchdog.delay()),
-            side_index(position.to_move),
+            position.to_move.index(),
         );
         let plan = time::plan(limits, empties, position.size(), &margins);
         let _armed = self
@@ -887,14 +887,6 @@ pub(crate) struct TableSplit {
     pub solver_mib: usize,
     /// The midgame transposition table: the rest of the budget (at least one bucket).
     pub midgame_bytes: usize,
-}
-
-/// The index of `color`'s clock in [`UnseenTime`].
-fn side_index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
 }
 
 /// How `mib` MiB of `hash` are shared: about half for the exact solver's tables, the rest

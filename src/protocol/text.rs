@@ -84,16 +84,9 @@ struct TimeLeft {
 }
 
 impl GtpClocks {
-    fn slot(color: Color) -> usize {
-        match color {
-            Color::Black => 0,
-            Color::White => 1,
-        }
-    }
-
     /// The clock of `color` now, or `None` when the game is untimed.
     fn current(&self, color: Color) -> Option<TimeLeft> {
-        if let Some(left) = self.left[Self::slot(color)] {
+        if let Some(left) = self.left[color.index()] {
             return Some(left);
         }
         let settings = self.settings?;
@@ -140,7 +133,7 @@ impl GtpClocks {
             // Main time used up: byo-yomi follows, if there is any.
             left = byoyomi.unwrap_or(left);
         }
-        self.left[Self::slot(color)] = Some(left);
+        self.left[color.index()] = Some(left);
     }
 }
 
@@ -573,7 +566,7 @@ impl TextSession {
             time: parse_seconds(time)?,
             stones: parse_count(stones, "stones")?,
         };
-        self.clocks.left[GtpClocks::slot(color)] = Some(left);
+        self.clocks.left[color.index()] = Some(left);
         Ok(String::new())
     }
 
