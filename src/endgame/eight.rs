@@ -100,9 +100,9 @@ impl Shape for Eight {
     /// From 8 up the near table, which stays in the caches, saves more subtrees than its
     /// probes cost.
     const TABLE_MIN_EMPTIES: u32 = 8;
-    /// From 9 up the children (8 empties and more) are in the table; below, their probes
-    /// cost more than the cut-offs they find.
-    const ETC_MIN_EMPTIES: u32 = 9;
+    /// From 11 up: lower, the children's probes, which wait on memory, cost more than
+    /// the cut-offs they find.
+    const ETC_MIN_EMPTIES: u32 = 11;
     /// Four empties and fewer: the hand-written solvers of [`super::last`].
     const LAST_MAX_EMPTIES: u32 = 4;
     /// The thresholds of [`stability_thresholds`] make the test cheap enough at 5 empties.
