@@ -32,13 +32,16 @@ const INFINITE_VALUE: i32 = 1 << 20;
 
 /// When null-window nodes order their moves by a shallow search on the ordering
 /// evaluation: from `min_empties` on, one ply deeper every `step` empties more up to
-/// `max_depth`, the value weighing `weight` times against the fastest-first score.
+/// `max_depth`, the value weighing `weight` times against the fastest-first score. With
+/// `fail_low_margin`, a null-window node whose own ordering value lies more than that many
+/// discs below alpha skips the search: it will most likely search every move, in any order.
 #[derive(Clone, Copy)]
 pub(super) struct OrderPlan {
     pub(super) min_empties: u32,
     pub(super) step: u32,
     pub(super) max_depth: u32,
     pub(super) weight: i32,
+    pub(super) fail_low_margin: Option<i32>,
 }
 
 /// What the search needs of a board size: its bits, rules, hashing, stable discs,
@@ -547,17 +550,24 @@ impl<'a, K: Shape> Search<'a, K> {
 
     /// Adds to the fastest-first scores of `list` (see [`Search::score_fastest`]) at a node
     /// with `empties` empties, from the size's [`OrderPlan`] on, a shallow search on the
-    /// ordering evaluation ([`Shape::order_value`]).
+    /// ordering evaluation ([`Shape::order_value`]); `alpha` is a null-window node's.
     fn score_by_search(
         &mut self,
         list: &mut K::Moves,
         player: K::Bits,
         opponent: K::Bits,
+        alpha: Option<i32>,
         empties: u32,
     ) {
         let plan = K::order_plan(self.order);
         if empties < plan.min_empties {
             return;
+        }
+        if let (Some(alpha), Some(margin)) = (alpha, plan.fail_low_margin) {
+            let value = K::order_value(self.order, player, opponent);
+            if value < (alpha - margin) * K::ORDER_UNITS_PER_DISC {
+                return;
+            }
         }
         let depth = (1 + (empties - plan.min_empties) / plan.step).min(plan.max_depth);
         let parent = if depth == 1 {
@@ -754,7 +764,7 @@ impl<'a, K: Shape> Search<'a, K> {
             if !children_in_table {
                 Self::score_fastest(&mut list, player, opponent, parity);
             }
-            self.score_by_search(&mut list, player, opponent, empties);
+            self.score_by_search(&mut list, player, opponent, Some(alpha), empties);
             for i in 0..list.len() {
                 // Once one move is searched (the eldest brother), the others may be shared
                 // out among idle threads.
@@ -840,7 +850,7 @@ impl<'a, K: Shape> Search<'a, K> {
         let mut list = K::Moves::new();
         Self::generate(&mut list, player, opponent, moves);
         Self::score_fastest(&mut list, player, opponent, parity);
-        self.score_by_search(&mut list, player, opponent, empties);
+        self.score_by_search(&mut list, player, opponent, None, empties);
         if let Some(m) = list
             .as_mut_slice()
             .iter_mut()
