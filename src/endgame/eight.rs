@@ -30,14 +30,17 @@ const HEURISTIC_ORDER: OrderPlan = OrderPlan {
     step: 2,
     max_depth: 5,
     weight: 128,
+    fail_low_margin: None,
 };
 /// On the pattern evaluation, whose values are better but dearer than the heuristic's:
-/// from 14 empties, at most 4 plies (reached at 20 empties), weighing more.
+/// from 14 empties, at most 4 plies (reached at 20 empties), weighing more; not at nodes
+/// whose evaluation is 12 discs below alpha.
 const PATTERN_ORDER: OrderPlan = OrderPlan {
     min_empties: 14,
     step: 2,
     max_depth: 4,
     weight: 256,
+    fail_low_margin: Some(12),
 };
 
 /// Per number of empties, the lowest `alpha` at which a null-window node computes the
@@ -100,9 +103,9 @@ impl Shape for Eight {
     /// From 8 up the near table, which stays in the caches, saves more subtrees than its
     /// probes cost.
     const TABLE_MIN_EMPTIES: u32 = 8;
-    /// From 9 up the children (8 empties and more) are in the table; below, their probes
-    /// cost more than the cut-offs they find.
-    const ETC_MIN_EMPTIES: u32 = 9;
+    /// From 11 up: lower, the children's probes, which wait on memory, cost more than
+    /// the cut-offs they find.
+    const ETC_MIN_EMPTIES: u32 = 11;
     /// Four empties and fewer: the hand-written solvers of [`super::last`].
     const LAST_MAX_EMPTIES: u32 = 4;
     /// The thresholds of [`stability_thresholds`] make the test cheap enough at 5 empties.

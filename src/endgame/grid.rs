@@ -32,6 +32,7 @@ const CLASSIC_ORDER: OrderPlan = OrderPlan {
     step: 4,
     max_depth: 3,
     weight: 4,
+    fail_low_margin: None,
 };
 
 /// The classic evaluation the ordering searches use, made once.

@@ -32,13 +32,16 @@ const INFINITE_VALUE: i32 = 1 << 20;
 
 /// When null-window nodes order their moves by a shallow search on the ordering
 /// evaluation: from `min_empties` on, one ply deeper every `step` empties more up to
-/// `max_depth`, the value weighing `weight` times against the fastest-first score.
+/// `max_depth`, the value weighing `weight` times against the fastest-first score. With
+/// `fail_low_margin`, a null-window node whose own ordering value lies more than that many
+/// discs below alpha skips the search: it will most likely search every move, in any order.
 #[derive(Clone, Copy)]
 pub(super) struct OrderPlan {
     pub(super) min_empties: u32,
     pub(super) step: u32,
     pub(super) max_depth: u32,
     pub(super) weight: i32,
+    pub(super) fail_low_margin: Option<i32>,
 }
 
 /// What the search needs of a board size: its bits, rules, hashing, stable discs,
@@ -536,22 +539,37 @@ impl<'a, K: Shape> Search<'a, K> {
         best
     }
 
-    /// Scores `list` for ordering at a node with `empties` empties: fastest first, and higher
-    /// up a shallow search on the ordering evaluation ([`Shape::order_value`]).
-    fn score_moves(
+    /// Scores `list` fastest first ([`Shape::fastest_first`] with potential mobility).
+    fn score_fastest(list: &mut K::Moves, player: K::Bits, opponent: K::Bits, parity: u8) {
+        for m in list.as_mut_slice() {
+            let x = m.square as usize;
+            let (p, o) = play(player, opponent, x, m.flips);
+            m.score = K::fastest_first(p, o, K::legal_moves(p, o), x, parity, true);
+        }
+    }
+
+    /// Adds to the fastest-first scores of `list` (see [`Search::score_fastest`]) at a node
+    /// with `empties` empties, from the size's [`OrderPlan`] on, a shallow search on the
+    /// ordering evaluation ([`Shape::order_value`]); `alpha` is a null-window node's.
+    fn score_by_search(
         &mut self,
         list: &mut K::Moves,
         player: K::Bits,
         opponent: K::Bits,
+        alpha: Option<i32>,
         empties: u32,
-        parity: u8,
     ) {
         let plan = K::order_plan(self.order);
-        let depth = if empties >= plan.min_empties {
-            (1 + (empties - plan.min_empties) / plan.step).min(plan.max_depth)
-        } else {
-            0
-        };
+        if empties < plan.min_empties {
+            return;
+        }
+        if let (Some(alpha), Some(margin)) = (alpha, plan.fail_low_margin) {
+            let value = K::order_value(self.order, player, opponent);
+            if value < (alpha - margin) * K::ORDER_UNITS_PER_DISC {
+                return;
+            }
+        }
+        let depth = (1 + (empties - plan.min_empties) / plan.step).min(plan.max_depth);
         let parent = if depth == 1 {
             K::parent(self.order, player, opponent)
         } else {
@@ -561,15 +579,16 @@ impl<'a, K: Shape> Search<'a, K> {
             let m = list.as_slice()[i];
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
-            let mut score = K::fastest_first(p, o, K::legal_moves(p, o), x, parity, true);
-            if depth == 1 && !p.is_empty() {
-                self.thread.nodes += 1;
-                score -= K::child_value(self.order, &parent, x, m.flips, p, o) * plan.weight;
-            } else if depth > 1 && !p.is_empty() {
-                let value = -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE);
-                score += value * plan.weight;
+            if p.is_empty() {
+                continue;
             }
-            list.as_mut_slice()[i].score = score;
+            let value = if depth == 1 {
+                self.thread.nodes += 1;
+                -K::child_value(self.order, &parent, x, m.flips, p, o)
+            } else {
+                -self.shallow_value(p, o, depth - 1, -INFINITE_VALUE, INFINITE_VALUE)
+            };
+            list.as_mut_slice()[i].score += value * plan.weight;
         }
     }
 
@@ -698,7 +717,8 @@ impl<'a, K: Shape> Search<'a, K> {
         let start = self.thread.nodes;
         let mut list = K::Moves::new();
         Self::generate(&mut list, player, opponent, moves);
-        if empties > K::TABLE_MIN_EMPTIES {
+        let children_in_table = empties > K::TABLE_MIN_EMPTIES;
+        if children_in_table {
             // The children use the table: fetch their entries all at once, so that the
             // memory accesses overlap instead of coming one after the other.
             for m in list.as_mut_slice() {
@@ -706,6 +726,8 @@ impl<'a, K: Shape> Search<'a, K> {
                 m.key = K::key(p, o);
                 self.tables().get(empties - 1).prefetch(m.key);
             }
+            // Scoring the moves now gives the entries time to arrive before they are probed.
+            Self::score_fastest(&mut list, player, opponent, parity);
             if empties >= K::ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
                 // enough for the opponent proves the cut-off without a search.
@@ -739,7 +761,10 @@ impl<'a, K: Shape> Search<'a, K> {
             best_move = m.square;
         }
         if best <= alpha {
-            self.score_moves(&mut list, player, opponent, empties, parity);
+            if !children_in_table {
+                Self::score_fastest(&mut list, player, opponent, parity);
+            }
+            self.score_by_search(&mut list, player, opponent, Some(alpha), empties);
             for i in 0..list.len() {
                 // Once one move is searched (the eldest brother), the others may be shared
                 // out among idle threads.
@@ -824,7 +849,8 @@ impl<'a, K: Shape> Search<'a, K> {
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
         let mut list = K::Moves::new();
         Self::generate(&mut list, player, opponent, moves);
-        self.score_moves(&mut list, player, opponent, empties, parity);
+        Self::score_fastest(&mut list, player, opponent, parity);
+        self.score_by_search(&mut list, player, opponent, None, empties);
         if let Some(m) = list
             .as_mut_slice()
             .iter_mut()
