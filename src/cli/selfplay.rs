@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use super::output::{note, out, outln};
+use super::output::{duration_text, note, out, outln};
 use super::Args;
 use crate::selfplay::data::{self, Progress, Settings};
 
@@ -145,7 +145,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let say = |p: &Progress| {
         let eta = p
             .remaining(games_per_chunk)
-            .map_or("?".to_string(), format_duration);
+            .map_or("?".to_string(), duration_text);
         note(&format!(
             "selfplay: {}/{} chunks ({} already there), {} games, {} positions, {:.1} \
              positions/s, {:.0} s elapsed, about {eta} left",
@@ -177,15 +177,4 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         last.elapsed.as_secs_f64(),
         last.rate()
     )
-}
-
-fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
 }
