@@ -139,7 +139,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let end = first
         .checked_add(chunks)
         .context("--first-chunk plus --chunks overflows")?;
-    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
+    let threads = args.threads("all")?;
     let every = Duration::from_secs_f64(args.get("report", 30.0f64)?.max(0.1));
     let games_per_chunk = settings.games_per_chunk;
     let say = |p: &Progress| {
