@@ -79,6 +79,7 @@ mod cli;
 pub mod endgame;
 pub mod engine;
 pub mod eval;
+pub(crate) mod files;
 pub mod formats;
 pub(crate) mod frame;
 pub mod game;

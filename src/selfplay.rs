@@ -5,6 +5,7 @@ pub mod data;
 
 use crate::board::{Color, Move, Position};
 use crate::engine::Engine;
+use crate::referee::stats::{elo, format_elo};
 use crate::rng::Rng;
 use crate::search::Limits;
 
@@ -140,45 +141,31 @@ impl MatchScore {
     pub(crate) fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
-
-    /// The 95 % confidence interval of [`MatchScore::score`] (Wilson's interval, which
-    /// stays sensible at 0 % and 100 %; draws count as half a win).
-    pub(crate) fn interval(&self) -> (f64, f64) {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return (0.0, 1.0);
-        }
-        let (p, z) = (self.score(), 1.96);
-        let denominator = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denominator;
-        let half = z / denominator * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        ((centre - half).max(0.0), (centre + half).min(1.0))
-    }
-
-    /// The Elo difference that `score` corresponds to (±inf at 0 and 1).
-    pub(crate) fn elo(score: f64) -> f64 {
-        -400.0 * (1.0 / score - 1.0).log10()
-    }
 }
 
 impl std::fmt::Display for MatchScore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = self.score();
-        let (low, high) = self.interval();
         write!(
             f,
-            "+{} ={} -{} of {}: score {:.1} % (95 %: {:.1} to {:.1} %), Elo {:+.0} ({:+.0} to \
-             {:+.0}), mean discs {:+.1}",
+            "+{} ={} -{} of {}: score {:.1} %",
             self.wins,
             self.draws,
             self.losses,
             self.games(),
-            100.0 * s,
-            100.0 * low,
-            100.0 * high,
-            MatchScore::elo(s),
-            MatchScore::elo(low),
-            MatchScore::elo(high),
+            100.0 * self.score()
+        )?;
+        if let Some(e) = elo(self.wins, self.draws, self.losses) {
+            write!(
+                f,
+                ", Elo {} (95 %: {} to {})",
+                format_elo(e.difference),
+                format_elo(e.lower),
+                format_elo(e.upper)
+            )?;
+        }
+        write!(
+            f,
+            ", mean discs {:+.1}",
             self.discs as f64 / self.games().max(1) as f64
         )
     }
@@ -236,26 +223,19 @@ mod tests {
     }
 
     #[test]
-    fn match_score_and_error_bar() {
+    fn match_score_counts_and_reports() {
         let mut s = MatchScore::default();
         for d in [10, -4, 0, 2] {
             s.add(d);
         }
         assert_eq!((s.wins, s.draws, s.losses, s.discs), (2, 1, 1, 8));
         assert!((s.score() - 0.625).abs() < 1e-12);
-        let (low, high) = s.interval();
+        let text = s.to_string();
         assert!(
-            low > 0.2 && low < 0.4 && high > 0.8 && high < 0.95,
-            "{low} {high}"
+            text.starts_with("+2 =1 -1 of 4: score 62.5 %, Elo +88.7 (95 %: "),
+            "{text}"
         );
-        // All won: the interval still has width.
-        let mut all = MatchScore::default();
-        for _ in 0..200 {
-            all.add(1);
-        }
-        let (low, high) = all.interval();
-        assert!(low > 0.97 && low < 0.99 && high == 1.0, "{low}");
-        assert!(MatchScore::elo(0.5).abs() < 1e-9);
+        assert!(text.ends_with(", mean discs +2.0"), "{text}");
     }
 
     #[test]

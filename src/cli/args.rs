@@ -91,4 +91,11 @@ impl Args {
             Some(v) => v.parse().map_err(|e| anyhow!("--{name} {v}: {e}")),
         }
     }
+
+    /// `--threads` (a count, or `all` for one a core), or `default` when absent.
+    pub(crate) fn threads(&self, default: &str) -> Result<usize> {
+        Ok(crate::engine::read_threads(
+            self.value("threads").unwrap_or(default),
+        )?)
+    }
 }

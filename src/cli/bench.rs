@@ -84,7 +84,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         super::bench_perft::run(&args)?;
     }
     if all || which.contains(&"ffo") {
-        bench_ffo(threads(&args)?)?;
+        bench_ffo(args.threads("1")?)?;
     }
     if all || which.contains(&"midgame") {
         bench_search::midgame(&args)?;
@@ -110,13 +110,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 /// FFO #40-#49, the standard endgame speed test (every legal move with its exact score),
 /// shipped in data/ and built in so the benchmark needs no files.
 const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
-
-/// The benchmarks' `--threads` (default 1), checked as the engine option is.
-pub(crate) fn threads(args: &Args) -> Result<usize> {
-    Ok(crate::engine::read_threads(
-        args.value("threads").unwrap_or("1"),
-    )?)
-}
 
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo(threads: usize) -> Result<()> {

@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         .collect::<Result<_>>()?;
     let increment = Duration::from_millis(args.get("increment", 0u64)?);
     let games: usize = args.get("games", 1usize)?;
-    let threads = super::bench::threads(args)?;
+    let threads = args.threads("1")?;
     let load: usize = args.get("load", 0usize)?;
     let move_time: Option<u64> = match args.value("movetime") {
         Some(ms) => Some(

@@ -47,7 +47,7 @@ pub(crate) fn midgame_positions() -> Result<Vec<Position>> {
 /// `--threads`, `--eval`, `--mpc` and `--probcut` as given.
 fn bench_engine(args: &Args) -> Result<Engine> {
     let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
-    engine.set_option("threads", &super::bench::threads(args)?.to_string())?;
+    engine.set_option("threads", &args.threads("1")?.to_string())?;
     for name in ["eval", "mpc", "probcut"] {
         if let Some(value) = args.value(name) {
             engine.set_option(name, value)?;
@@ -222,7 +222,7 @@ pub(crate) fn time(args: &Args) -> Result<()> {
     }
     let budgets_ms = [5u64, 10, 20, 50, 100, 200];
     let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
-    engine.set_option("threads", &super::bench::threads(args)?.to_string())?;
+    engine.set_option("threads", &args.threads("1")?.to_string())?;
     let mut move_time_over = Vec::new();
     let mut clock_over = Vec::new();
     let (mut late, mut worst_share) = (0, 0.0f64);

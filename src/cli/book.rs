@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use super::output::{note, out, Stdout};
+use super::output::{duration_text, note, out, Stdout};
 use super::Args;
 use crate::board::{AnyBoard, Board, Position, Square};
 use crate::book::build::{self, BuildOptions};
@@ -184,18 +184,6 @@ fn build_cmd(args: &[String]) -> Result<()> {
         out.display()
     ));
     Ok(())
-}
-
-/// `1h02m`, `5m10s`, `12s`.
-fn duration_text(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
 }
 
 fn progress_text(p: &Progress) -> String {
@@ -693,12 +681,5 @@ mod tests {
             "{err:#}"
         );
         assert!(board.board.has_moves());
-    }
-
-    #[test]
-    fn durations_read_well() {
-        assert_eq!(duration_text(Duration::from_secs(3725)), "1h02m");
-        assert_eq!(duration_text(Duration::from_secs(310)), "5m10s");
-        assert_eq!(duration_text(Duration::from_secs(12)), "12s");
     }
 }

@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::time::Duration;
 
 /// Standard output was closed by its reader.
 #[derive(Debug)]
@@ -54,6 +55,18 @@ pub fn print(args: fmt::Arguments) -> anyhow::Result<()> {
         })
 }
 
+/// A duration for progress reports: `1h02m`, `5m10s`, `12s`.
+pub(crate) fn duration_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
 /// Writes one line to standard error, as a progress report: a closed stderr is ignored,
 /// since nothing can be told to nobody.
 pub fn note(line: &str) {
@@ -95,6 +108,13 @@ pub(crate) use {out, outln};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(duration_text(Duration::from_secs(3725)), "1h02m");
+        assert_eq!(duration_text(Duration::from_secs(310)), "5m10s");
+        assert_eq!(duration_text(Duration::from_secs(12)), "12s");
+    }
 
     #[test]
     fn only_a_closed_output_counts_as_closed() {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use super::output::{note, out, outln};
+use super::output::{duration_text, note, out, outln};
 use super::Args;
 use crate::selfplay::data::{self, Progress, Settings};
 
@@ -139,13 +139,13 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let end = first
         .checked_add(chunks)
         .context("--first-chunk plus --chunks overflows")?;
-    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
+    let threads = args.threads("all")?;
     let every = Duration::from_secs_f64(args.get("report", 30.0f64)?.max(0.1));
     let games_per_chunk = settings.games_per_chunk;
     let say = |p: &Progress| {
         let eta = p
             .remaining(games_per_chunk)
-            .map_or("?".to_string(), format_duration);
+            .map_or("?".to_string(), duration_text);
         note(&format!(
             "selfplay: {}/{} chunks ({} already there), {} games, {} positions, {:.1} \
              positions/s, {:.0} s elapsed, about {eta} left",
@@ -177,15 +177,4 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         last.elapsed.as_secs_f64(),
         last.rate()
     )
-}
-
-fn format_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
 }

@@ -96,7 +96,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             .map_err(|_| anyhow!("--first {first}: not a number"))?;
         records.truncate(first);
     }
-    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
+    let threads = args.threads("all")?;
     let mut solvers = Solvers::new(args.get("table", DEFAULT_TABLE_MIB)?);
     solvers.set_threads(threads);
     let proof = if args.flag("outcome") {

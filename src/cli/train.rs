@@ -123,7 +123,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         exact_files: args.values("exact").iter().map(PathBuf::from).collect(),
         measure_only: args.value("measure").map(PathBuf::from),
         solve_empties: args.get("solve", defaults.solve_empties)?,
-        threads: crate::engine::read_threads(args.value("threads").unwrap_or("all"))?,
+        threads: args.threads("all")?,
     };
     if matches!(config.loss, Loss::Huber(x) if x.is_nan() || x <= 0.0) {
         bail!("--huber: the threshold must be above 0 discs");

@@ -106,7 +106,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             out.display()
         );
     }
-    let threads = crate::engine::read_threads(args.value("threads").unwrap_or("all"))?;
+    let threads = args.threads("all")?;
     let paths: Vec<PathBuf> = args.values("games").iter().map(PathBuf::from).collect();
     if paths.is_empty() {
         bail!("no games given: use --games <file or directory>\n\n{HELP}");

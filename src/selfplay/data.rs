@@ -523,24 +523,7 @@ fn write_chunk(path: &Path, text: &str) -> Result<()> {
 /// Chunk files named by `paths`: files as given, directories searched (not recursively)
 /// for `.games` files, in name order.
 pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("cannot list {}", path.display()))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "games"))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                bail!("no .games files in {}", path.display());
-            }
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
+    crate::files::named_files(paths, "games", ".games files")
 }
 
 /// Reads every game of a chunk file.

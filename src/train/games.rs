@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::board::{Board, Board8};
 use crate::formats::wthor::WthorFile;
@@ -40,24 +40,7 @@ pub(crate) struct ReplayedGame {
 /// Files named by `paths`: `.wtb` files as given, directories searched (not recursively)
 /// for `.wtb` files, in name order so that runs are reproducible.
 pub(crate) fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("cannot list {}", path.display()))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                bail!("no .wtb game files in {}", path.display());
-            }
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
+    crate::files::named_files(paths, "wtb", ".wtb game files")
 }
 
 /// Reads and replays every game of a WTHOR file. Games that do not replay legally are
