@@ -7,7 +7,7 @@ use super::build::{build, BuildOptions};
 use super::deepen::{deepen_to_end, DeepenOptions};
 use super::games::{read_wthor, GameLine};
 use super::packed::PackedBook;
-use super::{after_moves, choose_among, Key};
+use super::{after_moves, Key};
 use crate::board::{AnyBoard, Board, Board8, Color, Move, Position};
 use crate::engine::Engine;
 use crate::search::Limits;
@@ -104,9 +104,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let mut rng = crate::rng::Rng::new(1);
     for _ in 0..20 {
         assert_ne!(
-            choose_among(&packed.scores(&before).unwrap(), 200, &mut rng)
-                .unwrap()
-                .square,
+            packed.choose(&before, 200, &mut rng).unwrap().square,
             blunder
         );
     }

@@ -535,34 +535,6 @@ pub(crate) fn scores_of<'a>(
     Some(scores)
 }
 
-/// What varied book play has given away so far in each side's game, by the book's values:
-/// `book_randomness` bounds the total over a game as well as each move, so that a book that
-/// keeps a game longer does not give away more.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct GivenAway {
-    /// Hundredths of a disc given away, Black's and White's.
-    hundredths: [i32; 2],
-    /// Empty squares at each side's last book move: more empties start a new game.
-    empties: [u32; 2],
-}
-
-impl GivenAway {
-    /// What is left of `margin` for `side` (a colour's index) at a position with `empties`
-    /// empty squares.
-    pub(crate) fn margin_left(&mut self, side: usize, empties: u32, margin: i32) -> i32 {
-        if empties > self.empties[side] {
-            self.hundredths[side] = 0;
-        }
-        self.empties[side] = empties;
-        (margin - self.hundredths[side]).max(0)
-    }
-
-    /// Counts `loss` hundredths given away by `side`.
-    pub(crate) fn spend(&mut self, side: usize, loss: i32) {
-        self.hundredths[side] += loss.max(0);
-    }
-}
-
 /// One of `scores` (best first) within `margin` hundredths of a disc of the best, chosen at
 /// random with `rng` (the best when `margin` is 0), the better ones more often: a move
 /// `loss` below the best has weight `(1 - loss / (margin + 100))^2`, so that the discs
@@ -724,13 +696,13 @@ mod tests {
     #[test]
     fn choice_stays_within_the_margin() {
         let book = packed::PackedBook::new(&small_book());
-        let scores = book.scores(&board_after("f5")).unwrap();
+        let f5 = board_after("f5");
         let mut rng = Rng::new(1);
         for _ in 0..20 {
-            assert_eq!(choose_among(&scores, 0, &mut rng).unwrap().value, -150);
+            assert_eq!(book.choose(&f5, 0, &mut rng).unwrap().value, -150);
         }
         let mut values: Vec<i32> = (0..50)
-            .map(|_| choose_among(&scores, 200, &mut rng).unwrap().value)
+            .map(|_| book.choose(&f5, 200, &mut rng).unwrap().value)
             .collect();
         let worse = values.iter().filter(|&&v| v == -300).count();
         values.sort_unstable();
@@ -738,23 +710,6 @@ mod tests {
         assert_eq!(values, vec![-300, -150]);
         // 1.5 discs below the best at a margin of 2: weight 0.25 against the best's 1.
         assert!((3..=20).contains(&worse), "{worse} of 50");
-    }
-
-    #[test]
-    fn a_game_gives_away_at_most_the_margin() {
-        let mut given = GivenAway::default();
-        // Black's game: 2 discs in all, spent over two moves; White's is its own.
-        assert_eq!(given.margin_left(0, 59, 200), 200);
-        given.spend(0, 150);
-        assert_eq!(given.margin_left(1, 58, 200), 200);
-        assert_eq!(given.margin_left(0, 57, 200), 50);
-        given.spend(0, 80);
-        assert_eq!(given.margin_left(0, 55, 200), 0);
-        // A better move than the best counts as nothing given.
-        given.spend(0, -30);
-        assert_eq!(given.margin_left(0, 53, 200), 0);
-        // More empty squares than the last time: a new game.
-        assert_eq!(given.margin_left(0, 59, 200), 200);
     }
 
     #[test]

@@ -7,8 +7,9 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use super::format::{body_of, node_at};
-use super::{layout, scores_of, Book, BookScore, Key, Node};
+use super::{choose_among, layout, scores_of, Book, BookScore, Key, Node};
 use crate::board::Board8;
+use crate::rng::Rng;
 
 /// Where each position of the built-in book starts, u32 little endian (see `build.rs`).
 static EMBEDDED_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/emilia-book-index.bin"));
@@ -69,6 +70,12 @@ impl PackedBook {
     /// The book's moves in `board`, best first (see [`Book::scores`]).
     pub fn scores(&self, board: &Board8) -> Option<Vec<BookScore>> {
         scores_of(board, |key| self.node(key).map(Cow::Owned))
+    }
+
+    /// A move to play in `board`: one of the book's moves within `margin` hundredths of a
+    /// disc of the best, chosen at random with `rng` ([`choose_among`]).
+    pub fn choose(&self, board: &Board8, margin: i32, rng: &mut Rng) -> Option<BookScore> {
+        choose_among(&self.scores(board)?, margin, rng)
     }
 }
 

@@ -450,8 +450,7 @@ pub static OPTIONS: [EngineOption; 14] = [
         kind: OptionKind::Number { min: 0, max: 64 },
         default: "0",
         help: "book moves up to this many discs worse than the best are played too, chosen \
-               at random, the better more often (see seed), and at most this many discs are \
-               given away over a game; 0 always plays the best",
+               at random, the better more often (see seed); 0 always plays the best",
         get: |e| e.book_randomness.to_string(),
         set: |e, v| {
             e.book_randomness = number(v) as u32;
