@@ -145,6 +145,27 @@ pub(super) trait Shape: Sized + 'static {
         empties: u32,
         parity: u8,
     ) -> i32;
+
+    /// [`Shape::solve_last`] of a node of [`Shape::LAST_MAX_EMPTIES`] empties whose side to
+    /// move has the legal moves `moves` (worked out by the parent for ordering).
+    #[inline(always)]
+    fn solve_last_with_moves(
+        search: &mut Search<'_, Self>,
+        player: Self::Bits,
+        opponent: Self::Bits,
+        _moves: Self::Bits,
+        alpha: i32,
+        parity: u8,
+    ) -> i32 {
+        Self::solve_last(
+            search,
+            player,
+            opponent,
+            alpha,
+            Self::LAST_MAX_EMPTIES,
+            parity,
+        )
+    }
 }
 
 /// The position after `player` moves on `square` flipping `flipped`: (player, opponent) of
@@ -528,6 +549,9 @@ impl<'a, K: Shape> Search<'a, K> {
             let score = if empties > K::SORTED_MIN_EMPTIES {
                 // The child is a sorted node too: hand it its moves.
                 -self.nws_sorted(p, o, Some(m.replies), -alpha - 1, empties - 1, parity)
+            } else if K::SORTED_MIN_EMPTIES == K::LAST_MAX_EMPTIES + 1 {
+                // The child goes to the last-empties solver: hand it its moves too.
+                -K::solve_last_with_moves(self, p, o, m.replies, -alpha - 1, parity)
             } else {
                 -self.nws(p, o, -alpha - 1, empties - 1, parity)
             };
