@@ -15,7 +15,7 @@ use super::search::{MoveList, OrderPlan, Search, Shape};
 use super::stability::stable_discs;
 use crate::board::bitboard::{flips, legal_moves};
 use crate::board::{Board, Board8};
-use crate::eval::pattern::{after_move, indices, Indices, PatternEval};
+use crate::eval::pattern::{indices, Indices, PatternEval};
 
 /// The 8x8 board.
 pub(super) struct Eight;
@@ -161,7 +161,7 @@ impl Shape for Eight {
         match (eval, parent) {
             (Some(eval), Some(waiter)) => {
                 let board = Board8 { player, opponent };
-                eval.evaluate_with(&board, &after_move(waiter, square, flipped))
+                eval.evaluate_after_move(&board, waiter, square, flipped)
                     / PATTERN_PER_HEURISTIC_UNIT
             }
             _ => heuristic(player, opponent),
@@ -265,7 +265,22 @@ impl Shape for Eight {
                 search.solve_2(player, opponent, alpha, [first, second])
             }
             3 => search.solve_3(player, opponent, alpha, parity),
-            _ => search.solve_4(player, opponent, alpha, parity),
+            _ => {
+                let moves = legal_moves(player, opponent);
+                search.solve_4(player, opponent, moves, alpha, parity)
+            }
         }
+    }
+
+    #[inline(always)]
+    fn solve_last_with_moves(
+        search: &mut Search<'_, Eight>,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        parity: u8,
+    ) -> i32 {
+        search.solve_4(player, opponent, moves, alpha, parity)
     }
 }

@@ -7,6 +7,7 @@ use super::eight::{final_score, try_flips, Eight};
 use super::last_flip::count_last_flips;
 use super::parity::{QUADRANT_BIT, QUADRANT_MASK};
 use super::search::{Search, NONE};
+use crate::board::bitboard::flips;
 
 /// The empty squares in region-parity order: those in odd regions first, then the others,
 /// each group by index.
@@ -164,36 +165,38 @@ impl Search<'_, Eight> {
         final_score(player, opponent)
     }
 
-    /// Four empty squares; `parity` is the region parity of the empty squares.
-    pub(super) fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32, parity: u8) -> i32 {
+    /// Four empty squares; `moves` are `player`'s legal moves, `parity` the region parity
+    /// of the empty squares.
+    pub(super) fn solve_4(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        alpha: i32,
+        parity: u8,
+    ) -> i32 {
         self.thread.nodes += 1;
         if let Some(bound) = self.stability_cutoff(player, opponent, alpha, 4) {
             return bound;
         }
-        let mut order = ParityOrder::new(!(player | opponent), parity);
-        let (a, b, c, d) = (order.next(), order.next(), order.next(), order.next());
         let mut best = NONE;
-        macro_rules! ours {
-            ($x:expr) => {
-                let f = try_flips(player, opponent, $x);
-                if f != 0 {
-                    let parity = parity ^ QUADRANT_BIT[$x & 63];
-                    let score =
-                        -self.solve_3(opponent ^ f, player ^ f ^ 1 << $x, -alpha - 1, parity);
-                    if score > alpha {
-                        return score;
-                    }
-                    best = best.max(score);
-                }
-            };
+        // Only the legal squares: no flips worked out for nothing.
+        let mut ours = ParityOrder::new(moves, parity);
+        for _ in 0..moves.count_ones() {
+            let x = ours.next() & 63;
+            let f = flips(player, opponent, x);
+            let parity = parity ^ QUADRANT_BIT[x];
+            let score = -self.solve_3(opponent ^ f, player ^ f ^ 1 << x, -alpha - 1, parity);
+            if score > alpha {
+                return score;
+            }
+            best = best.max(score);
         }
-        ours!(a);
-        ours!(b);
-        ours!(c);
-        ours!(d);
         if best != NONE {
             return best;
         }
+        let mut order = ParityOrder::new(!(player | opponent), parity);
+        let (a, b, c, d) = (order.next(), order.next(), order.next(), order.next());
         let mut worst = -NONE;
         macro_rules! theirs {
             ($x:expr) => {

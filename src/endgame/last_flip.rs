@@ -78,15 +78,19 @@ const fn lines() -> [Lines; 64] {
 /// (every square but `square` holds a disc; `mover` is one side's discs).
 #[inline(always)]
 pub(crate) fn count_last_flips(mover: u64, square: usize) -> u32 {
-    let row = (mover >> (square & !7)) & 0xFF;
+    // Every index is masked to its table's size (a line holds at most 8 squares), so no
+    // bounds checks are left to spill registers in the solvers this is inlined into.
+    let square = square & 63;
+    let row = (mover >> (square & 56)) as u8;
     let lines = &LINES[square];
-    let column = gather(mover, lines.masks[0]);
-    let diagonal = gather(mover, lines.masks[1]);
-    let anti = gather(mover, lines.masks[2]);
-    FLIPS_ON_LINE[square & 7][row as usize] as u32
-        + FLIPS_ON_LINE[lines.positions[0] as usize][column as usize] as u32
-        + FLIPS_ON_LINE[lines.positions[1] as usize][diagonal as usize] as u32
-        + FLIPS_ON_LINE[lines.positions[2] as usize][anti as usize] as u32
+    let column = gather(mover, lines.masks[0]) as u8;
+    let diagonal = gather(mover, lines.masks[1]) as u8;
+    let anti = gather(mover, lines.masks[2]) as u8;
+    let count = |position: u8, line: u8| FLIPS_ON_LINE[position as usize & 7][line as usize] as u32;
+    count(square as u8 & 7, row)
+        + count(lines.positions[0], column)
+        + count(lines.positions[1], diagonal)
+        + count(lines.positions[2], anti)
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! remain (the thresholds are each [`Shape`]'s, side by side in its impl):
 //!
 //! - [`Shape::TABLE_MIN_EMPTIES`] and more: transposition table, stability cut-off,
-//!   fastest-first ordering with potential mobility, the table's move first; from
+//!   fastest-first ordering (with potential mobility where the children use the table
+//!   too; below, as the sorted nodes order), the table's move first; from
 //!   [`Shape::ETC_MIN_EMPTIES`], enhanced transposition cut-off; higher up (the size's
 //!   [`OrderPlan`]), moves ordered by a shallow search on the size's ordering evaluation;
 //! - [`Shape::SORTED_MIN_EMPTIES`] and more: fastest-first ordering, stability cut-off, no
@@ -68,7 +69,8 @@ pub(super) trait Shape: Sized + 'static {
     const LAST_MAX_EMPTIES: u32;
     /// Whether the parity-ordered nodes try the stability cut-off.
     const SHALLOW_STABILITY: bool;
-    /// Whether the fastest-first score of sorted nodes counts potential mobility.
+    /// Whether the fastest-first score of sorted nodes, and of table nodes whose children
+    /// are sorted, counts potential mobility.
     const SORTED_POTENTIAL: bool;
     /// Whether shallow ordering searches sort their moves by the evaluation from 2 plies up.
     const SORT_SHALLOW: bool;
@@ -145,6 +147,27 @@ pub(super) trait Shape: Sized + 'static {
         empties: u32,
         parity: u8,
     ) -> i32;
+
+    /// [`Shape::solve_last`] of a node of [`Shape::LAST_MAX_EMPTIES`] empties whose side to
+    /// move has the legal moves `moves` (worked out by the parent for ordering).
+    #[inline(always)]
+    fn solve_last_with_moves(
+        search: &mut Search<'_, Self>,
+        player: Self::Bits,
+        opponent: Self::Bits,
+        _moves: Self::Bits,
+        alpha: i32,
+        parity: u8,
+    ) -> i32 {
+        Self::solve_last(
+            search,
+            player,
+            opponent,
+            alpha,
+            Self::LAST_MAX_EMPTIES,
+            parity,
+        )
+    }
 }
 
 /// The position after `player` moves on `square` flipping `flipped`: (player, opponent) of
@@ -528,6 +551,9 @@ impl<'a, K: Shape> Search<'a, K> {
             let score = if empties > K::SORTED_MIN_EMPTIES {
                 // The child is a sorted node too: hand it its moves.
                 -self.nws_sorted(p, o, Some(m.replies), -alpha - 1, empties - 1, parity)
+            } else if K::SORTED_MIN_EMPTIES == K::LAST_MAX_EMPTIES + 1 {
+                // The child goes to the last-empties solver: hand it its moves too.
+                -K::solve_last_with_moves(self, p, o, m.replies, -alpha - 1, parity)
             } else {
                 -self.nws(p, o, -alpha - 1, empties - 1, parity)
             };
@@ -539,12 +565,20 @@ impl<'a, K: Shape> Search<'a, K> {
         best
     }
 
-    /// Scores `list` fastest first ([`Shape::fastest_first`] with potential mobility).
-    fn score_fastest(list: &mut K::Moves, player: K::Bits, opponent: K::Bits, parity: u8) {
+    /// Scores `list` fastest first ([`Shape::fastest_first`], with potential mobility when
+    /// `potential`). Inlined, so that `potential` is a constant in each caller.
+    #[inline(always)]
+    fn score_fastest(
+        list: &mut K::Moves,
+        player: K::Bits,
+        opponent: K::Bits,
+        parity: u8,
+        potential: bool,
+    ) {
         for m in list.as_mut_slice() {
             let x = m.square as usize;
             let (p, o) = play(player, opponent, x, m.flips);
-            m.score = K::fastest_first(p, o, K::legal_moves(p, o), x, parity, true);
+            m.score = K::fastest_first(p, o, K::legal_moves(p, o), x, parity, potential);
         }
     }
 
@@ -727,7 +761,7 @@ impl<'a, K: Shape> Search<'a, K> {
                 self.tables().get(empties - 1).prefetch(m.key);
             }
             // Scoring the moves now gives the entries time to arrive before they are probed.
-            Self::score_fastest(&mut list, player, opponent, parity);
+            Self::score_fastest(&mut list, player, opponent, parity, true);
             if empties >= K::ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
                 // enough for the opponent proves the cut-off without a search.
@@ -762,7 +796,8 @@ impl<'a, K: Shape> Search<'a, K> {
         }
         if best <= alpha {
             if !children_in_table {
-                Self::score_fastest(&mut list, player, opponent, parity);
+                // The children are sorted nodes: ordered as they order their own moves.
+                Self::score_fastest(&mut list, player, opponent, parity, K::SORTED_POTENTIAL);
             }
             self.score_by_search(&mut list, player, opponent, Some(alpha), empties);
             for i in 0..list.len() {
@@ -849,7 +884,7 @@ impl<'a, K: Shape> Search<'a, K> {
         let (alpha_in, mut best, mut best_move) = (alpha, NONE, NO_MOVE);
         let mut list = K::Moves::new();
         Self::generate(&mut list, player, opponent, moves);
-        Self::score_fastest(&mut list, player, opponent, parity);
+        Self::score_fastest(&mut list, player, opponent, parity, true);
         self.score_by_search(&mut list, player, opponent, None, empties);
         if let Some(m) = list
             .as_mut_slice()

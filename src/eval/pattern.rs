@@ -225,6 +225,21 @@ impl PatternEval {
         sum.clamp(-MAX_SCORE, MAX_SCORE)
     }
 
+    /// The score of `board`, reached by a legal move on `square` flipping `flipped` from a
+    /// position whose indices seen from the side not to move are `waiter` (the indices
+    /// follow by [`after_move`], so they need no range check).
+    #[inline(always)]
+    pub(crate) fn evaluate_after_move(
+        &self,
+        board: &Board8,
+        waiter: &Indices,
+        square: usize,
+        flipped: u64,
+    ) -> i32 {
+        let indices = after_move(waiter, square, flipped);
+        self.evaluate_known(board, &indices, board.move_mask())
+    }
+
     /// The score of `board` whose instance contents `indices` are already known (for
     /// example kept by [`IncrementalIndices`]).
     #[inline(always)]
