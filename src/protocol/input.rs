@@ -29,6 +29,18 @@ pub(crate) enum Line {
     Unterminated(String),
 }
 
+/// The line as a session log shows it: its text, or what was wrong with it.
+impl std::fmt::Display for Line {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Line::Text(text) => f.write_str(text),
+            Line::TooLong(bytes) => write!(f, "[{bytes} bytes, too long]"),
+            Line::NotUtf8(text) => write!(f, "{text} [not UTF-8]"),
+            Line::Unterminated(text) => write!(f, "{text} [no line ending]"),
+        }
+    }
+}
+
 /// Reads lines of at most [`MAX_LINE`] bytes, discarding the rest of longer ones. A UTF-8
 /// byte-order mark at the start of the input (some editors write one) is dropped.
 pub(crate) struct LineReader<R> {
@@ -236,7 +248,7 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
             let mut nboard = None;
             while let Some(line) = reader.next_line() {
                 if let Some(log) = &log {
-                    log.input(&line);
+                    log.input(&line.to_string());
                 }
                 if let Line::Text(text) = &line {
                     let is_nboard = *nboard.get_or_insert_with(|| is_nboard_hello(text));

@@ -8,8 +8,6 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::input::Line;
-
 /// Where a logged line went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Direction {
@@ -69,15 +67,8 @@ impl SessionLog {
     }
 
     /// Appends a line read from the client, or what was wrong with it.
-    pub(crate) fn input(&self, line: &Line) {
-        match line {
-            Line::Text(text) => self.line(Direction::In, text),
-            Line::TooLong(bytes) => self.line(Direction::In, &format!("[{bytes} bytes, too long]")),
-            Line::NotUtf8(text) => self.line(Direction::In, &format!("{text} [not UTF-8]")),
-            Line::Unterminated(text) => {
-                self.line(Direction::In, &format!("{text} [no line ending]"))
-            }
-        }
+    pub(crate) fn input(&self, line: &str) {
+        self.line(Direction::In, line);
     }
 
     /// A writer of log messages into the log, each line as a note.
@@ -105,15 +96,16 @@ impl Write for Messages {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::input::Line;
 
     #[test]
     fn lines_are_appended_with_time_and_direction() {
         let path = std::env::temp_dir().join(format!("emilia-log-{}.txt", std::process::id()));
         std::fs::write(&path, "earlier session\n").unwrap();
         let log = SessionLog::open(&path).unwrap();
-        log.input(&Line::Text("genmove black".into()));
+        log.input("genmove black");
         log.output("= f5\n\n");
-        log.input(&Line::TooLong(20000));
+        log.input(&Line::TooLong(20000).to_string());
         writeln!(log.messages(), "INFO emilia: depth 3").unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
