@@ -529,10 +529,11 @@ impl<'a, K: Shape> Search<'a, K> {
         }
         let moves = known_moves.unwrap_or_else(|| K::legal_moves(player, opponent));
         if moves.is_empty() {
-            if K::legal_moves(opponent, player).is_empty() {
+            let replies = K::legal_moves(opponent, player);
+            if replies.is_empty() {
                 return K::final_score(player, opponent);
             }
-            return -self.nws_sorted(opponent, player, None, -alpha - 1, empties, parity);
+            return -self.nws_sorted(opponent, player, Some(replies), -alpha - 1, empties, parity);
         }
         let mut list = K::Moves::new();
         Self::generate(&mut list, player, opponent, moves);
