@@ -160,13 +160,6 @@ const fn diagonals(dcol: i32) -> [u64; 11] {
 /// Inner squares (b2-g7): the only ones whose stability the propagation decides.
 const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
 
-/// A lower bound on the number of stable discs of `player` (the other side being
-/// `opponent`).
-#[inline]
-pub(crate) fn stable_discs(player: u64, opponent: u64) -> u32 {
-    stable_set(player, opponent).count_ones()
-}
-
 /// The discs of either colour on the four edges that edge play can never flip.
 #[inline]
 pub(super) fn stable_edges(player: u64, opponent: u64) -> u64 {
@@ -192,14 +185,28 @@ fn in_register(mut x: u64) -> u64 {
     x
 }
 
-/// A set of discs of `player` that can never be flipped.
-pub(super) fn stable_set(player: u64, opponent: u64) -> u64 {
+/// A lower bound on the number of stable discs of `player` (the other side being
+/// `opponent`) when it reaches `needed`, else `None`. The count stops growing once there:
+/// the stability cut-off needs no more, and the growth can take several rounds.
+#[inline]
+pub(super) fn stable_count_reaching(player: u64, opponent: u64, needed: u32) -> Option<u32> {
+    let count = stable_set(player, opponent, needed).count_ones();
+    (count >= needed).then_some(count)
+}
+
+/// A set of discs of `player` that can never be flipped, grown from the edges and full
+/// lines until it stops or holds `enough` discs.
+#[inline(always)]
+fn stable_set(player: u64, opponent: u64, enough: u32) -> u64 {
     let mut stable = stable_edges(player, opponent) & player;
 
     let [rows, columns, diagonals, antis] = full_lines(player | opponent);
     let candidates = player & INNER;
     stable |= candidates & rows & columns & diagonals & antis;
     loop {
+        if stable.count_ones() >= enough {
+            return stable;
+        }
         let horizontal = rows | (stable << 1) | (stable >> 1);
         let vertical = columns | (stable << 8) | (stable >> 8);
         let diagonal = in_register(diagonals | (stable << 9) | (stable >> 9));
@@ -263,6 +270,24 @@ mod tests {
         }
     }
 
+    /// The count stops at `needed` or beyond, and only when the whole count gets there.
+    #[test]
+    fn counting_to_a_threshold_agrees_with_the_whole_count() {
+        let mut rng = Rng::new(0x5EED_0F57_AB1E_D15C);
+        for _ in 0..20_000 {
+            let fill = rng.next_u64() | rng.next_u64() | rng.next_u64();
+            let player = fill & rng.next_u64();
+            let opponent = fill & !player;
+            let whole = stable_set(player, opponent, u32::MAX).count_ones();
+            for needed in 0..=whole + 1 {
+                match stable_count_reaching(player, opponent, needed) {
+                    Some(count) => assert!(needed <= count && count <= whole),
+                    None => assert!(whole < needed, "{player:x} {opponent:x} {needed}"),
+                }
+            }
+        }
+    }
+
     /// Plays random games from random dense boards; a disc called stable must never flip.
     #[test]
     fn stable_discs_never_flip_in_random_play() {
@@ -272,8 +297,8 @@ mod tests {
             let black = fill & rng.next_u64();
             let white = fill & !black;
             let (mut player, mut opponent) = (black, white);
-            let stable_black = stable_set(black, white);
-            let stable_white = stable_set(white, black);
+            let stable_black = stable_set(black, white, u32::MAX);
+            let stable_white = stable_set(white, black, u32::MAX);
             let mut black_to_move = true;
             loop {
                 let moves = legal_moves(player, opponent);
