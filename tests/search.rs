@@ -623,7 +623,9 @@ fn resumed_pondering_keeps_what_it_found() {
     };
     let (report, hit) = engine.search_with_ponder(&position, &limits, &mut |_| {});
     let hit = hit.expect("the pondered position was searched");
-    assert!(hit.time >= Duration::from_millis(300), "{hit:?}");
+    // Both sittings count: one alone is at most 150 ms (each starts a moment after its
+    // stopper's sleep, so the sum falls just short of 300 ms).
+    assert!(hit.time > Duration::from_millis(225), "{hit:?}");
     assert!(hit.depth > 1, "{hit:?}");
     assert_eq!(report.depth, hit.depth);
     assert!(!report.pv.is_empty());
