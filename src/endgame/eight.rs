@@ -12,7 +12,7 @@ use super::bits::NEIGHBOURS;
 use super::order::{fastest_first, heuristic};
 use super::parity::{self, QUADRANT_BIT, QUADRANT_MASK};
 use super::search::{MoveList, OrderPlan, Search, Shape};
-use super::stability::stable_count_reaching;
+use super::stability::stable_discs;
 use crate::board::bitboard::{flips, legal_moves};
 use crate::board::{Board, Board8};
 use crate::eval::pattern::{indices, Indices, PatternEval};
@@ -199,8 +199,8 @@ impl Shape for Eight {
     }
 
     #[inline(always)]
-    fn stable_count_reaching(player: u64, opponent: u64, needed: u32) -> Option<u32> {
-        stable_count_reaching(player, opponent, needed)
+    fn stable_count(player: u64, opponent: u64, enough: u32) -> u32 {
+        stable_discs(player, opponent, enough)
     }
 
     #[inline(always)]

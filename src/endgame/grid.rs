@@ -378,9 +378,8 @@ impl<G: Geometry> Shape for Grid<G> {
     }
 
     #[inline(always)]
-    fn stable_count_reaching(player: G::Bits, opponent: G::Bits, needed: u32) -> Option<u32> {
-        let count = stable_discs::<G>(player, opponent).count();
-        (count >= needed).then_some(count)
+    fn stable_count(player: G::Bits, opponent: G::Bits, _enough: u32) -> u32 {
+        stable_discs::<G>(player, opponent).count()
     }
 
     /// As on 8x8: below `2n - STABILITY_MARGIN` stable discs almost never cut off here either.

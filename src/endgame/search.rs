@@ -113,9 +113,9 @@ pub(super) trait Shape: Sized + 'static {
     fn key(player: Self::Bits, opponent: Self::Bits) -> u64;
     /// The final score of a finished game for the side to move.
     fn final_score(player: Self::Bits, opponent: Self::Bits) -> i32;
-    /// How many of `player`'s discs can never be flipped, when at least `needed` (the
-    /// count may stop there); `None` when fewer.
-    fn stable_count_reaching(player: Self::Bits, opponent: Self::Bits, needed: u32) -> Option<u32>;
+    /// How many of `player`'s discs can never be flipped (a lower bound); the count may stop
+    /// growing once it reaches `enough`.
+    fn stable_count(player: Self::Bits, opponent: Self::Bits, enough: u32) -> u32;
     /// The lowest `alpha` at which a node of `empties` empties works out stable discs.
     fn stability_threshold(empties: u32) -> i32;
     /// The row-major square index of a bit.
@@ -412,10 +412,12 @@ impl<'a, K: Shape> Search<'a, K> {
         if alpha >= K::stability_threshold(empties)
             && K::SQUARES - 2 * opponent.count() as i32 <= alpha
         {
-            // The bound `SQUARES - 2 * stable` is at most `alpha` from this many stable discs.
-            let needed = (K::SQUARES - alpha + 1) as u32 / 2;
-            let stable = K::stable_count_reaching(opponent, player, needed)?;
-            return Some(K::SQUARES - 2 * stable as i32);
+            // From this many stable discs the bound is at most `alpha`: no need to count on.
+            let enough = (K::SQUARES - alpha + 1) as u32 / 2;
+            let bound = K::SQUARES - 2 * K::stable_count(opponent, player, enough) as i32;
+            if bound <= alpha {
+                return Some(bound);
+            }
         }
         None
     }

@@ -186,12 +186,11 @@ fn in_register(mut x: u64) -> u64 {
 }
 
 /// A lower bound on the number of stable discs of `player` (the other side being
-/// `opponent`) when it reaches `needed`, else `None`. The count stops growing once there:
-/// the stability cut-off needs no more, and the growth can take several rounds.
+/// `opponent`), which stops growing once it reaches `enough`: the stability cut-off needs
+/// no more, and the growth can take several rounds.
 #[inline]
-pub(super) fn stable_count_reaching(player: u64, opponent: u64, needed: u32) -> Option<u32> {
-    let count = stable_set(player, opponent, needed).count_ones();
-    (count >= needed).then_some(count)
+pub(super) fn stable_discs(player: u64, opponent: u64, enough: u32) -> u32 {
+    stable_set(player, opponent, enough).count_ones()
 }
 
 /// A set of discs of `player` that can never be flipped, grown from the edges and full
@@ -270,7 +269,7 @@ mod tests {
         }
     }
 
-    /// The count stops at `needed` or beyond, and only when the whole count gets there.
+    /// The count stops at `enough` or beyond, and only when the whole count gets there.
     #[test]
     fn counting_to_a_threshold_agrees_with_the_whole_count() {
         let mut rng = Rng::new(0x5EED_0F57_AB1E_D15C);
@@ -279,10 +278,15 @@ mod tests {
             let player = fill & rng.next_u64();
             let opponent = fill & !player;
             let whole = stable_set(player, opponent, u32::MAX).count_ones();
-            for needed in 0..=whole + 1 {
-                match stable_count_reaching(player, opponent, needed) {
-                    Some(count) => assert!(needed <= count && count <= whole),
-                    None => assert!(whole < needed, "{player:x} {opponent:x} {needed}"),
+            for enough in 0..=whole + 1 {
+                let count = stable_discs(player, opponent, enough);
+                if count >= enough {
+                    assert!(count <= whole, "{player:x} {opponent:x} {enough}");
+                } else {
+                    assert!(
+                        whole < enough && count == whole,
+                        "{player:x} {opponent:x} {enough}"
+                    );
                 }
             }
         }
