@@ -370,7 +370,9 @@ impl Solver {
     /// each learnt to the next. Guesses start at an estimate from a shallow search on the
     /// evaluation and move to the bound just found, except that after a fail-low the next
     /// guess drops 2 further: proving "at least" is much cheaper than proving "at most", so
-    /// the search closes in from below. The limits apply to the whole series.
+    /// the search closes in from below. With enough empties a selective series runs first
+    /// (cutting where a shallow search predicts the result), and the exact one starts from
+    /// its score with the best moves it found. The limits apply to the whole series.
     pub fn solve_within(
         &mut self,
         board: &Board8,
@@ -468,8 +470,9 @@ fn narrow_window(
                 nodes,
             });
         }
-        // Done when the window is decided or the score known.
-        if lower >= beta || lower == upper {
+        // Done when the window is decided or the score known (or, in a selective series,
+        // when its bounds cross).
+        if lower >= beta || lower >= upper {
             return Some(Solution {
                 score: lower,
                 best,

@@ -14,6 +14,12 @@
 //! - above [`Shape::LAST_MAX_EMPTIES`]: squares in region-parity order, no move list;
 //! - [`Shape::LAST_MAX_EMPTIES`] and fewer: the size's hand-written last-empties solvers.
 //!
+//! Before the exact search, a size may run selective passes ([`Shape::SELECTIVE_PASSES`]):
+//! the same search, but where null-window table nodes are cut when a shallow search on the
+//! ordering evaluation predicts the exact score far enough beyond the window (ProbCut).
+//! They are cheap and often right, so they leave good best moves in the table and a close
+//! guess for the exact search; their bounds may be wrong, so they store moves only.
+//!
 //! What differs by size (bit type, move generation, hashing, stable discs, last-empties
 //! kernels, ordering evaluation, thresholds) is the [`Shape`] the search is instantiated
 //! with; the 8x8 one is [`super::eight::Eight`], every other size's [`super::grid::Grid`].
@@ -78,6 +84,18 @@ pub(super) trait Shape: Sized + 'static {
     const ESTIMATE_DEPTH: u32;
     /// Units of the ordering evaluation in one disc.
     const ORDER_UNITS_PER_DISC: i32;
+    /// The selective passes run before the exact one, in order, each with its confidence
+    /// (see [`Selectivity`]); none for sizes without a measured [`Shape::probcut`].
+    const SELECTIVE_PASSES: &'static [Selectivity] = &[];
+    /// The selective passes run from this many empties up.
+    const SELECTIVE_MIN_EMPTIES: u32 = u32::MAX;
+
+    /// How a selective pass predicts the exact score of a node of `empties` empties: the
+    /// shallow search's depth and the standard deviation of the exact score around its
+    /// value, in ordering units; `None` below the empties where it pays.
+    fn probcut(_empties: u32) -> Option<ProbCut> {
+        None
+    }
 
     /// The ordering evaluation of a new search.
     fn order_eval() -> Self::OrderEval;
@@ -169,6 +187,20 @@ pub(super) trait Shape: Sized + 'static {
             parity,
         )
     }
+}
+
+/// A selective pass's confidence, in tenths of a standard deviation: its null-window nodes
+/// are cut when a shallow search puts the exact score more than that far beyond the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Selectivity(pub(super) u32);
+
+/// How a selective pass predicts a node's exact score ([`Shape::probcut`]).
+#[derive(Clone, Copy)]
+pub(super) struct ProbCut {
+    /// Depth of the shallow search on the ordering evaluation.
+    pub(super) depth: u32,
+    /// Standard deviation of the exact score around the shallow value, in ordering units.
+    pub(super) sigma: i32,
 }
 
 /// The position after `player` moves on `square` flipping `flipped`: (player, opponent) of
@@ -303,7 +335,9 @@ impl<B: Copy, const N: usize> Moves<B> for MoveList<B, N> {
 
 /// Solves `(player, opponent)` within `alpha..beta` (already clipped to the board's
 /// scores): first a guess from [`Search::estimate`], then null windows around it (see
-/// [`super::Solver::solve_within`]); `None` when a limit is reached first.
+/// [`super::Solver::solve_within`]), selective ones first from
+/// [`Shape::SELECTIVE_MIN_EMPTIES`], each pass starting from the score the one before
+/// found; `None` when a limit is reached first.
 pub(super) fn solve<K: Shape>(
     tables: &Tables,
     threads: usize,
@@ -313,16 +347,24 @@ pub(super) fn solve<K: Shape>(
     beta: i32,
     limits: &SolveLimits,
 ) -> Option<Solution> {
-    let root = |alpha, beta, nodes| {
+    let root = |selectivity, alpha, beta, nodes| {
         root::<K>(
-            tables, threads, player, opponent, alpha, beta, limits, nodes,
+            tables,
+            threads,
+            player,
+            opponent,
+            alpha,
+            beta,
+            limits,
+            nodes,
+            selectivity,
         )
     };
     if beta - alpha <= 2 {
-        let (score, best, nodes) = root(alpha, beta, 0)?;
+        let (score, best, nodes) = root(None, alpha, beta, 0)?;
         return Some(Solution { score, best, nodes });
     }
-    let (estimate, nodes) = {
+    let (mut estimate, mut nodes) = {
         let shared = Shared::new(tables, limits, 1, 0);
         let mut search = Search::<K>::new(&shared, 0);
         let estimate = search.estimate(player, opponent);
@@ -332,7 +374,23 @@ pub(super) fn solve<K: Shape>(
         (estimate, search.thread.nodes)
     };
     log::debug!("solve: estimate {estimate} after {nodes} nodes");
-    narrow_window(alpha, beta, K::SQUARES, estimate, nodes, root)
+    if K::empty(player, opponent).count() >= K::SELECTIVE_MIN_EMPTIES {
+        // Selective passes fill the table with best moves and give the exact pass its guess.
+        for &selectivity in K::SELECTIVE_PASSES {
+            let pass = narrow_window(alpha, beta, K::SQUARES, estimate, nodes, |a, b, n| {
+                root(Some(selectivity), a, b, n)
+            })?;
+            log::debug!(
+                "solve: selectivity {selectivity:?}: {} after {} nodes",
+                pass.score,
+                pass.nodes
+            );
+            (estimate, nodes) = (pass.score, pass.nodes);
+        }
+    }
+    narrow_window(alpha, beta, K::SQUARES, estimate, nodes, |a, b, n| {
+        root(None, a, b, n)
+    })
 }
 
 /// One principal variation search of the root with the window `alpha..beta`, after
@@ -348,10 +406,12 @@ fn root<K: Shape>(
     beta: i32,
     limits: &SolveLimits,
     nodes: u64,
+    selectivity: Option<Selectivity>,
 ) -> Option<(i32, Option<usize>, u64)> {
     let empty = K::empty(player, opponent);
     let shared = Shared::new(tables, limits, threads, nodes);
     let mut search = Search::<K>::new(&shared, nodes);
+    search.selectivity = selectivity;
     let (score, best) = search.pvs(
         player,
         opponent,
@@ -373,6 +433,8 @@ pub(super) struct Search<'a, K: Shape> {
     pub(super) thread: SolveThread<'a>,
     /// The evaluation the shallow ordering searches use.
     order: K::OrderEval,
+    /// A selective pass's confidence; `None` in the exact search.
+    selectivity: Option<Selectivity>,
 }
 
 impl<'a, K: Shape> Search<'a, K> {
@@ -382,6 +444,7 @@ impl<'a, K: Shape> Search<'a, K> {
         Search {
             thread: SolveThread::new(shared, nodes),
             order: K::order_eval(),
+            selectivity: None,
         }
     }
 
@@ -718,6 +781,52 @@ impl<'a, K: Shape> Search<'a, K> {
         ((value as f64 / two_discs).round() as i32 * 2).clamp(-K::SQUARES, K::SQUARES)
     }
 
+    /// In a selective pass, a bound on the score of a null-window node when a shallow
+    /// search puts it more than the pass's confidence beyond `alpha`: `alpha + 1` above,
+    /// `alpha` below, rounded outwards to the parity of the scores.
+    fn probcut(
+        &mut self,
+        player: K::Bits,
+        opponent: K::Bits,
+        alpha: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        let Selectivity(tenths) = self.selectivity?;
+        let cut = K::probcut(empties)?;
+        let margin = cut.sigma * tenths as i32 / 10;
+        let high = (alpha + 1) * K::ORDER_UNITS_PER_DISC + margin;
+        // Scores have the parity of the board's squares: the bounds round outwards to it.
+        let parity = K::SQUARES & 1;
+        if self.shallow_value(player, opponent, cut.depth, high - 1, high) >= high {
+            let bound = alpha + 1;
+            return Some(bound + ((bound ^ parity) & 1));
+        }
+        let low = alpha * K::ORDER_UNITS_PER_DISC - margin;
+        if self.shallow_value(player, opponent, cut.depth, low, low + 1) <= low {
+            return Some(alpha - ((alpha ^ parity) & 1));
+        }
+        None
+    }
+
+    /// Stores what a search of the node `key` that started at node count `start` found. A
+    /// selective pass's bounds may be wrong: it stores its best move only.
+    #[inline(always)]
+    fn store(&self, key: u64, empties: u32, lower: i32, upper: i32, best: u8, start: u64) {
+        let (lower, upper) = if self.selectivity.is_some() {
+            (-K::SQUARES, K::SQUARES)
+        } else {
+            (lower, upper)
+        };
+        self.tables().get(empties).store(
+            key,
+            empties,
+            lower,
+            upper,
+            best,
+            self.thread.nodes - start,
+        );
+    }
+
     /// Null-window search with the transposition table.
     fn nws_table(
         &mut self,
@@ -751,6 +860,9 @@ impl<'a, K: Shape> Search<'a, K> {
                 return K::final_score(player, opponent);
             }
             return -self.nws_table(opponent, player, -alpha - 1, empties, parity);
+        }
+        if let Some(bound) = self.probcut(player, opponent, alpha, empties) {
+            return bound;
         }
         let start = self.thread.nodes;
         let mut list = K::Moves::new();
@@ -844,14 +956,7 @@ impl<'a, K: Shape> Search<'a, K> {
         } else {
             (-K::SQUARES, best)
         };
-        self.tables().get(empties).store(
-            key,
-            empties,
-            lower,
-            upper,
-            best_move,
-            self.thread.nodes - start,
-        );
+        self.store(key, empties, lower, upper, best_move, start);
         best
     }
 
@@ -953,14 +1058,7 @@ impl<'a, K: Shape> Search<'a, K> {
             // solvers did: such nodes are few (the first line from the root), and a
             // null-window fail-low's rule here is untested.
             let stored_move = if best > alpha_in { best_move } else { NO_MOVE };
-            self.tables().get(empties).store(
-                key,
-                empties,
-                lower,
-                upper,
-                stored_move,
-                self.thread.nodes - start,
-            );
+            self.store(key, empties, lower, upper, stored_move, start);
         }
         (best, best_move)
     }
@@ -979,6 +1077,7 @@ impl<'a, K: Shape> SplitSearch<'a> for Search<'a, K> {
         Search {
             thread,
             order: self.order,
+            selectivity: self.selectivity,
         }
     }
 
@@ -1010,5 +1109,50 @@ impl<'a, K: Shape> SplitSearch<'a> for Search<'a, K> {
         parity: u8,
     ) -> i32 {
         self.pvs(player, opponent, alpha, beta, empties, parity).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::AnyBoard;
+    use crate::endgame::eight::Eight;
+    use crate::formats::obf::parse_obf_line;
+
+    /// FFO #1 (14 empties), +18.
+    const FFO_1: &str =
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+
+    #[test]
+    fn a_selective_pass_leaves_moves_but_no_bounds_for_the_exact_search() {
+        let AnyBoard::Eight(board) = parse_obf_line(FFO_1).unwrap().position.board else {
+            panic!("not 8x8");
+        };
+        let (player, opponent) = (board.player, board.opponent);
+        let tables = Tables::new(4).unwrap();
+        let limits = SolveLimits::NONE;
+        let entry = || tables.get(14).probe(Eight::key(player, opponent)).unwrap();
+        // Cutting wherever the shallow search lies beyond the window: a careless pass.
+        let careless = Some(Selectivity(0));
+        let (_, best, nodes) =
+            root::<Eight>(&tables, 1, player, opponent, -65, 65, &limits, 0, careless).unwrap();
+        assert!(best.is_some());
+        let hit = entry();
+        assert_eq!((hit.lower, hit.upper), (-64, 64));
+        assert_ne!(hit.best, NO_MOVE);
+        // What the pass left is no proof: the exact searches on the same table prove the
+        // score (+18) whatever the pass thought.
+        let exact = |alpha, beta| {
+            root::<Eight>(
+                &tables, 1, player, opponent, alpha, beta, &limits, nodes, None,
+            )
+            .unwrap()
+            .0
+        };
+        assert!(exact(20, 22) <= 20);
+        assert!(exact(10, 12) >= 12);
+        assert_eq!(exact(17, 19), 18);
+        let exact = entry();
+        assert_eq!((exact.lower, exact.upper), (18, 18));
     }
 }
