@@ -535,18 +535,29 @@ pub(crate) fn scores_of<'a>(
     Some(scores)
 }
 
+/// Games that must have played a move for the book to choose it at random, so that random
+/// choices stay on the lines people play most (the main lines, where the book's values rest
+/// on the deepest searches).
+pub const TRODDEN_GAMES: u32 = 100;
+
 /// One of `scores` (best first) within `margin` hundredths of a disc of the best, chosen at
 /// random with `rng` (the best when `margin` is 0), the better ones more often: a move
 /// `loss` below the best has weight `(1 - loss / (margin + 100))^2`, so that the discs
-/// given away stay small over the many book moves of a game.
+/// given away stay small over the many book moves of a game. Besides the best, only moves
+/// that at least [`TRODDEN_GAMES`] games played are candidates: a book that reaches far
+/// would otherwise give discs away at every one of its many plies, on values no search
+/// can tell apart from the best.
 pub fn choose_among(scores: &[BookScore], margin: i32, rng: &mut Rng) -> Option<BookScore> {
-    let best = scores.first()?.value;
+    let best = scores.first()?;
+    let best_value = best.value;
     let margin = margin.max(0);
     let weighted: Vec<(&BookScore, f64)> = scores
         .iter()
-        .filter(|s| s.value >= best - margin)
+        .enumerate()
+        .filter(|&(i, s)| i == 0 || (s.value >= best_value - margin && s.games >= TRODDEN_GAMES))
+        .map(|(_, s)| s)
         .map(|s| {
-            let share = 1.0 - (best - s.value) as f64 / (margin + 100) as f64;
+            let share = 1.0 - (best_value - s.value) as f64 / (margin + 100) as f64;
             (s, share * share)
         })
         .collect();
@@ -693,16 +704,28 @@ mod tests {
         assert!(book.scores(&board_after("f5f6")).is_none());
     }
 
+    fn scored(square: usize, value: i32, games: u32) -> BookScore {
+        BookScore {
+            square,
+            value,
+            backing: Backing::Depth(18),
+            games,
+        }
+    }
+
     #[test]
     fn choice_stays_within_the_margin() {
-        let book = packed::PackedBook::new(&small_book());
-        let f5 = board_after("f5");
+        let scores = [
+            scored(1, -150, 5_000),
+            scored(2, -300, 2_000),
+            scored(3, -450, 1_000),
+        ];
         let mut rng = Rng::new(1);
         for _ in 0..20 {
-            assert_eq!(book.choose(&f5, 0, &mut rng).unwrap().value, -150);
+            assert_eq!(choose_among(&scores, 0, &mut rng).unwrap().value, -150);
         }
         let mut values: Vec<i32> = (0..50)
-            .map(|_| book.choose(&f5, 200, &mut rng).unwrap().value)
+            .map(|_| choose_among(&scores, 200, &mut rng).unwrap().value)
             .collect();
         let worse = values.iter().filter(|&&v| v == -300).count();
         values.sort_unstable();
@@ -710,6 +733,31 @@ mod tests {
         assert_eq!(values, vec![-300, -150]);
         // 1.5 discs below the best at a margin of 2: weight 0.25 against the best's 1.
         assert!((3..=20).contains(&worse), "{worse} of 50");
+    }
+
+    #[test]
+    fn choice_is_among_moves_enough_games_played() {
+        let mut rng = Rng::new(1);
+        // The best is played however few games reached it.
+        let rare = [scored(1, 0, 3), scored(2, -10, TRODDEN_GAMES - 1)];
+        for _ in 0..50 {
+            assert_eq!(choose_among(&rare, 200, &mut rng).unwrap().square, 1);
+        }
+        let trodden = [scored(1, 0, 3), scored(2, -10, TRODDEN_GAMES)];
+        let second = (0..50)
+            .filter(|_| choose_among(&trodden, 200, &mut rng).unwrap().square == 2)
+            .count();
+        assert!((10..=40).contains(&second), "{second} of 50");
+    }
+
+    #[test]
+    fn the_packed_book_plays_its_best_move_without_a_margin() {
+        let book = packed::PackedBook::new(&small_book());
+        let f5 = board_after("f5");
+        let mut rng = Rng::new(1);
+        for _ in 0..20 {
+            assert_eq!(book.choose(&f5, 0, &mut rng).unwrap().value, -150);
+        }
     }
 
     #[test]

@@ -449,8 +449,9 @@ pub static OPTIONS: [EngineOption; 14] = [
         name: "book_randomness",
         kind: OptionKind::Number { min: 0, max: 64 },
         default: "0",
-        help: "book moves up to this many discs worse than the best are played too, chosen \
-               at random, the better more often (see seed); 0 always plays the best",
+        help: "book moves up to this many discs worse than the best are played too, if at \
+               least 100 games of the book's database played them, chosen at random, the \
+               better more often (see seed); 0 always plays the best",
         get: |e| e.book_randomness.to_string(),
         set: |e, v| {
             e.book_randomness = number(v) as u32;
