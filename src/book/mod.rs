@@ -548,16 +548,15 @@ pub const TRODDEN_GAMES: u32 = 100;
 /// would otherwise give discs away at every one of its many plies, on values no search
 /// can tell apart from the best.
 pub fn choose_among(scores: &[BookScore], margin: i32, rng: &mut Rng) -> Option<BookScore> {
-    let best = scores.first()?;
-    let best_value = best.value;
+    let best = scores.first()?.value;
     let margin = margin.max(0);
     let weighted: Vec<(&BookScore, f64)> = scores
         .iter()
         .enumerate()
-        .filter(|&(i, s)| i == 0 || (s.value >= best_value - margin && s.games >= TRODDEN_GAMES))
+        .filter(|&(i, s)| i == 0 || (s.value >= best - margin && s.games >= TRODDEN_GAMES))
         .map(|(_, s)| s)
         .map(|s| {
-            let share = 1.0 - (best_value - s.value) as f64 / (margin + 100) as f64;
+            let share = 1.0 - (best - s.value) as f64 / (margin + 100) as f64;
             (s, share * share)
         })
         .collect();

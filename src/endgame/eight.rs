@@ -118,8 +118,8 @@ impl Shape for Eight {
     const ESTIMATE_DEPTH: u32 = 8;
     /// The heuristic's quarter discs (the pattern evaluation is scaled to them).
     const ORDER_UNITS_PER_DISC: i32 = 4;
-    /// One pass cutting at one standard deviation: FFO #40-#49, 13% fewer nodes than none;
-    /// half and two standard deviations, or two passes, did no better.
+    /// One pass, cutting at one standard deviation (the trials: docs/experiments.md,
+    /// Selective passes before the exact solve).
     const SELECTIVE_PASSES: &'static [Selectivity] = &[Selectivity(10)];
     /// Below, the pass's shallow searches cost more time than its nodes save.
     const SELECTIVE_MIN_EMPTIES: u32 = 21;

@@ -880,7 +880,9 @@ impl<'a, K: Shape> Search<'a, K> {
             Self::score_fastest(&mut list, player, opponent, parity, true);
             if empties >= K::ETC_MIN_EMPTIES {
                 // Enhanced transposition cut-off: a child the table already knows to be bad
-                // enough for the opponent proves the cut-off without a search.
+                // enough for the opponent proves the cut-off without a search. Its bound
+                // comes from an exact entry (a selective pass stores no bounds), so it is
+                // stored as it is, in a selective pass too.
                 for m in list.as_slice() {
                     if let Some(hit) = self.tables().get(empties - 1).probe(m.key) {
                         if -hit.upper > alpha {
