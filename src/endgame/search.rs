@@ -1117,44 +1117,93 @@ impl<'a, K: Shape> SplitSearch<'a> for Search<'a, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::AnyBoard;
+    use crate::board::{AnyBoard, Board, GridBoard, Ten};
     use crate::endgame::eight::Eight;
+    use crate::endgame::grid::Grid;
+    use crate::endgame::Solver;
     use crate::formats::obf::parse_obf_line;
+    use crate::rng::Rng;
 
     /// FFO #1 (14 empties), +18.
     const FFO_1: &str =
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+
+    /// Runs a careless selective pass (it cuts wherever the shallow search lies beyond the
+    /// window) on a fresh table, then checks that it left the root a move but no bounds,
+    /// and that the exact searches on the same table still prove `score`.
+    fn assert_careless_pass_proves<K: Shape>(
+        player: K::Bits,
+        opponent: K::Bits,
+        empties: u32,
+        score: i32,
+    ) {
+        let tables = Tables::new(4).unwrap();
+        let limits = SolveLimits::NONE;
+        let squares = K::SQUARES;
+        let entry = || tables.get(empties).probe(K::key(player, opponent)).unwrap();
+        let careless = Some(Selectivity(0));
+        let (_, best, nodes) = root::<K>(
+            &tables,
+            1,
+            player,
+            opponent,
+            -squares - 1,
+            squares + 1,
+            &limits,
+            0,
+            careless,
+        )
+        .unwrap();
+        assert!(best.is_some());
+        let hit = entry();
+        assert_eq!((hit.lower, hit.upper), (-squares, squares));
+        assert_ne!(hit.best, NO_MOVE);
+        let exact = |alpha, beta| {
+            root::<K>(
+                &tables, 1, player, opponent, alpha, beta, &limits, nodes, None,
+            )
+            .unwrap()
+            .0
+        };
+        assert!(exact(score + 2, score + 4) <= score + 2);
+        assert!(exact(score - 6, score - 4) >= score - 4);
+        assert_eq!(exact(score - 1, score + 1), score);
+        let proven = entry();
+        assert_eq!((proven.lower, proven.upper), (score, score));
+    }
 
     #[test]
     fn a_selective_pass_leaves_moves_but_no_bounds_for_the_exact_search() {
         let AnyBoard::Eight(board) = parse_obf_line(FFO_1).unwrap().position.board else {
             panic!("not 8x8");
         };
-        let (player, opponent) = (board.player, board.opponent);
-        let tables = Tables::new(4).unwrap();
-        let limits = SolveLimits::NONE;
-        let entry = || tables.get(14).probe(Eight::key(player, opponent)).unwrap();
-        // Cutting wherever the shallow search lies beyond the window: a careless pass.
-        let careless = Some(Selectivity(0));
-        let (_, best, nodes) =
-            root::<Eight>(&tables, 1, player, opponent, -65, 65, &limits, 0, careless).unwrap();
-        assert!(best.is_some());
-        let hit = entry();
-        assert_eq!((hit.lower, hit.upper), (-64, 64));
-        assert_ne!(hit.best, NO_MOVE);
-        // What the pass left is no proof: the exact searches on the same table prove the
-        // score (+18) whatever the pass thought.
-        let exact = |alpha, beta| {
-            root::<Eight>(
-                &tables, 1, player, opponent, alpha, beta, &limits, nodes, None,
-            )
-            .unwrap()
-            .0
-        };
-        assert!(exact(20, 22) <= 20);
-        assert!(exact(10, 12) >= 12);
-        assert_eq!(exact(17, 19), 18);
-        let exact = entry();
-        assert_eq!((exact.lower, exact.upper), (18, 18));
+        assert_careless_pass_proves::<Eight>(board.player, board.opponent, 14, 18);
+    }
+
+    /// The same on 10x10, the score of each random position from a solve without a pass.
+    #[test]
+    fn a_selective_pass_on_10x10_leaves_the_exact_scores() {
+        let mut rng = Rng::new(41);
+        let mut checked = 0;
+        while checked < 4 {
+            let mut board = GridBoard::<Ten>::start(10);
+            while board.empties() > 14 && !board.is_game_over() {
+                let moves: Vec<usize> = board.moves().collect();
+                board = match moves.len() {
+                    0 => board.pass(),
+                    n => board.play(moves[(rng.next_u64() % n as u64) as usize]),
+                };
+            }
+            if board.is_game_over() {
+                continue;
+            }
+            // Below `SELECTIVE_MIN_EMPTIES`: no pass.
+            let score = Solver::new(1)
+                .solve_grid(&board, -101, 101, &SolveLimits::NONE)
+                .unwrap()
+                .score;
+            assert_careless_pass_proves::<Grid<Ten>>(board.player, board.opponent, 14, score);
+            checked += 1;
+        }
     }
 }
