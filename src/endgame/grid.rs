@@ -493,6 +493,7 @@ impl<G: Geometry> Shape for Grid<G> {
 mod tests {
     use super::*;
     use crate::board::{Board10, Six, Ten};
+    use crate::endgame::search::tests::assert_careless_pass_proves;
     use crate::endgame::{SolveLimits, Solver};
     use crate::rng::Rng;
 
@@ -555,6 +556,28 @@ mod tests {
             assert!(below.unwrap().score <= expected + 1);
             let above = solver.solve_grid(&board, expected - 3, expected - 1, &SolveLimits::NONE);
             assert!(above.unwrap().score >= expected - 1);
+            checked += 1;
+        }
+    }
+
+    /// A selective pass leaves the exact searches after it exact: on random 10x10
+    /// positions, a careless pass, then the score of a solve without a pass.
+    #[test]
+    fn a_selective_pass_on_10x10_leaves_the_exact_scores() {
+        let mut rng = Rng::new(41);
+        let mut solver = Solver::new(1);
+        let mut checked = 0;
+        while checked < 4 {
+            let Some(board) = random_position::<Ten>(&mut rng, 14) else {
+                continue;
+            };
+            // Below `SELECTIVE_MIN_EMPTIES`: no pass.
+            solver.clear();
+            let score = solver
+                .solve_grid(&board, -101, 101, &SolveLimits::NONE)
+                .unwrap()
+                .score;
+            assert_careless_pass_proves::<Grid<Ten>>(board.player, board.opponent, 14, score);
             checked += 1;
         }
     }
