@@ -531,15 +531,21 @@ mod tests {
         Some(board)
     }
 
+    /// [`random_position`] of the first random game that lasts until `empties`.
+    fn lasting_position<G: Geometry>(rng: &mut Rng, empties: u32) -> GridBoard<G> {
+        loop {
+            if let Some(board) = random_position(rng, empties) {
+                return board;
+            }
+        }
+    }
+
     #[test]
     fn exact_scores_equal_plain_minimax_on_small_endgames() {
         let mut rng = Rng::new(31);
         let mut solver = Solver::new(1);
-        let mut checked = 0;
-        while checked < 120 {
-            let Some(board) = random_position::<Six>(&mut rng, 4 + checked % 7) else {
-                continue;
-            };
+        for checked in 0..120 {
+            let board = lasting_position::<Six>(&mut rng, 4 + checked % 7);
             let expected = minimax(&board);
             solver.clear();
             let solution = solver
@@ -556,7 +562,6 @@ mod tests {
             assert!(below.unwrap().score <= expected + 1);
             let above = solver.solve_grid(&board, expected - 3, expected - 1, &SolveLimits::NONE);
             assert!(above.unwrap().score >= expected - 1);
-            checked += 1;
         }
     }
 
@@ -566,11 +571,8 @@ mod tests {
     fn a_selective_pass_on_10x10_leaves_the_exact_scores() {
         let mut rng = Rng::new(41);
         let mut solver = Solver::new(1);
-        let mut checked = 0;
-        while checked < 4 {
-            let Some(board) = random_position::<Ten>(&mut rng, 14) else {
-                continue;
-            };
+        for _ in 0..4 {
+            let board = lasting_position::<Ten>(&mut rng, 14);
             // Below `SELECTIVE_MIN_EMPTIES`: no pass.
             solver.clear();
             let score = solver
@@ -578,7 +580,6 @@ mod tests {
                 .unwrap()
                 .score;
             assert_careless_pass_proves::<Grid<Ten>>(board.player, board.opponent, 14, score);
-            checked += 1;
         }
     }
 
@@ -611,11 +612,8 @@ mod tests {
     fn threads_give_the_scores_of_one() {
         let mut rng = Rng::new(34);
         let (mut one, mut many) = (Solver::new(4), Solver::new(4));
-        let mut checked = 0;
-        while checked < 6 {
-            let Some(board) = random_position::<Six>(&mut rng, 18 + checked % 3) else {
-                continue;
-            };
+        for checked in 0..6 {
+            let board = lasting_position::<Six>(&mut rng, 18 + checked % 3);
             one.clear();
             let expected = one
                 .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
@@ -647,7 +645,6 @@ mod tests {
                     assert_eq!(cut.score, expected);
                 }
             }
-            checked += 1;
         }
     }
 
@@ -655,12 +652,8 @@ mod tests {
     fn ten_by_ten_endgames_solve_to_the_minimax_score() {
         let mut rng = Rng::new(32);
         let mut solver = Solver::new(1);
-        let mut checked = 0;
-        while checked < 20 {
-            let Some(board) = random_position::<Ten>(&mut rng, 7) else {
-                continue;
-            };
-            let board: Board10 = board;
+        for _ in 0..20 {
+            let board: Board10 = lasting_position(&mut rng, 7);
             assert_eq!(
                 solver
                     .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
@@ -668,7 +661,6 @@ mod tests {
                     .score,
                 minimax(&board)
             );
-            checked += 1;
         }
     }
 }
