@@ -69,7 +69,8 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
 fn usage() -> String {
     let mut text = String::from(
         "emilia - an Othello engine\n\nUsage: emilia [SUBCOMMAND] [OPTIONS]\n\n\
-         With no subcommand, reads protocol commands on stdin (see protocol.md).\n\n\
+         With no subcommand, reads protocol commands on stdin (`help` lists them;\n\
+         see protocol.md).\n\n\
          Subcommands:\n",
     );
     for (name, what) in SUBCOMMANDS {
