@@ -928,9 +928,7 @@ pub(crate) fn available_cores() -> usize {
 /// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
 /// says.
 fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError> {
-    // With room for the threads that touch them (64 KiB each), so that once the whole
-    // fits, each table does.
-    crate::memory::check_available((mib << 20) + (1 << 20))?;
+    crate::memory::check_available(mib << 20)?;
     let split = table_split(mib);
     Ok((
         TranspositionTable::with_bytes(split.midgame_bytes)?,
