@@ -99,5 +99,6 @@ pub(crate) mod train;
 /// are built on the crate's internals, which are not part of the library.
 #[doc(hidden)]
 pub fn run_command_line(args: &[String], started: std::time::Instant) -> i32 {
+    memory::fit_allocator_to_address_limit();
     cli::run(args, started)
 }

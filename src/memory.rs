@@ -72,6 +72,9 @@ impl Slot {
 // SAFETY: two atomics; all-zero is the empty entry of both tables.
 unsafe impl Zeroable for Slot {}
 
+// SAFETY: a number.
+unsafe impl Zeroable for i16 {}
+
 /// Why a table could not be had.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemoryError {
@@ -123,6 +126,10 @@ const DISCARD_BYTES: usize = 256 << 20;
 /// moves late by seconds under load.
 const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
 
+/// The stack of a thread that touches tables: it only asks the kernel, so a small one does,
+/// and under a limit on the address space the tables made after it fit as they should.
+const POPULATE_STACK: usize = 64 << 10;
+
 /// Searches running in the process: while there is one, background touching waits.
 static SEARCHES_RUNNING: AtomicUsize = AtomicUsize::new(0);
 
@@ -159,7 +166,8 @@ pub(crate) struct TableMemory<T: Zeroable> {
 struct Region {
     start: *mut u8,
     bytes: usize,
-    /// The mapping, which may begin before `start` (alignment slack is given back).
+    /// The mapping: `start` on, or before it for small tables (large ones give their
+    /// alignment slack back).
     mapped: *mut u8,
     mapped_bytes: usize,
     /// Set when the table is dropped or cleared: a touching thread stops.
@@ -193,6 +201,12 @@ impl<T: Zeroable> TableMemory<T> {
         })
     }
 
+    /// The first value, for writes while the table is shared: the caller keeps writes to a
+    /// value from overlapping any reference to it (`Deref` makes one to all of them).
+    pub(crate) fn shared_ptr(&self) -> *mut T {
+        self.region.start as *mut T
+    }
+
     /// Touches every page in a background thread, so that searches find
     /// them ready (see the module docs); stops early if the table is dropped or cleared.
     pub(crate) fn populate_in_background(&self) {
@@ -203,6 +217,7 @@ impl<T: Zeroable> TableMemory<T> {
         }
         let spawned = std::thread::Builder::new()
             .name("table-populate".into())
+            .stack_size(POPULATE_STACK)
             .spawn(move || region.populate());
         if let Err(e) = spawned {
             log::debug!("no thread to touch the tables ({e}): searches will touch them");
@@ -279,6 +294,24 @@ impl Region {
             mapped.wrapping_add(offset)
         } else {
             mapped
+        };
+        // The slack around the aligned range goes back, so that the address space used is
+        // the table's (a limit on it then sees what was asked for).
+        let (mapped, mapped_bytes) = if huge {
+            let tail = offset + bytes;
+            // SAFETY: both ranges lie inside the mapping and outside the table's range;
+            // nothing refers to them.
+            unsafe {
+                if offset > 0 {
+                    libc::munmap(mapped as *mut libc::c_void, offset);
+                }
+                if tail < mapped_bytes {
+                    libc::munmap(mapped.add(tail) as *mut libc::c_void, mapped_bytes - tail);
+                }
+            }
+            (start, bytes)
+        } else {
+            (mapped, mapped_bytes)
         };
         #[cfg(target_os = "linux")]
         if huge {
@@ -367,6 +400,7 @@ impl Region {
                 let region = Arc::clone(self);
                 let _ = std::thread::Builder::new()
                     .name("table-populate".into())
+                    .stack_size(POPULATE_STACK)
                     .spawn(move || region.populate());
                 return true;
             }
@@ -427,16 +461,73 @@ pub(crate) fn check_available(bytes: usize) -> Result<(), MemoryError> {
     }
 }
 
-/// The memory the system says can be had without swapping (`MemAvailable`), if known.
+/// The memory the system says can be had without swapping (`MemAvailable`), if known,
+/// and at most what a limit on the process's address space (`ulimit -v`) leaves of it
+/// besides [`ADDRESS_SPACE_HEADROOM`].
 fn available_bytes() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_available(&text)
+    let system = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| parse_available(&text));
+    match (system, address_space_left()) {
+        (Some(system), Some(left)) => Some(system.min(left)),
+        (system, left) => system.or(left),
+    }
+}
+
+/// What a limit on the address space must leave besides the tables: thread stacks (2 MiB
+/// each), the heap, and the evaluations' tables made later. Without it, tables sized to
+/// the limit left no room for a thread or a small allocation, and the process aborted.
+const ADDRESS_SPACE_HEADROOM: usize = 16 << 20;
+
+/// Under a limit on the address space, keeps the allocator to one arena: by default each
+/// thread that allocates may reserve 64 MiB of address space of its own, so that what is
+/// left for the tables changed with the threads' timing, and an allocation could fail
+/// anywhere after them.
+pub(crate) fn fit_allocator_to_address_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if address_space_left().is_some() {
+        // SAFETY: mallopt only sets an allocator parameter.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
+}
+
+/// The address space left below the process's limit, less [`ADDRESS_SPACE_HEADROOM`];
+/// `None` without a limit.
+fn address_space_left() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+            || limit.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let used = parse_kib(&status, "VmSize:")?;
+        let limit = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+        Some(
+            limit
+                .saturating_sub(used)
+                .saturating_sub(ADDRESS_SPACE_HEADROOM),
+        )
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// The value in bytes of the `field` line of a /proc file given in kB.
+fn parse_kib(text: &str, field: &str) -> Option<usize> {
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 fn parse_available(meminfo: &str) -> Option<usize> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+    parse_kib(meminfo, "MemAvailable:")
 }
 
 #[cfg(test)]

@@ -1014,3 +1014,68 @@ fn a_refused_table_size_is_named_whole_not_by_the_part_refused() {
         "the old tables are kept: {text}"
     );
 }
+
+#[test]
+fn a_search_keeps_its_time_with_as_many_threads_as_the_option_takes() {
+    // Before: `threads` took up to 1024, and on two cores `genmove movetime 50` with 1024
+    // took 26.9 s, the helpers searching on until the starved main thread returned.
+    let mut emilia = Emilia::start(&["--book", "off"]);
+    let refused = emilia.ask("setoption threads 65");
+    assert!(
+        refused.starts_with("? option threads: 65 is out of range (1 to 64, or all)"),
+        "{refused}"
+    );
+    emilia.ok("setoption threads 64");
+    for _ in 0..3 {
+        let start = Instant::now();
+        emilia.ok("genmove movetime 50");
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_millis(1000),
+            "movetime 50 on 64 threads took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn under_a_memory_limit_the_session_answers_or_refuses_to_start() {
+    // Under `ulimit -v` a search's allocation aborted the process (exit 134, no answer),
+    // or tables sized to the limit left no room for a thread (exit 101). Now the tables
+    // fit with room to spare, and a limit too small for any is a message at the start.
+    if !std::path::Path::new("/bin/sh").exists() || !cfg!(target_os = "linux") {
+        eprintln!("SKIPPED: no /bin/sh to set the limit");
+        return;
+    }
+    let mut sessions = 0;
+    for kib in (60_000..=160_000).step_by(20_000) {
+        let output = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {kib} && printf 'genmove black depth 5\\nhint\\nname\\n' | \"$0\" --book off",
+            ))
+            .arg(env!("CARGO_BIN_EXE_emilia"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        match output.status.code() {
+            Some(0) => {
+                let answers: Vec<&str> = stdout.split("\n\n").filter(|a| !a.is_empty()).collect();
+                assert_eq!(answers.len(), 3, "{kib} KiB: {stdout}");
+                assert!(answers[0].starts_with("= "), "{kib} KiB: {stdout}");
+                assert!(answers[1].starts_with("= "), "{kib} KiB: {stdout}");
+                assert_eq!(answers[2], "= Emilia", "{kib} KiB: {stdout}");
+                sessions += 1;
+            }
+            Some(2) => {
+                assert_eq!(stdout, "", "{kib} KiB");
+                assert!(
+                    stderr.starts_with("emilia: cannot have"),
+                    "{kib} KiB: {stderr}"
+                );
+            }
+            _ => panic!("{kib} KiB: {} {stdout} {stderr}", output.status),
+        }
+    }
+    assert!(sessions > 0, "no limit left room for a session");
+}

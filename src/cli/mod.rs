@@ -196,7 +196,7 @@ fn new_engine_with_hash(
     options: &EngineOptions,
     hash_mib: usize,
 ) -> anyhow::Result<crate::engine::Engine> {
-    let mut engine = crate::engine::Engine::with_hash(hash_mib);
+    let mut engine = crate::engine::Engine::try_with_hash(hash_mib)?;
     for (name, value) in options {
         engine.set_option(name, value)?;
     }

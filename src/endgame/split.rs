@@ -413,18 +413,25 @@ fn split<'a, S: SplitSearch<'a>>(
     cancel.push(Arc::clone(&split.cutoff));
     let helper_nodes: u64 = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..helpers)
-            .map(|_| {
+            .filter_map(|_| {
                 let thread = search.thread().helper(cancel.clone());
                 let mut helper = search.helper(thread);
                 let split = &split;
-                scope.spawn(move || {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     work(&mut helper, &node, split);
                     let thread = helper.thread();
                     shared.add_nodes(thread.nodes - thread.flushed);
                     shared.settle(thread);
                     shared.give_back(1);
                     thread.nodes
-                })
+                });
+                // Without memory for its stack, the helper's moves are left to the others.
+                spawned
+                    .map_err(|e| {
+                        log::warn!("exact solver: no helper thread: {e}");
+                        shared.give_back(1);
+                    })
+                    .ok()
             })
             .collect();
         std::mem::swap(&mut search.thread().cancel, &mut cancel);

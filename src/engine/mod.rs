@@ -173,6 +173,11 @@ impl Engine {
     /// An engine with default options and `mib` MiB of search tables (option `hash`,
     /// clamped to its range; halved until the memory can be had).
     pub fn with_hash(mib: usize) -> Engine {
+        Engine::try_with_hash(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Engine::with_hash`], or why not even the smallest tables can be had.
+    pub fn try_with_hash(mib: usize) -> Result<Engine, MemoryError> {
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();
@@ -184,13 +189,13 @@ impl Engine {
                     log::error!("hash {mib}: {e}; trying {}", mib / 2);
                     mib /= 2;
                 }
-                Err(e) => panic!("no memory for the smallest search tables: {e}"),
+                Err(e) => return Err(e),
             }
         };
         let threads = available_cores();
         solver.set_threads(threads);
         let stop = Arc::new(AtomicBool::new(false));
-        Engine {
+        Ok(Engine {
             eval: if pattern.is_some() {
                 EvalKind::Pattern
             } else {
@@ -222,7 +227,7 @@ impl Engine {
             ponder: false,
             pondered: None,
             first_depth: 1,
-        }
+        })
     }
 
     /// An engine with default options and `mib` MiB of search tables that searches every
@@ -861,14 +866,30 @@ fn solve_with_progress<T: Send>(
 ) -> T {
     let nodes = AtomicU64::new(0);
     let (done, finished) = mpsc::channel();
+    // Taken by the thread, or by this one if no thread can be had.
+    let solve = std::sync::Mutex::new(Some(solve));
+    let take = || {
+        solve
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .expect("the solve runs once")
+    };
     std::thread::scope(|scope| {
         let nodes = &nodes;
-        let solving = scope.spawn(move || {
-            let result = solve(Some(nodes));
+        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+            let result = take()(Some(nodes));
             // The receiver waits until this arrives or the thread ends.
             let _ = done.send(());
             result
         });
+        let solving = match spawned {
+            Ok(solving) => solving,
+            Err(e) => {
+                log::warn!("no thread for the solve's progress reports: {e}");
+                return take()(None);
+            }
+        };
         while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(interval) {
             report(nodes.load(Ordering::Relaxed));
         }

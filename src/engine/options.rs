@@ -258,7 +258,7 @@ const PLAYERS: [&str; 7] = [
 ];
 
 /// Most threads a search takes.
-const MAX_THREADS: u64 = 1024;
+const MAX_THREADS: u64 = 64;
 
 /// Every engine option, in the order `setoption` lists them.
 pub static OPTIONS: [EngineOption; 14] = [
@@ -665,10 +665,7 @@ mod tests {
         engine.set_option("threads", "3").unwrap();
         assert_eq!(engine.option("threads").as_deref(), Some("3"));
         let error = engine.set_option("threads", "0").unwrap_err().to_string();
-        assert_eq!(
-            error,
-            "option threads: 0 is out of range (1 to 1024, or all)"
-        );
+        assert_eq!(error, "option threads: 0 is out of range (1 to 64, or all)");
         assert!(engine.set_option("threads", "many").is_err());
         assert_eq!(engine.option("threads").as_deref(), Some("3"));
         engine.set_option("threads", "ALL").unwrap();

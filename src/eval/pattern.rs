@@ -13,7 +13,6 @@ pub(crate) mod shapes;
 mod shipped;
 pub mod symmetry;
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub(crate) use indices::after_move;
@@ -27,6 +26,7 @@ use super::grid_pattern::GridPatternEval;
 use super::weights::{Weights, WeightsError, WeightsFileError};
 use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
+use crate::memory::TableMemory;
 
 /// The shipped weights (`weights/emilia.weights`), decoded when the program was built (see
 /// `build.rs` for the layout): start-up reads them as they are.
@@ -43,10 +43,14 @@ pub const MAX_SCORE: i32 = 6399;
 pub struct PatternEval {
     /// The weights as stored (symmetric contents share one weight), stage by stage.
     weights: DenseWeights,
-    /// Full tables of each stage (one entry per content, ready to index), expanded at the
-    /// stage's first evaluation: a search reaches a few stages, and expanding all of them
-    /// (18 MB, 9 million entries) took most of the start-up.
-    tables: Box<[OnceLock<Box<[i16; FULL_LEN]>>]>,
+    /// Full tables of each stage (one entry per content, ready to index), one after the
+    /// other, each expanded at the stage's first evaluation: a search reaches a few stages,
+    /// and expanding all of them (18 MB, 9 million entries) took most of the start-up. The
+    /// memory of all is had when the evaluation is made, so that no search allocates it
+    /// (and none can fail to).
+    tables: TableMemory<i16>,
+    /// Set once a stage's table is expanded.
+    expanded: Box<[OnceLock<()>]>,
 }
 
 /// Dense weights: decoded from a file, or built into the program.
@@ -68,20 +72,6 @@ impl DenseWeights {
     fn release(&self, stage: usize) {
         if let DenseWeights::Embedded(values) = self {
             crate::memory::release_built_in(DenseWeights::embedded_stage(values, stage));
-        }
-    }
-
-    /// The weights of stage `stage`.
-    fn stage(&self, stage: usize) -> Cow<'_, [i16]> {
-        match self {
-            DenseWeights::Decoded(weights) => Cow::Borrowed(weights.stage(stage)),
-            DenseWeights::Embedded(values) => {
-                let bytes = DenseWeights::embedded_stage(values, stage);
-                let weights = bytes
-                    .chunks_exact(2)
-                    .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
-                Cow::Owned(weights.collect())
-            }
         }
     }
 }
@@ -115,27 +105,49 @@ impl PatternEval {
                 "trained for another set of patterns".to_string(),
             ));
         }
-        Ok(PatternEval::with(DenseWeights::Decoded(weights.clone())))
+        PatternEval::with(DenseWeights::Decoded(weights.clone()))
     }
 
-    fn with(weights: DenseWeights) -> PatternEval {
-        PatternEval {
+    fn with(weights: DenseWeights) -> Result<PatternEval, WeightsError> {
+        let tables = TableMemory::zeroed(STAGES * FULL_LEN)
+            .map_err(|e| WeightsError::Memory(e.to_string()))?;
+        Ok(PatternEval {
             weights,
-            tables: (0..STAGES).map(|_| OnceLock::new()).collect(),
-        }
+            tables,
+            expanded: (0..STAGES).map(|_| OnceLock::new()).collect(),
+        })
     }
 
     /// The full table of stage `stage`.
     #[inline(always)]
     fn table(&self, stage: usize) -> &[i16; FULL_LEN] {
-        self.tables[stage].get_or_init(|| {
-            let table = Layout::get().expand(&self.weights.stage(stage));
+        assert!(stage < STAGES);
+        // SAFETY: the stage's part of the tables, inside them; written only below, before
+        // the stage is marked expanded, and only read (here) once it is.
+        let table = unsafe { self.tables.shared_ptr().add(stage * FULL_LEN) };
+        self.expanded[stage].get_or_init(|| {
+            let fill = |weight: &dyn Fn(usize) -> i16| {
+                for (i, &dense) in Layout::get().full_to_dense.iter().enumerate() {
+                    // SAFETY: `i < FULL_LEN`; no reference to the stage's part exists yet,
+                    // and the lock keeps other threads from it until it is marked expanded.
+                    unsafe { table.add(i).write(weight(dense as usize)) };
+                }
+            };
+            // Read where they are, so that no search allocates.
+            match &self.weights {
+                DenseWeights::Decoded(weights) => {
+                    let weights = weights.stage(stage);
+                    fill(&|d| weights[d])
+                }
+                DenseWeights::Embedded(values) => {
+                    let bytes = DenseWeights::embedded_stage(values, stage);
+                    fill(&|d| i16::from_le_bytes([bytes[2 * d], bytes[2 * d + 1]]))
+                }
+            }
             self.weights.release(stage);
-            table
-                .into_boxed_slice()
-                .try_into()
-                .expect("FULL_LEN entries")
-        })
+        });
+        // SAFETY: expanded, so never written again; FULL_LEN entries, aligned for i16.
+        unsafe { &*(table as *const [i16; FULL_LEN]) }
     }
 
     /// The evaluation from the weights built into the program.
@@ -156,9 +168,7 @@ impl PatternEval {
                 "the built-in weights were trained for another set of patterns".to_string(),
             ));
         }
-        Ok(PatternEval::with(DenseWeights::Embedded(
-            &EMBEDDED_WEIGHTS[EMBEDDED_HEADER..],
-        )))
+        PatternEval::with(DenseWeights::Embedded(&EMBEDDED_WEIGHTS[EMBEDDED_HEADER..]))
     }
 
     /// The built-in evaluation, loaded once and shared.

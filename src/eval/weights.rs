@@ -49,6 +49,8 @@ pub enum WeightsError {
     Corrupt(&'static str),
     /// Valid file, but made for another evaluation (other features, stages or sizes).
     Mismatch(String),
+    /// The memory for the evaluation's tables cannot be had.
+    Memory(String),
 }
 
 impl fmt::Display for WeightsError {
@@ -59,6 +61,7 @@ impl fmt::Display for WeightsError {
             WeightsError::Mismatch(what) => {
                 write!(f, "weights file does not fit this evaluation: {what}")
             }
+            WeightsError::Memory(why) => write!(f, "no memory for the evaluation: {why}"),
         }
     }
 }

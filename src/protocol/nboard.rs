@@ -252,10 +252,12 @@ impl<'a, W: Write> NboardSession<'a, W> {
         stop.store(false, Ordering::SeqCst);
         let engine = &mut self.engine;
         std::thread::scope(|scope| {
-            let pondering = scope.spawn(move || engine.ponder(&expected));
+            let pondering = std::thread::Builder::new()
+                .spawn_scoped(scope, move || engine.ponder(&expected))
+                .map_err(|e| log::warn!("no thread to ponder on: {e}"));
             let line = lines.recv();
             stop.store(true, Ordering::SeqCst);
-            if pondering.join().is_err() {
+            if pondering.is_ok_and(|p| p.join().is_err()) {
                 log::error!("pondering failed");
             }
             line

@@ -193,6 +193,9 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     /// Set when a helper of a parallel search has completed the whole search, which this
     /// (main) thread then need not finish.
     peer_finished: Option<&'a AtomicBool>,
+    /// For a helper of a parallel search, the stop flag of the whole search, which it
+    /// watches besides its own: a stop from outside reaches it as soon as the main thread.
+    outside_stop: Option<&'a AtomicBool>,
     /// 0 for the main thread; helpers of a parallel search count from 1.
     thread: usize,
     /// What the threads of a parallel search share besides the table.
@@ -271,15 +274,23 @@ pub(crate) fn search<B: Board + Sync, E: Evaluator + Sync>(
         node_limit: main_nodes,
         ..*settings
     };
+    // Helpers keep the main thread's deadline and stop flag themselves: on a machine with
+    // fewer cores than threads, the main thread may get a core long after either comes.
+    let hard_deadline = settings
+        .plan
+        .hard
+        .and_then(|h| settings.start.checked_add(h));
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|thread| {
+            .map_while(|thread| {
                 let helper_settings = &helper_settings;
                 let (deepest, finished, helper_finished) = (&deepest, &finished, &helper_finished);
                 let shared = &shared;
-                scope.spawn(move || {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut helper = Searcher::new(board, eval, tt, helper_settings, thread);
                     helper.shared = Some(shared);
+                    helper.hard_deadline = hard_deadline;
+                    helper.outside_stop = Some(settings.stop);
                     let mut iterations = Vec::new();
                     let result = helper.iterate(board, &mut |report, scored| {
                         let mut deepest = lock(deepest);
@@ -293,7 +304,12 @@ pub(crate) fn search<B: Board + Sync, E: Evaluator + Sync>(
                         helper_finished.store(true, AtomicOrdering::Relaxed);
                     }
                     helper.nodes
-                })
+                });
+                // Without memory for another thread's stack, the search makes do with the
+                // threads it has.
+                spawned
+                    .map_err(|e| log::warn!("lazy SMP: {} of {threads} threads: {e}", thread))
+                    .ok()
             })
             .collect();
         let mut main = Searcher::new(board, eval, tt, &main_settings, 0);
@@ -406,6 +422,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             iteration_best: None,
             peer_finished: None,
+            outside_stop: None,
             thread,
             shared: None,
             deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
@@ -433,6 +450,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         if self.settings.stop.load(AtomicOrdering::Relaxed)
             || self
                 .peer_finished
+                .is_some_and(|f| f.load(AtomicOrdering::Relaxed))
+            || self
+                .outside_stop
                 .is_some_and(|f| f.load(AtomicOrdering::Relaxed))
             || self.nodes >= self.settings.node_limit
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)

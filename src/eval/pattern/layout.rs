@@ -327,14 +327,6 @@ impl Layout {
         }
         out
     }
-
-    /// Full tables of one stage from its dense weights.
-    pub(crate) fn expand(&self, dense: &[i16]) -> Vec<i16> {
-        self.full_to_dense
-            .iter()
-            .map(|&d| dense[d as usize])
-            .collect()
-    }
 }
 
 #[cfg(test)]
