@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The Python package's tests: a fresh virtual environment, `pip install ./python` and pytest
+# in it, then pytest against Emilia's release binary (EMILIA, or target/release/emilia,
+# built here when missing). GRhino's tests run where its gtp-rhino is installed (Debian's
+# package grhino) and are skipped, saying so, elsewhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+venv=$(mktemp -d)
+trap 'rm -rf "$venv"' EXIT
+"$python" -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest
+if [ -z "${EMILIA:-}" ]; then
+    cargo build --release --quiet
+    export EMILIA="$PWD/target/release/emilia"
+fi
+# From the tests' folder, so that the installed package is tested, not the source tree.
+cd python/tests
+status=0
+"$venv/bin/python" -m pytest -q -rs --import-mode=importlib . || status=$?
+# pytest exits 5 when it collected no test: a run that tests nothing has failed.
+if [ "$status" -eq 5 ]; then
+    echo "python/test.sh: pytest collected no test" >&2
+    exit 1
+fi
+exit "$status"
