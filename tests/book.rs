@@ -323,7 +323,7 @@ fn a_stopped_shard_fails_and_resumes_to_the_uninterrupted_result() {
     let whole = deepen(&file("whole.book")).output().unwrap();
     assert!(whole.status.success());
 
-    let mut child = deepen(&file("stopped.book"))
+    let child = deepen(&file("stopped.book"))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -332,10 +332,8 @@ fn a_stopped_shard_fails_and_resumes_to_the_uninterrupted_result() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     // SAFETY: kill(2) on the process id of a child not yet waited for.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
-        0
-    );
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
     let stopped = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&stopped.stderr);
     assert!(!stopped.status.success(), "{err}");
