@@ -1,8 +1,34 @@
-//! Input files named on a command line, where a directory stands for the files of one kind
-//! in it.
+//! Files named on a command line: inputs, where a directory stands for the files of one
+//! kind in it, and outputs, written whole or not at all.
 
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The temporary name `path` is written under before it is renamed: in the same folder (a
+/// rename across file systems would copy), and the same for every run, so that a run after
+/// a killed one replaces the killed one's leftover.
+pub(crate) fn temporary_name(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// Writes `bytes` to `path` through [`temporary_name`], flushed to the disk and then
+/// renamed over `path`: a process killed or a machine lost at any moment leaves either no
+/// file at `path` (or the earlier one) or the whole new one, never a part of it.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temporary = temporary_name(path);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temporary, path)) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e);
+    }
+    Ok(())
+}
 
 /// Files named by `paths`: files as given, directories searched (not recursively) for files
 /// whose extension is `extension` (in any case), in name order so that runs are
@@ -29,4 +55,56 @@ pub(crate) fn named_files(paths: &[PathBuf], extension: &str, kind: &str) -> Res
         }
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("emilia-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn write_whole_replaces_a_killed_runs_leftover_and_leaves_no_temporary() {
+        let dir = scratch("whole");
+        let path = dir.join("out.weights");
+        // What a run killed while writing leaves behind.
+        std::fs::write(temporary_name(&path), b"half of a fi").unwrap();
+        write_whole(&path, b"first").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        write_whole(&path, b"second, longer").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second, longer");
+        assert_eq!(names(&dir), ["out.weights"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn write_whole_that_fails_leaves_the_earlier_file_and_no_temporary() {
+        let dir = scratch("fails");
+        // The rename fails: a directory is in the way.
+        let path = dir.join("taken");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("inside"), b"kept").unwrap();
+        assert!(write_whole(&path, b"new").is_err());
+        assert_eq!(std::fs::read(path.join("inside")).unwrap(), b"kept");
+        assert_eq!(names(&dir), ["taken"]);
+        // The temporary file cannot be created: nothing appears.
+        let missing = dir.join("no-such-folder").join("out");
+        assert!(write_whole(&missing, b"new").is_err());
+        assert_eq!(names(&dir), ["taken"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

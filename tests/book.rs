@@ -280,3 +280,85 @@ fn book_commands_refuse_bad_input_with_the_reason() {
     assert_eq!(std::fs::read(path).unwrap(), bytes);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A shard stopped by a termination signal (as a batch scheduler stops a preempted task)
+/// saves what it scored, whole, and fails, so that the scheduler does not count it done;
+/// run again, it resumes and ends with the file an uninterrupted run writes.
+#[test]
+fn a_stopped_shard_fails_and_resumes_to_the_uninterrupted_result() {
+    let dir = std::env::temp_dir().join(format!("emilia-test-stopped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let games = data_dir().join("WTH_2003.wtb");
+    let (ok, _, err) = run(&[
+        "book",
+        "build",
+        "--out",
+        &file("games.book"),
+        "--min-games",
+        "40",
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let deepen = |out: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+        command.args([
+            "book",
+            "deepen",
+            &file("games.book"),
+            "--depth",
+            "14",
+            "--solve",
+            "14",
+            "--save-every",
+            "1",
+            "--shard",
+            "0/2",
+            "--out",
+            out,
+        ]);
+        command
+    };
+    let whole = deepen(&file("whole.book")).output().unwrap();
+    assert!(whole.status.success());
+
+    let child = deepen(&file("stopped.book"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first save shows that the run is under way, its signal handler set.
+    while !dir.join("stopped.book").exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on the process id of a child not yet waited for.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert!(!stopped.status.success(), "{err}");
+    assert!(
+        err.contains("stopped before every position was scored"),
+        "{err}"
+    );
+    // What it saved is a whole book, and not yet the finished one.
+    let (ok, _, err) = run(&["book", "stat", &file("stopped.book")]);
+    assert!(ok, "{err}");
+    assert_ne!(
+        std::fs::read(file("stopped.book")).unwrap(),
+        std::fs::read(file("whole.book")).unwrap()
+    );
+
+    let resumed = deepen(&file("stopped.book")).output().unwrap();
+    assert!(resumed.status.success());
+    assert_eq!(
+        std::fs::read(file("stopped.book")).unwrap(),
+        std::fs::read(file("whole.book")).unwrap()
+    );
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".partial")), "{names:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -146,7 +146,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     print_report(&game, &values, depth, exact)?;
     outln!("time: {:.1} s", start.elapsed().as_secs_f64())?;
     if let Some(path) = svg {
-        std::fs::write(path, chart(&game, &values))
+        crate::files::write_whole(path, chart(&game, &values).as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())

@@ -30,10 +30,10 @@ move from the engine's own search (see book.md).
         scores the book: at every position the best move that is no link is searched to
         depth D (default 18), or solved exactly with at most E empty squares (default 24),
         then values are carried up the links. Saves every S seconds (default 60) and when
-        stopped (Ctrl-C); run it again to resume. --shard: only part i (from 0) of N of
-        the positions, split by a hash. --out: the leaves scored (the shard's) go to F,
-        which a run resumes from, and BOOK is left as it is; `merge` unites BOOK and the
-        parts' files
+        stopped (Ctrl-C, SIGTERM), then exits with failure; run it again to resume.
+        --shard: only part i (from 0) of N of the positions, split by a hash. --out: the
+        leaves scored (the shard's) go to F, which a run resumes from, and BOOK is left as
+        it is; `merge` unites BOOK and the parts' files
   show [--book FILE] <transcript | squares side>
         the book's moves and values in a position (default: the built-in book)
   stat [BOOK]
@@ -245,14 +245,16 @@ fn deepen_and_save(
     let progress = deepener.run(book, &STOP, every, &mut save, &mut |p| {
         note(&format!("deepen: {}", progress_text(p)))
     })?;
-    if progress.finished() {
-        note(&format!("saved {}: every position scored", path.display()));
-    } else {
-        note(&format!(
-            "stopped; saved {}: run the same command again to go on",
+    // A stopped run fails, so that a batch scheduler (or a script) that stopped it does not
+    // take the unfinished book for a finished one.
+    if !progress.finished() {
+        bail!(
+            "stopped before every position was scored; saved {}: run the same command again \
+             to go on",
             path.display()
-        ));
+        );
     }
+    note(&format!("saved {}: every position scored", path.display()));
     Ok(())
 }
 

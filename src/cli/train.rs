@@ -270,7 +270,8 @@ fn run_grid(args: &Args, size: usize) -> Result<()> {
     let fitted = train::grid_pattern::train_grid_pattern(&config, &mut |line| {
         output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
     })?;
-    fitted.weights.write(&out)?;
+    crate::files::write_whole(&out, &fitted.weights.encode())
+        .map_err(|e| crate::eval::WeightsFileError::Write(out.clone(), e))?;
     let held = &fitted.held_out;
     outln!(
         "wrote {} in {:.0} s: {} training positions; {} held-out positions, mean absolute \

@@ -178,7 +178,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         config.end_empties.end(),
         config.seed
     );
-    std::fs::write(&out, table.to_text(&comment))
+    crate::files::write_whole(&out, table.to_text(&comment).as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;
     outln!("wrote {} ({} entries)", out.display(), table.lines().len())?;
     // A summary: sigma by stage for a few depths.

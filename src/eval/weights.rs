@@ -222,12 +222,6 @@ impl Weights {
         })
     }
 
-    /// Writes the file at `path`.
-    pub fn write(&self, path: &Path) -> Result<(), WeightsFileError> {
-        std::fs::write(path, self.encode())
-            .map_err(|e| WeightsFileError::Write(path.to_path_buf(), e))
-    }
-
     /// Reads and checks the file at `path`.
     pub fn read(path: &Path) -> Result<Weights, WeightsFileError> {
         let bytes =

@@ -427,7 +427,7 @@ mod tests {
         assert!(train_grid_pattern(&ten, &mut |_| {}).is_err());
         // Written and read back, the weights evaluate 6x6 boards.
         let path = dir.join("six.weights");
-        fitted.weights.write(&path).unwrap();
+        std::fs::write(&path, fitted.weights.encode()).unwrap();
         // A fit that starts from them and may hardly move keeps them; one that may move
         // freely fits the games as well as from nothing.
         let held_to_them = GridPatternConfig {

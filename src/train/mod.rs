@@ -392,7 +392,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
     };
     let bytes = weights.encode();
     summary.file_bytes = bytes.len();
-    std::fs::write(&config.out, &bytes)
+    crate::files::write_whole(&config.out, &bytes)
         .map_err(|e| anyhow::anyhow!("cannot write weights file {}: {e}", config.out.display()))?;
     // Measure what was written, exactly as the engine will load it.
     let eval = PatternEval::from_bytes(&bytes)?;
