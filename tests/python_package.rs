@@ -26,6 +26,9 @@ fn the_python_package_passes_its_tests() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(output.status.success(), "the Python package's tests failed:\n{report}");
+    assert!(
+        output.status.success(),
+        "the Python package's tests failed:\n{report}"
+    );
     assert!(report.contains(" passed"), "{report}");
 }
