@@ -1,7 +1,7 @@
 //! The persistent engine that front-ends drive: it is told positions and limits, searches,
 //! and keeps what it learned between moves and games. It knows nothing of any protocol.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -15,18 +15,20 @@ use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::time::{self, ExactPlan, Margins, UnseenTime, Watchdog};
+use crate::search::time::{self, ExactPlan, TimeManager};
 use crate::search::{
     self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
 use crate::with_board;
 
 mod options;
+mod stop;
 
 pub(crate) use options::{
     check as check_option, command_line_help, find as find_option, threads as read_threads,
 };
 pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
+pub use stop::Stopper;
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
@@ -92,10 +94,7 @@ pub struct Engine {
     weights_file: String,
     classic: Classic,
     square_table: SquareTable,
-    stop: Arc<AtomicBool>,
-    /// Stop requests a front-end has read but not yet handled: a search that starts while
-    /// there are any starts stopped ([`Engine::set_stop_requests`]).
-    stop_requests: Option<Arc<AtomicUsize>>,
+    stopper: Stopper,
     /// A baseline player that answers searches instead of the real search (option `player`).
     player: Option<Box<dyn BaselinePlayer>>,
     seed: u64,
@@ -108,17 +107,16 @@ pub struct Engine {
     /// `book_randomness`), chosen with `book_rng` (seeded by option `seed`).
     book_randomness: u32,
     book_rng: Rng,
-    /// Time kept back from every deadline (see [`Margins`]).
-    margins: Margins,
-    /// Stops any search at its time plan's backstop.
-    watchdog: Watchdog,
-    /// The time game clocks counted beyond the searches' own, learned move by move.
-    unseen: UnseenTime,
+    /// Plans every search's time and holds it to the plan.
+    time: TimeManager,
     /// Whether the front-ends ponder (option `ponder`): search the expected position on the
     /// opponent's time ([`Engine::ponder`]).
     ponder: bool,
     /// What the last pondering found, for the next search if it is of the same position.
     pondered: Option<Pondered>,
+    /// After [`Engine::go`] with option `ponder` on: the position its move leads to, and
+    /// the one after the reply it expects, to ponder while the game is at the first.
+    ponder_target: Option<(Position, Position)>,
     /// The first iteration of the search under way (deeper than 1 after a ponder hit).
     first_depth: u32,
 }
@@ -189,7 +187,7 @@ impl Engine {
         };
         let threads = available_cores();
         solver.set_threads(threads);
-        let stop = Arc::new(AtomicBool::new(false));
+        let stopper = Stopper::default();
         Engine {
             eval: if pattern.is_some() {
                 EvalKind::Pattern
@@ -208,19 +206,17 @@ impl Engine {
             solver,
             classic: Classic::default(),
             square_table: SquareTable::default(),
-            watchdog: Watchdog::new(Arc::clone(&stop)),
-            stop,
-            stop_requests: None,
+            time: TimeManager::new(stopper.shared_flag()),
+            stopper,
             player: None,
             seed: 0,
             book: Some(PackedBook::embedded()),
             book_file: String::new(),
             book_randomness: 0,
             book_rng: Rng::new(0),
-            margins: Margins::DEFAULT,
-            unseen: UnseenTime::default(),
             ponder: false,
             pondered: None,
+            ponder_target: None,
             first_depth: 1,
         }
     }
@@ -235,18 +231,9 @@ impl Engine {
         }
     }
 
-    /// A flag that, set from another thread, makes the current search return promptly with
-    /// its best move so far.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
-    }
-
-    /// Makes every search that starts while `pending` is above zero start with the stop
-    /// flag raised. A front-end counts there the stop requests it has read and not yet
-    /// handled, each raising the stop flag as it comes: one that comes just as a search
-    /// starts then stops it, though every search lowers the flag as it starts.
-    pub fn set_stop_requests(&mut self, pending: Arc<AtomicUsize>) {
-        self.stop_requests = Some(pending);
+    /// What stops this engine's searches from another thread.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     /// Replaces the weights of the classic evaluation (for tuning experiments).
@@ -358,19 +345,45 @@ impl Engine {
         }
     }
 
-    /// Whether option `ponder` is on: front-ends then call [`Engine::ponder`] on the
-    /// expected position while they wait for the opponent.
-    pub fn ponders(&self) -> bool {
-        self.ponder
+    /// Runs `wait` (a front-end waits there for its next line) and meanwhile, with option
+    /// `ponder` on and the game at the position the last [`Engine::go`] move led to,
+    /// ponders the reply it expects ([`Engine::ponder_while`]); returns what `wait`
+    /// returned. Nothing is pondered while a stop request is pending.
+    pub fn wait_pondering<T>(&mut self, now: &Position, wait: impl FnOnce() -> T) -> T {
+        let target = self
+            .ponder_target
+            .filter(|(after, _)| self.ponder && after == now && !self.stopper.pending());
+        match target {
+            Some((_, expected)) => self.ponder_while(&expected, wait),
+            None => wait(),
+        }
     }
 
-    /// Searches `position`, the position expected after the opponent's reply, until the
-    /// stop flag is raised or the result is exact, and keeps what it found for the next
-    /// search: if that is of the same position, it starts at the depth reached here on the
-    /// table filled here ([`Engine::search_with_ponder`] says whether it did). The caller lowers the stop flag before starting
-    /// this (on another thread) and raises it to end it; this never lowers it, so that a
-    /// stop raised before the search starts is not lost. Nothing is reported while it runs.
-    pub fn ponder(&mut self, position: &Position) {
+    /// Searches `position`, the position expected after the opponent's reply, on a thread
+    /// of the engine's own while `wait` runs on this one, then stops that search and
+    /// returns what `wait` returned. What pondering found serves the next search if it is
+    /// of the same position: it starts at the depth reached here on the table filled here
+    /// ([`Engine::go`] says whether it did). A stop requested before `wait` returns ends
+    /// pondering early; nothing is reported while it runs.
+    pub fn ponder_while<T>(&mut self, position: &Position, wait: impl FnOnce() -> T) -> T {
+        // Lowered here, before the search starts: a stop from now on ends it.
+        self.stopper.arm();
+        let stopper = self.stopper.clone();
+        std::thread::scope(|scope| {
+            let pondering = scope.spawn(|| self.ponder(position));
+            let waited = wait();
+            stopper.stop();
+            if pondering.join().is_err() {
+                log::error!("pondering failed");
+            }
+            waited
+        })
+    }
+
+    /// Searches `position` until the stop flag is raised or the result is exact, and
+    /// keeps what it found ([`Engine::ponder_while`]). Never lowers the stop flag, so that
+    /// a stop raised before it starts is not lost.
+    fn ponder(&mut self, position: &Position) {
         let start = Instant::now();
         // Pondering the same position again (after a command that changed nothing) goes on
         // from where it stopped.
@@ -417,28 +430,47 @@ impl Engine {
         self.pondered = Some(pondered);
     }
 
-    /// [`Engine::search`], and whether it started from what pondering found. A search that
-    /// starts at pondering's depth and finishes no iteration answers what pondering found.
-    pub fn search_with_ponder(
+    /// The move to play in a game: [`Engine::search`], and whether it started from what
+    /// pondering found. A search that starts at pondering's depth and finishes no iteration
+    /// answers what pondering found. With option `ponder` on, the reply the search expects
+    /// is pondered while the front-end waits ([`Engine::wait_pondering`]).
+    pub fn go(
         &mut self,
         position: &Position,
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> (SearchReport, Option<PonderHit>) {
-        let Some(pondered) = self.pondered.take().filter(|p| p.position == *position) else {
-            return (self.search(position, limits, progress), None);
-        };
-        self.first_depth = pondered.hit.depth;
+        let pondered = self.pondered.take().filter(|p| p.position == *position);
+        self.first_depth = pondered.as_ref().map_or(1, |p| p.hit.depth);
         let mut report = self.search(position, limits, progress);
         self.first_depth = 1;
-        if report.depth == 0 && !report.book && !report.exact && pondered.report.depth > 0 {
-            report = SearchReport {
-                nodes: report.nodes,
-                elapsed: report.elapsed,
-                ..pondered.report
-            };
+        let hit = pondered.map(|pondered| {
+            if report.depth == 0 && !report.book && !report.exact && pondered.report.depth > 0 {
+                report = SearchReport {
+                    nodes: report.nodes,
+                    elapsed: report.elapsed,
+                    ..pondered.report
+                };
+            }
+            pondered.hit
+        });
+        self.ponder_target = self.expected_after(position, &report);
+        (report, hit)
+    }
+
+    /// With option `ponder` on, the position after `report`'s move in `position` and the
+    /// one after the reply it expects, if the game goes on there.
+    fn expected_after(
+        &self,
+        position: &Position,
+        report: &SearchReport,
+    ) -> Option<(Position, Position)> {
+        if !self.ponder {
+            return None;
         }
-        (report, Some(pondered.hit))
+        let after = position.play(report.best).ok()?;
+        let expected = after.play(*report.pv.get(1)?).ok()?;
+        (!expected.is_game_over()).then_some((after, expected))
     }
 
     /// Searches `position` within `limits` and returns the move to play: always a legal
@@ -453,14 +485,7 @@ impl Engine {
     ) -> SearchReport {
         let start = Instant::now();
         let limits = self.resolve(limits, position);
-        let (_, _, empties) = position.board.counts();
-        let side = position.to_move.index();
-        let clock = limits.clock;
-        if let Some(clock) = &clock {
-            self.unseen.observe(side, clock, empties);
-            let (largest, mean) = self.unseen.lately();
-            log::info!("time lost outside the searches lately: largest {largest:?}, mean {mean:?}");
-        }
+        self.time.move_starts(position, &limits);
         let mut report = if let Some(player) = self.player.as_mut() {
             let choice = player.choose(position, &limits);
             let report = SearchReport {
@@ -480,7 +505,7 @@ impl Engine {
             progress(&report);
             report
         } else {
-            let limits = with_default_time(limits);
+            let limits = with_default_time(limits.clone());
             self.run(position, &limits, false, &[], &mut |r, _| progress(r))
                 .report
         };
@@ -495,9 +520,7 @@ impl Engine {
             report.pv = vec![fallback];
         }
         report.elapsed = report.elapsed.max(start.elapsed());
-        if let Some(clock) = &clock {
-            self.unseen.record(side, clock, empties, start.elapsed());
-        }
+        self.time.move_ended(position, &limits, start.elapsed());
         report
     }
 
@@ -511,6 +534,16 @@ impl Engine {
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
         let (_, _, empties) = position.board.counts();
+        // While a stop request is pending, the shortest solve: one node.
+        let shortest = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        let limits = if self.stopper.pending() {
+            &shortest
+        } else {
+            limits
+        };
         let limits = Limits {
             depth: Some(empties.max(1)),
             level: None,
@@ -636,7 +669,17 @@ impl Engine {
     /// `limits` as searches take them: completed by the options' limits, and a level made
     /// a depth, the end of the game once at most [`LEVEL_EXACT_EXTRA`] more squares than
     /// the level are empty.
+    /// While a stop request is pending, the shortest search: one iteration.
     fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
+        let shortest = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let limits = if self.stopper.pending() {
+            &shortest
+        } else {
+            limits
+        };
         let mut limits = Limits {
             depth: limits.depth.or(self.defaults.depth),
             move_time: limits.move_time.or(self.defaults.move_time),
@@ -664,14 +707,7 @@ impl Engine {
         excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        self.stop.store(false, Ordering::SeqCst);
-        if let Some(pending) = &self.stop_requests {
-            // A request counted before the flag was lowered is seen here; one counted
-            // after raises the flag itself.
-            if pending.load(Ordering::SeqCst) > 0 {
-                self.stop.store(true, Ordering::SeqCst);
-            }
-        }
+        self.stopper.arm();
         self.run_from(position, limits, score_all_moves, excluded, progress)
     }
 
@@ -688,16 +724,9 @@ impl Engine {
         let _running = SearchRunning::begin();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
-        let margins = self.unseen.margins(
-            self.margins.with_delay(self.watchdog.delay()),
-            position.to_move.index(),
-        );
-        let plan = time::plan(limits, empties, position.size(), &margins);
-        let _armed = self
-            .watchdog
-            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
+        let (plan, _armed) = self.time.plan(position, limits, start);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
-        let stop = Arc::clone(&self.stop);
+        let stopper = self.stopper.clone();
         // The table is measured on 8x8 with the pattern evaluation.
         let mpc = self.mpc.clone().filter(|_| {
             position.size() == 8 && self.eval == EvalKind::Pattern && self.pattern.is_some()
@@ -707,7 +736,7 @@ impl Engine {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
             start,
-            stop: &stop,
+            stop: stopper.flag(),
             score_all_moves,
             probcut: self
                 .probcut
