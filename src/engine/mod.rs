@@ -6,7 +6,6 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
-use crate::book::format::BookFileError;
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver, Solvers};
@@ -21,9 +20,11 @@ use crate::search::{
 };
 use crate::with_board;
 
+mod config;
 mod options;
 mod stop;
 
+pub use config::{Config, Source};
 pub(crate) use options::{
     check as check_option, command_line_help, find as find_option, threads as read_threads,
 };
@@ -66,23 +67,8 @@ impl std::error::Error for SizeError {}
 
 /// The persistent engine.
 pub struct Engine {
-    eval: EvalKind,
-    /// ProbCut margin in tenths of a standard deviation, 0 for none, `None` for the board
-    /// size's default (option `probcut`).
-    probcut: Option<u32>,
-    /// The Multi-ProbCut table, measured on 8x8 with the pattern evaluation (option `mpc`);
-    /// `None`: the ProbCut margin applies to one fixed estimate of the error at every stage
-    /// and depth, and no search to the end is selective.
-    mpc: Option<Arc<MpcTable>>,
-    /// The table file loaded; empty for the built-in table.
-    mpc_file: String,
-    /// Memory of all search tables together, MiB (option `hash`).
-    hash_mib: usize,
-    /// Threads of every search (option `threads`).
-    threads: usize,
-    /// Limits of every search that does not set its own (options `depth`, `movetime`,
-    /// `nodes`).
-    defaults: Limits,
+    /// Every setting (the options).
+    config: Config,
     tt: TranspositionTable,
     /// The exact endgame solvers with their share of `hash`, the 8x8 one made with the
     /// engine so that no search's clock pays for its tables.
@@ -90,28 +76,19 @@ pub struct Engine {
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
-    /// The weights file the pattern evaluation uses; empty for the built-in weights.
-    weights_file: String,
     classic: Classic,
     square_table: SquareTable,
-    stopper: Stopper,
-    /// A baseline player that answers searches instead of the real search (option `player`).
-    player: Option<Box<dyn BaselinePlayer>>,
-    seed: u64,
-    /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
-    /// when off.
+    /// The Multi-ProbCut table of `config.mpc`.
+    mpc: Option<Arc<MpcTable>>,
+    /// The opening book of `config.book`.
     book: Option<Arc<PackedBook>>,
-    /// The book file loaded; empty for the built-in book.
-    book_file: String,
-    /// Book moves up to this many discs below the best may be played (option
-    /// `book_randomness`), chosen with `book_rng` (seeded by option `seed`).
-    book_randomness: u32,
+    /// Chooses among book moves within `config.book_randomness`.
     book_rng: Rng,
+    /// The baseline player of `config.player`.
+    player: Option<Box<dyn BaselinePlayer>>,
+    stopper: Stopper,
     /// Plans every search's time and holds it to the plan.
     time: TimeManager,
-    /// Whether the front-ends ponder (option `ponder`): search the expected position on the
-    /// opponent's time ([`Engine::ponder`]).
-    ponder: bool,
     /// What the last pondering found, for the next search if it is of the same position.
     pondered: Option<Pondered>,
     /// After [`Engine::go`] with option `ponder` on: the position its move leads to, and
@@ -186,22 +163,29 @@ impl Engine {
             }
         };
         let threads = available_cores();
-        solver.set_threads(threads);
         let stopper = Stopper::default();
+        solver.set_threads(threads);
         Engine {
-            eval: if pattern.is_some() {
-                EvalKind::Pattern
-            } else {
-                EvalKind::Classic
+            config: Config {
+                hash_mib: mib,
+                threads,
+                ponder: false,
+                eval: if pattern.is_some() {
+                    EvalKind::Pattern
+                } else {
+                    EvalKind::Classic
+                },
+                probcut: None,
+                mpc: Source::BuiltIn,
+                weights: None,
+                limits: Limits::default(),
+                player: None,
+                seed: 0,
+                book: Source::BuiltIn,
+                book_randomness: 0,
             },
             pattern,
-            weights_file: String::new(),
-            probcut: None,
             mpc: Some(Arc::new(MpcTable::embedded().clone())),
-            mpc_file: String::new(),
-            hash_mib: mib,
-            threads,
-            defaults: Limits::default(),
             tt,
             solver,
             classic: Classic::default(),
@@ -209,12 +193,8 @@ impl Engine {
             time: TimeManager::new(stopper.shared_flag()),
             stopper,
             player: None,
-            seed: 0,
             book: Some(PackedBook::embedded()),
-            book_file: String::new(),
-            book_randomness: 0,
             book_rng: Rng::new(0),
-            ponder: false,
             pondered: None,
             ponder_target: None,
             first_depth: 1,
@@ -225,10 +205,10 @@ impl Engine {
     /// position itself, with no opening book: for benchmarks, self-play, book building and
     /// checks of the search.
     pub fn without_book(mib: usize) -> Engine {
-        Engine {
-            book: None,
-            ..Engine::with_hash(mib)
-        }
+        let mut engine = Engine::with_hash(mib);
+        engine.book = None;
+        engine.config.book = Source::Off;
+        engine
     }
 
     /// What stops this engine's searches from another thread.
@@ -245,90 +225,6 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.tt.clear();
         self.solver.clear();
-    }
-
-    /// Sets the memory of all search tables together to `mib` MiB, shared as
-    /// [`table_split`] says; new tables, empty, when the size changes. When the memory
-    /// cannot be had, says why and keeps the old tables.
-    fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
-        let mib = mib as usize;
-        if mib != self.hash_mib {
-            // The new tables are made while the old ones stand, which stay on a refusal.
-            let (tt, solver) = make_tables(mib).map_err(|e| OptionError::Refused {
-                name: "hash",
-                reason: e.to_string(),
-            })?;
-            self.tt = tt;
-            self.solver = solver;
-            self.solver.set_threads(self.threads);
-            self.hash_mib = mib;
-        }
-        Ok(())
-    }
-
-    /// Searches on `threads` threads from now on.
-    fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        self.solver.set_threads(self.threads);
-    }
-
-    /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
-    fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: &dyn std::error::Error| OptionError::Refused {
-            name: "weights",
-            reason: e.to_string(),
-        };
-        if value.eq_ignore_ascii_case("builtin") {
-            self.pattern = Some(Pattern::embedded().map_err(|e| refused(&e))?);
-            self.weights_file.clear();
-        } else {
-            let path = std::path::Path::new(value);
-            self.pattern = Some(Pattern::from_file(path).map_err(|e| refused(&e))?);
-            self.weights_file = value.to_string();
-        }
-        Ok(())
-    }
-
-    /// Turns the Multi-ProbCut table off, on (the built-in table) or to a table file.
-    fn set_mpc(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |reason: String| OptionError::Refused {
-            name: "mpc",
-            reason,
-        };
-        if value.eq_ignore_ascii_case("off") {
-            self.mpc = None;
-            self.mpc_file.clear();
-        } else if value.eq_ignore_ascii_case("on") {
-            self.mpc = Some(Arc::new(MpcTable::embedded().clone()));
-            self.mpc_file.clear();
-        } else {
-            let text = std::fs::read_to_string(value)
-                .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
-            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e}")))?;
-            self.mpc = Some(Arc::new(table));
-            self.mpc_file = value.to_string();
-        }
-        Ok(())
-    }
-
-    /// Turns the opening book off, on (the built-in book) or to a book file.
-    fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: BookFileError| OptionError::Refused {
-            name: "book",
-            reason: e.to_string(),
-        };
-        if value.eq_ignore_ascii_case("off") {
-            self.book = None;
-            self.book_file.clear();
-        } else if value.eq_ignore_ascii_case("on") {
-            self.book = Some(PackedBook::embedded());
-            self.book_file.clear();
-        } else {
-            let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
-            self.book = Some(Arc::new(PackedBook::new(&book)));
-            self.book_file = value.to_string();
-        }
-        Ok(())
     }
 
     /// Fails when the engine cannot play on a board of side `size`: Emilia plays the sizes
@@ -352,7 +248,7 @@ impl Engine {
     pub fn wait_pondering<T>(&mut self, now: &Position, wait: impl FnOnce() -> T) -> T {
         let target = self
             .ponder_target
-            .filter(|(after, _)| self.ponder && after == now && !self.stopper.pending());
+            .filter(|(after, _)| self.config.ponder && after == now && !self.stopper.pending());
         match target {
             Some((_, expected)) => self.ponder_while(&expected, wait),
             None => wait(),
@@ -465,7 +361,7 @@ impl Engine {
         position: &Position,
         report: &SearchReport,
     ) -> Option<(Position, Position)> {
-        if !self.ponder {
+        if !self.config.ponder {
             return None;
         }
         let after = position.play(report.best).ok()?;
@@ -547,8 +443,8 @@ impl Engine {
         let limits = Limits {
             depth: Some(empties.max(1)),
             level: None,
-            move_time: limits.move_time.or(self.defaults.move_time),
-            nodes: limits.nodes.or(self.defaults.nodes),
+            move_time: limits.move_time.or(self.config.limits.move_time),
+            nodes: limits.nodes.or(self.config.limits.nodes),
             ..limits.clone()
         };
         self.run(position, &limits, false, &[], &mut |r, _| progress(r))
@@ -579,7 +475,7 @@ impl Engine {
         let AnyBoard::Eight(board) = position.board else {
             return None;
         };
-        let margin = self.book_randomness as i32 * 100;
+        let margin = self.config.book_randomness as i32 * 100;
         let choice = self
             .book
             .as_ref()?
@@ -681,9 +577,9 @@ impl Engine {
             limits
         };
         let mut limits = Limits {
-            depth: limits.depth.or(self.defaults.depth),
-            move_time: limits.move_time.or(self.defaults.move_time),
-            nodes: limits.nodes.or(self.defaults.nodes),
+            depth: limits.depth.or(self.config.limits.depth),
+            move_time: limits.move_time.or(self.config.limits.move_time),
+            nodes: limits.nodes.or(self.config.limits.nodes),
             ..limits.clone()
         };
         if let Some(level) = limits.level.take() {
@@ -729,7 +625,7 @@ impl Engine {
         let stopper = self.stopper.clone();
         // The table is measured on 8x8 with the pattern evaluation.
         let mpc = self.mpc.clone().filter(|_| {
-            position.size() == 8 && self.eval == EvalKind::Pattern && self.pattern.is_some()
+            position.size() == 8 && self.config.eval == EvalKind::Pattern && self.pattern.is_some()
         });
         let settings = search::SearchSettings {
             max_depth,
@@ -739,6 +635,7 @@ impl Engine {
             stop: stopper.flag(),
             score_all_moves,
             probcut: self
+                .config
                 .probcut
                 .unwrap_or_else(|| Engine::default_probcut(position.size())),
             first_depth: self.first_depth,
@@ -778,8 +675,8 @@ impl Engine {
             small_solver: self.solver.small_solver(),
             ..*settings
         };
-        let (tt, threads) = (&self.tt, self.threads);
-        match (self.eval, &self.pattern) {
+        let (tt, threads) = (&self.tt, self.config.threads);
+        match (self.config.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
                 search::search(b, pattern, tt, settings, threads, progress)
             }),
@@ -818,7 +715,7 @@ impl Engine {
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         // Each of the solver's threads may pass its limit by a few nodes: it gets that much
         // less.
-        let slack = endgame::MOST_NODES_PAST_LIMIT * self.threads as u64;
+        let slack = endgame::MOST_NODES_PAST_LIMIT * self.config.threads as u64;
         let max_nodes = (settings.node_limit != u64::MAX)
             .then(|| settings.node_limit.saturating_sub(used + slack));
         if max_nodes == Some(0) {
