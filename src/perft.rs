@@ -145,10 +145,63 @@ pub fn perft_any(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
     }
 }
 
+/// Plies of the subtrees that [`perft_stoppable`] counts without asking whether to stop:
+/// a few million leaves at most, milliseconds on any board.
+const UNSTOPPED_PLIES: u32 = 6;
+
+/// [`perft_any`], or `None` once `stopped()` says so: it is asked before each subtree of
+/// [`UNSTOPPED_PLIES`] plies, so that a count of hours can still be ended at once.
+pub fn perft_stoppable(
+    board: &AnyBoard,
+    depth: u32,
+    convention: Convention,
+    stopped: &dyn Fn() -> bool,
+) -> Option<u64> {
+    if depth <= UNSTOPPED_PLIES {
+        return (!stopped()).then(|| perft_any(board, depth, convention));
+    }
+    let moves = board.moves();
+    if moves.is_empty() {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return Some(convention.ended());
+        }
+        return perft_stoppable(&passed, depth - 1, convention, stopped);
+    }
+    moves
+        .into_iter()
+        .map(|m| perft_stoppable(&board.play(m), depth - 1, convention, stopped))
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::BoardN;
+
+    #[test]
+    fn a_stoppable_count_is_the_count_or_stops() {
+        for size in [6, 8] {
+            let board = AnyBoard::start(size).unwrap();
+            for convention in [Convention::EndedDropOut, Convention::EndedStayCounted] {
+                assert_eq!(
+                    perft_stoppable(&board, 8, convention, &|| false),
+                    Some(perft_any(&board, 8, convention))
+                );
+            }
+        }
+        let asked = std::cell::Cell::new(0);
+        let after_three = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let board = AnyBoard::start(8).unwrap();
+        assert_eq!(
+            perft_stoppable(&board, 30, Convention::EndedDropOut, &after_three),
+            None
+        );
+        assert_eq!(asked.get(), 4, "stops at the first subtree after the stop");
+    }
 
     #[test]
     fn fast_and_general_counts_agree_on_8x8() {

@@ -181,6 +181,122 @@ fn emilia_in_1gib(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// The exit code and stderr of `emilia args` with at most 1 GiB of address space.
+fn exit_code_in_1gib(args: &[&str]) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command.args(args);
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let output = command.output().expect("emilia runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn table_sizes_that_cannot_be_had_are_refused_with_a_reason() {
+    let nearly_full = format!("{}-", "X".repeat(63));
+    let dir = scratch_dir("table-sizes");
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "f5d6c3d3c4\n").unwrap();
+    let games = games.to_str().unwrap();
+    let chunks = dir.join("chunks");
+    let chunks = chunks.to_str().unwrap();
+    for (args, words) in [
+        // More than the process may have (1 GiB of address space here), within the range.
+        (
+            vec!["solve", &nearly_full, "X", "--table", "65536"],
+            "--table 65536: cannot have",
+        ),
+        (
+            vec!["solve", "--size", "6", "--table", "1000000"],
+            "--table 1000000 is out of range 1 to 65536",
+        ),
+        (
+            vec!["solve", "--size", "6", "--table", "0"],
+            "--table 0 is out of range",
+        ),
+        (
+            vec!["book", "verify", "--sample", "1", "--hash", "99999999"],
+            "--hash 99999999 is out of range",
+        ),
+        (
+            vec!["book", "verify", "--sample", "1", "--hash", "4096"],
+            "--hash 4096: cannot have",
+        ),
+        (
+            vec!["book", "deepen", "x.book", "--hash", "65537"],
+            "--hash 65537 is out of range",
+        ),
+        (
+            vec!["book", "learn", "x.book", games, "--hash", "0"],
+            "--hash 0 is out of range",
+        ),
+        (
+            vec!["selfplay", "--out", chunks, "--hash", "70000"],
+            "--hash 70000 is out of range",
+        ),
+        (
+            vec!["selfplay", "--out", chunks, "--hash", "4096"],
+            "--hash 4096: cannot have",
+        ),
+    ] {
+        let (code, err) = exit_code_in_1gib(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // What can be had is taken.
+    let (code, err) = exit_code_in_1gib(&["solve", &nearly_full, "X", "--table", "256"]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn move_on_a_fifo_answers_within_its_seconds() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch_dir("move-fifo");
+    let fifo = dir.join("board-01");
+    let name = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a plain system call with a valid path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let timed = || {
+        let start = std::time::Instant::now();
+        let (ok, _, err) = emilia(&["move", fifo.to_str().unwrap(), "black", "0.5"]);
+        (ok, err, start.elapsed())
+    };
+    // No writer: nothing to read. Before, opening it waited for a writer for ever.
+    let (ok, err, took) = timed();
+    assert!(!ok && err.contains("reading"), "{err}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    // A writer that never writes: refused at the move's seconds.
+    let writer = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    let (ok, err, took) = timed();
+    assert!(
+        !ok && err.contains("did not come within the move's time"),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    drop(writer);
+    assert!(!dir.join("board-02").exists());
+}
+
 #[test]
 fn move_never_overwrites_unasked_nor_through_a_link() {
     let dir = scratch_dir("move-safe");

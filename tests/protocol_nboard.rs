@@ -665,3 +665,28 @@ fn pondering_between_moves_answers_every_line() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn a_player_with_8x8_tables_is_refused_with_a_board_of_another_size() {
+    let six = "(;GM[Othello]PC[NBoard]TY[6]BO[6 --------------O*----*O-------------- *];)";
+    let eight = "(;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    let mut emilia = Emilia::start(&[]);
+    emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
+    // The board first, then the player; then the player first, then the board.
+    emilia.send(&format!("set game {six}"));
+    emilia.send("set player squares");
+    assert_eq!(
+        emilia.line(),
+        "status Emilia: option player: player squares plays 8x8 only, and the board is 6x6"
+    );
+    emilia.send(&format!("set game {eight}"));
+    emilia.send("set player squares");
+    emilia.send(&format!("set game {six}"));
+    assert_eq!(
+        emilia.line(),
+        "status Emilia: game ignored: player squares plays 8x8 only"
+    );
+    emilia.send("ping 1");
+    assert_eq!(emilia.line(), "pong 1");
+}

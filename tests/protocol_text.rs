@@ -293,6 +293,14 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("frobnicate", "unknown command 'frobnicate'"),
         ("play purple c3", "'purple' is not a colour"),
         ("genmove purple", "'purple' is not a colour"),
+        (
+            "genmove -5",
+            "genmove: clock '-5' is not a whole number of milliseconds",
+        ),
+        (
+            "genmove white 1.5",
+            "genmove: clock '1.5' is not a whole number of milliseconds",
+        ),
         ("play black z9", "'z9' is off the board"),
         ("play black f55", "'f55' is off the board"),
         ("play black 5f", "'5f' is not a square"),
@@ -391,6 +399,30 @@ fn players_with_8x8_tables_refuse_other_sizes_by_every_command() {
             );
             assert_eq!(state(&mut emilia), before, "{line} changed the state");
         }
+        let (status, stderr) = emilia.wait(Duration::from_secs(10));
+        assert!(status.success());
+        assert_eq!(stderr, "");
+    }
+}
+
+#[test]
+fn a_player_with_8x8_tables_is_refused_after_another_size_too() {
+    // Before, `boardsize 6` then `setoption player squares` was taken, and genmove answered
+    // with a random move.
+    for player in ["squares", "quadrant"] {
+        let mut emilia = Emilia::start(&[]);
+        emilia.ok("boardsize 6");
+        emilia.ok("setoption player greedy");
+        let before = state(&mut emilia);
+        assert_eq!(
+            emilia.ask(&format!("setoption player {player}")),
+            format!("? option player: player {player} plays 8x8 only, and the board is 6x6")
+        );
+        assert_eq!(state(&mut emilia), before);
+        let options = emilia.ok("setoption");
+        assert!(options.contains("\nplayer greedy ("), "{options}");
+        emilia.ok("boardsize 8");
+        emilia.ok(&format!("setoption player {player}"));
         let (status, stderr) = emilia.wait(Duration::from_secs(10));
         assert!(status.success());
         assert_eq!(stderr, "");
@@ -679,6 +711,15 @@ fn stopped(emilia: &mut Emilia, command: &str, wait: Duration) -> String {
 }
 
 #[test]
+fn stop_ends_a_deep_perft() {
+    // perft 16 from the start takes hours; before, nothing ended it.
+    let mut emilia = Emilia::start(&[]);
+    let reply = stopped(&mut emilia, "perft 16", Duration::from_millis(300));
+    assert_eq!(reply, "? perft 16 stopped before the end of its count");
+    assert_eq!(emilia.ok("perft 5"), "1396", "shallow counts are whole");
+}
+
+#[test]
 fn stop_interrupts_genmove_hint_and_solve_with_their_best_so_far() {
     // Without the book, which would answer the opening at once.
     let mut emilia = Emilia::start(&["--book", "off"]);
@@ -921,4 +962,45 @@ fn a_table_size_that_cannot_be_had_is_refused_and_the_old_one_kept() {
     let options = emilia.ok("setoption");
     assert!(options.starts_with("hash 64 "), "{options}");
     assert_eq!(emilia.ok("genmove black depth 3").len(), 2);
+}
+
+#[test]
+fn a_refused_table_size_is_named_whole_not_by_the_part_refused() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    // Within 1 GiB of address space the midgame part of 900 MiB fits, the solver's not.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"setoption hash 900\nsetoption\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.starts_with("? option hash: cannot have 900 MiB of tables: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n\n= hash 64 "),
+        "the old tables are kept: {text}"
+    );
 }

@@ -219,6 +219,33 @@ fn exiting_mid_game_loses_and_the_match_goes_on() {
 }
 
 #[test]
+fn an_engine_that_exits_is_reported_so_while_its_child_holds_its_output() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    for proto in ["", "--proto nboard "] {
+        // The shell's `sleep` keeps the engine's output open after the engine has gone;
+        // before, the referee waited for the end of it and called the exit a time forfeit.
+        let mut bad = EngineSpec::gtp(&format!(
+            "sh -c \"sleep 20 & exec python3 '{script}' {proto}--fault exit --at 2\""
+        ));
+        if !proto.is_empty() {
+            bad.protocol = Protocol::Nboard;
+            bad.depth = Some(1);
+        }
+        let outcome = run(&config(bad, fake("--seed 5 --name good"), 1));
+        assert_eq!(
+            outcome.tally.fault_count(0, FaultKind::Crash),
+            1,
+            "{proto}{}",
+            outcome.report
+        );
+        let Ending::Forfeit { reason, .. } = &outcome.games[0].ending else {
+            panic!("not forfeited: {}", outcome.report)
+        };
+        assert!(reason.contains("exit code 3"), "{proto}{reason}");
+    }
+}
+
+#[test]
 fn an_endless_line_loses_at_once_without_filling_memory() {
     // 4 MiB with no line ending: before, the referee buffered it all and then lost the
     // engine on time (1 GiB took it to 2.4 GB).
@@ -299,6 +326,102 @@ fn an_engine_started_by_a_wrapper_script_is_ended_with_it() {
     assert!(!alive(pid), "the wrapped engine {pid} still runs");
 }
 
+/// The number in file `path`, once something has written it (waiting up to 10 s).
+fn pid_in(path: &std::path::Path) -> u32 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse() {
+            return pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_signal_to_the_referee_ends_every_engine_and_their_children() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    for (signal, name) in [
+        (libc::SIGINT, "int"),
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+    ] {
+        let wrapper_pidfile = temp_file(&format!("signal-{name}-wrapper.pid"));
+        let engine_pidfile = temp_file(&format!("signal-{name}-engine.pid"));
+        let other_pidfile = temp_file(&format!("signal-{name}-other.pid"));
+        for file in [&wrapper_pidfile, &engine_pidfile, &other_pidfile] {
+            let _ = std::fs::remove_file(file);
+        }
+        // A wrapper script whose engine, its child, hangs at its first move.
+        let wrapper = temp_file(&format!("signal-{name}.sh"));
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\necho $$ > '{}'\npython3 '{script}' --fault hang --at 1 --pidfile '{}'\n",
+                wrapper_pidfile.display(),
+                engine_pidfile.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut referee = Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .args([
+                "match",
+                "--engine",
+                &format!("'{}'", wrapper.display()),
+                "--engine",
+                &format!(
+                    "python3 '{script}' --fault hang --at 1 --pidfile '{}'",
+                    other_pidfile.display()
+                ),
+                "--tc",
+                "600",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pids = [&wrapper_pidfile, &engine_pidfile, &other_pidfile].map(|f| pid_in(f));
+        // Let the game start, so that one engine hangs over its move.
+        std::thread::sleep(Duration::from_millis(300));
+        let referee_pid = libc::pid_t::try_from(referee.id()).unwrap();
+        // SAFETY: a plain system call on our own child, not reaped yet.
+        assert_eq!(unsafe { libc::kill(referee_pid, signal) }, 0);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = referee.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = referee.kill();
+                panic!("the referee did not end on signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while pids.iter().any(|&pid| alive(pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let survivors: Vec<u32> = pids.into_iter().filter(|&pid| alive(pid)).collect();
+        for &pid in &survivors {
+            // SAFETY: a plain system call; the survivors are this test's hanging engines.
+            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+        }
+        assert!(
+            survivors.is_empty(),
+            "processes {survivors:?} outlived signal {signal} to the referee"
+        );
+    }
+}
+
 #[test]
 fn the_command_line_runs_a_match_and_prints_the_report() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
@@ -323,6 +446,59 @@ fn the_command_line_runs_a_match_and_prints_the_report() {
     assert!(output.status.success(), "{stderr}");
     assert!(stdout.contains("Score of seven vs eight"), "{stdout}");
     assert!(stderr.contains("2/2 games"), "{stderr}");
+}
+
+#[test]
+fn results_and_ggf_files_are_replaced_only_with_force() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    let results = temp_file("precious.tsv");
+    let ggf = temp_file("precious.ggf");
+    let run_match = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .args([
+                "match",
+                "--engine",
+                &format!("python3 {script} --seed 3"),
+                "--engine",
+                &format!("python3 {script} --seed 4"),
+                "--games",
+                "1",
+                "--tc",
+                "20",
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    for (option, path) in [("--results", &results), ("--ggf", &ggf)] {
+        std::fs::write(path, "precious\n").unwrap();
+        let output = run_match(&[option, path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
+        assert!(stderr.contains("exists: give --force"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(path).unwrap(), "precious\n");
+    }
+    let output = run_match(&[
+        "--results",
+        results.to_str().unwrap(),
+        "--ggf",
+        ggf.to_str().unwrap(),
+        "--force",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let written = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(
+        written.lines().count(),
+        2,
+        "a header and one game: {written}"
+    );
+    assert!(std::fs::read_to_string(&ggf)
+        .unwrap()
+        .starts_with("(;GM[Othello]"));
 }
 
 #[test]

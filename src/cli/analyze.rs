@@ -88,9 +88,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let exact: u32 = args.get("exact", 18)?;
     let svg = args.value("svg").map(Path::new);
     if let Some(path) = svg {
-        if path.exists() && !args.flag("force") {
-            bail!("{} exists: give --force to replace it", path.display());
-        }
+        super::output::refuse_existing(path, args.flag("force"))?;
     }
     let game = read_game(source, number)?;
     let start = Instant::now();

@@ -92,6 +92,25 @@ impl Args {
         }
     }
 
+    /// `--name` as the memory of search tables in MiB, or `default` when absent: refused
+    /// outside the range of the engine's option `hash`, or when that much memory cannot be
+    /// had (which would otherwise end in a quietly smaller table, or a panic).
+    pub(crate) fn table_mib(&self, name: &str, default: usize) -> Result<usize> {
+        let mib: usize = self.get(name, default)?;
+        let hash = crate::engine::find_option("hash").map(|option| option.kind);
+        let Some(crate::engine::OptionKind::Number { min, max }) = hash else {
+            unreachable!("the option table has hash, a number");
+        };
+        if !(min..=max).contains(&(mib as u64)) {
+            bail!("--{name} {mib} is out of range {min} to {max} (MiB)");
+        }
+        // A trial mapping, which touches no page: refused as the tables would be.
+        let slots = (mib << 20) / std::mem::size_of::<crate::memory::Slot>();
+        crate::memory::TableMemory::<crate::memory::Slot>::zeroed(slots)
+            .map_err(|e| anyhow!("--{name} {mib}: {e}"))?;
+        Ok(mib)
+    }
+
     /// `--threads` (a count, or `all` for one a core), or `default` when absent.
     pub(crate) fn threads(&self, default: &str) -> Result<usize> {
         Ok(crate::engine::read_threads(

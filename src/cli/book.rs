@@ -95,12 +95,7 @@ fn output_path(args: &Args) -> Result<PathBuf> {
         bail!("--out FILE is required\n\n{HELP}");
     };
     let out = PathBuf::from(out);
-    if out.exists() && !args.flag("force") {
-        bail!(
-            "{} exists: give --force to overwrite it, or another --out",
-            out.display()
-        );
-    }
+    super::output::refuse_existing(&out, args.flag("force"))?;
     Ok(out)
 }
 
@@ -117,7 +112,7 @@ fn deepen_options(args: &Args) -> Result<DeepenOptions> {
     let options = DeepenOptions {
         depth: args.get("depth", defaults.depth)?,
         solve_empties: args.get("solve", defaults.solve_empties)?,
-        hash_mib: args.get("hash", defaults.hash_mib)?,
+        hash_mib: args.table_mib("hash", defaults.hash_mib)?,
         shard: match args.value("shard") {
             Some(text) => text.parse::<Shard>()?,
             None => Shard::WHOLE,
@@ -131,9 +126,6 @@ fn deepen_options(args: &Args) -> Result<DeepenOptions> {
             "--solve {}: exact solves beyond 30 empty squares would take days",
             options.solve_empties
         );
-    }
-    if !(1..=65536).contains(&options.hash_mib) {
-        bail!("--hash {} is out of range 1 to 65536", options.hash_mib);
     }
     Ok(options)
 }
@@ -626,7 +618,7 @@ fn verify_cmd(args: &[String]) -> Result<()> {
         &book,
         sample,
         args.get("seed", 1)?,
-        args.get("hash", 64)?,
+        args.table_mib("hash", 64)?,
         &mut |check, done| {
             log::info!(
                 "{done}: book {:+.2} fresh {:+.2} ({}, {} links)",

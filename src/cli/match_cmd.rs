@@ -14,7 +14,8 @@ Usage: emilia match --engine CMD [ENGINE OPTIONS] --engine CMD [ENGINE OPTIONS] 
 Plays games between two engines started as child processes and reports the score from the
 first engine's point of view. The referee keeps its own board and clocks: an engine that
 plays an illegal move, answers garbage, overruns its time, hangs or exits loses that game
-(the reason goes to the results) and is restarted for the next one.
+(the reason goes to the results); one that played an illegal move plays on in the next
+game, any other is restarted for it. Ctrl-C and other ending signals end the engines too.
 
   --engine CMD        an engine's command line, e.g. \"emilia --player greedy\" or
                       \"edax -gtp\"; words split as a shell would
@@ -41,6 +42,7 @@ Options:
   --timeout S         time to answer other commands, or a move at fixed depth (default 30)
   --results FILE      write every game (players, result, reason, transcript), tab-separated
   --ggf FILE          write every game as a GGF record
+  --force             replace an existing --results or --ggf file (refused without)
 ";
 
 /// Parses a number of seconds (`1.5`) into a duration.
@@ -101,6 +103,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     let mut timeout = Duration::from_secs(30);
     let mut results = None;
     let mut ggf = None;
+    let mut force = false;
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let mut value = |name: &str| {
@@ -123,6 +126,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
             "--timeout" => timeout = seconds(&value("--timeout")?, "--timeout")?,
             "--results" => results = Some(PathBuf::from(value("--results")?)),
             "--ggf" => ggf = Some(PathBuf::from(value("--ggf")?)),
+            "--force" => force = true,
             option if option.contains('=') && !option.starts_with('-') => {
                 let spec = engines
                     .last_mut()
@@ -143,6 +147,9 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     config.concurrency = concurrency;
     config.margin = margin;
     config.timeout = timeout;
+    for path in results.iter().chain(&ggf) {
+        output::refuse_existing(path, force)?;
+    }
     config.results = results;
     config.ggf = ggf;
     if let Some(file) = openings_file {

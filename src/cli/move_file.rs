@@ -77,9 +77,9 @@ pub(crate) fn run(
     let next = next_name(path)?;
     // Before the search: a file that may not be written must not cost the move's time.
     check_writable(&next, force)?;
-    let text = read_limited(path).with_context(|| format!("reading {file}"))?;
-    let position = read_board(&text, color).with_context(|| format!("reading {file}"))?;
     let deadline = started + Duration::from_secs_f64(seconds);
+    let text = read_limited(path, deadline).with_context(|| format!("reading {file}"))?;
+    let position = read_board(&text, color).with_context(|| format!("reading {file}"))?;
     let (mv, after) = choose(&position, deadline, || engine(table_mib(seconds)))?;
     write_new(&next, &write_board(&after), force)?;
     outln!("{mv}")?;
@@ -97,17 +97,47 @@ fn table_mib(seconds: f64) -> usize {
     ((seconds * TABLE_MIB_PER_SECOND) as usize).clamp(2, Engine::DEFAULT_HASH_MIB)
 }
 
-/// Reads a board file of at most [`MAX_BOARD_FILE`] bytes.
-fn read_limited(path: &Path) -> Result<String> {
+/// Reads a board file of at most [`MAX_BOARD_FILE`] bytes, by `deadline`: a pipe (a FIFO,
+/// `<(...)`) is read as it comes, and one with nothing more to give by then is refused
+/// rather than waited on past the move's time. A FIFO that no writer has opened is empty.
+fn read_limited(path: &Path, deadline: Instant) -> Result<String> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
     let mut bytes = Vec::new();
-    fs::File::open(path)?
-        .take(MAX_BOARD_FILE + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_BOARD_FILE {
-        bail!(
-            "larger than {} KiB: not a board file",
-            MAX_BOARD_FILE / 1024
-        );
+    let mut chunk = [0u8; 8192];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => {
+                bytes.extend_from_slice(&chunk[..read]);
+                if bytes.len() as u64 > MAX_BOARD_FILE {
+                    bail!(
+                        "larger than {} KiB: not a board file",
+                        MAX_BOARD_FILE / 1024
+                    );
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    bail!("the board did not come within the move's time");
+                }
+                let mut ready = libc::pollfd {
+                    fd: file.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                let wait = libc::c_int::try_from(left.as_millis() + 1).unwrap_or(libc::c_int::MAX);
+                // SAFETY: one valid pollfd for an open descriptor of ours.
+                unsafe { libc::poll(&mut ready, 1, wait) };
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
     String::from_utf8(bytes).map_err(|_| anyhow!("not text (invalid UTF-8)"))
 }

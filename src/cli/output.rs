@@ -105,6 +105,15 @@ macro_rules! outln {
 
 pub(crate) use {out, outln};
 
+/// Fails when `path` exists (even as a dangling link) and `force` was not given: no writer
+/// replaces a file unasked. Checked before any long work, so that nothing is lost to it.
+pub(super) fn refuse_existing(path: &std::path::Path, force: bool) -> anyhow::Result<()> {
+    if !force && path.symlink_metadata().is_ok() {
+        anyhow::bail!("{} exists: give --force to replace it", path.display());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

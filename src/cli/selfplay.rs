@@ -114,7 +114,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         random_moves: args.get("random-moves", random_default)?,
         games_per_chunk: args.get("games", defaults.games_per_chunk)?,
         seed: args.get("seed", defaults.seed)?,
-        hash_mib: args.get("hash", defaults.hash_mib)?,
+        hash_mib: args.table_mib("hash", defaults.hash_mib)?,
     };
     if !(1..=60).contains(&settings.depth) {
         bail!("--depth {}: expected 1 to 60", settings.depth);
@@ -130,9 +130,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     if settings.games_per_chunk == 0 {
         bail!("--games 0: a chunk needs games");
-    }
-    if !(1..=65536).contains(&settings.hash_mib) {
-        bail!("--hash {}: expected 1 to 65536 MiB", settings.hash_mib);
     }
     let chunks: u64 = args.get("chunks", 1)?;
     let first: u64 = args.get("first-chunk", 0)?;

@@ -97,7 +97,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         records.truncate(first);
     }
     let threads = args.threads("all")?;
-    let mut solvers = Solvers::new(args.get("table", DEFAULT_TABLE_MIB)?);
+    let table_mib = args.table_mib("table", DEFAULT_TABLE_MIB)?;
+    let mut solvers =
+        Solvers::try_new(table_mib).map_err(|e| anyhow!("--table {table_mib}: {e}"))?;
     solvers.set_threads(threads);
     let proof = if args.flag("outcome") {
         Proof::Outcome

@@ -131,11 +131,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if config.games.is_empty() && config.selfplay.is_empty() {
         bail!("no games given: use --games or --selfplay <file or directory>\n\n{HELP}");
     }
-    if config.measure_only.is_none() && config.out.exists() && !args.flag("force") {
-        bail!(
-            "{} exists: give another --out, or --force to replace it",
-            config.out.display()
-        );
+    if config.measure_only.is_none() {
+        super::output::refuse_existing(&config.out, args.flag("force"))?;
     }
     let start = Instant::now();
     let summary = train::train(&config, &mut |line| {
@@ -268,12 +265,7 @@ fn run_grid(args: &Args, size: usize) -> Result<()> {
         bail!("no games given: use --selfplay <file or directory> of {size}x{size} games");
     }
     let out: PathBuf = args.get("out", PathBuf::from(format!("emilia-{size}.weights")))?;
-    if out.exists() && !args.flag("force") {
-        bail!(
-            "{} exists: give another --out, or --force to replace it",
-            out.display()
-        );
-    }
+    super::output::refuse_existing(&out, args.flag("force"))?;
     let start = Instant::now();
     let fitted = train::grid_pattern::train_grid_pattern(&config, &mut |line| {
         output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))

@@ -100,12 +100,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     let out: PathBuf = args.get("out", PathBuf::from("emilia.mpc"))?;
     // Refused before the long measurement, not after it.
-    if out.exists() && !args.flag("force") {
-        bail!(
-            "{} exists: give --force to overwrite it, or another --out",
-            out.display()
-        );
-    }
+    super::output::refuse_existing(&out, args.flag("force"))?;
     let threads = args.threads("all")?;
     let paths: Vec<PathBuf> = args.values("games").iter().map(PathBuf::from).collect();
     if paths.is_empty() {

@@ -831,13 +831,20 @@ pub(crate) fn available_cores() -> usize {
 }
 
 /// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
-/// says.
+/// says. A refusal names the whole `mib`, which the user asked for, not the part refused.
 fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError> {
-    crate::memory::check_available(mib << 20)?;
+    let wanted = mib << 20;
+    let whole = |error: MemoryError| match error {
+        MemoryError::Unavailable { available, .. } => {
+            MemoryError::Unavailable { wanted, available }
+        }
+        MemoryError::Refused { reason, .. } => MemoryError::Refused { wanted, reason },
+    };
+    crate::memory::check_available(wanted)?;
     let split = table_split(mib);
     Ok((
-        TranspositionTable::with_bytes(split.midgame_bytes)?,
-        Solvers::try_new(split.solver_mib)?,
+        TranspositionTable::with_bytes(split.midgame_bytes).map_err(whole)?,
+        Solvers::try_new(split.solver_mib).map_err(whole)?,
     ))
 }
 

@@ -60,8 +60,11 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line, or `None` at the end of the input (or on a read error).
     pub(crate) fn next_line(&mut self) -> Option<Line> {
+        // Kept: a line of MAX_LINE bytes, with room for a byte-order mark and a CR.
+        const KEPT: usize = MAX_LINE + BOM.len() + 1;
         let mut bytes = Vec::new();
         let mut length = 0usize;
+        let mut last = None;
         let terminated = loop {
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
@@ -77,8 +80,9 @@ impl<R: BufRead> LineReader<R> {
             };
             let content = if found { &chunk[..used - 1] } else { chunk };
             length += content.len();
-            if bytes.len() < MAX_LINE {
-                let room = MAX_LINE - bytes.len();
+            last = content.last().copied().or(last);
+            if bytes.len() < KEPT {
+                let room = KEPT - bytes.len();
                 bytes.extend_from_slice(&content[..content.len().min(room)]);
             }
             self.input.consume(used);
@@ -93,9 +97,9 @@ impl<R: BufRead> LineReader<R> {
             bytes.drain(..BOM.len());
             length -= BOM.len();
         }
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
+        if last == Some(b'\r') && length > 0 {
             length -= 1;
+            bytes.truncate(length);
         }
         if length > MAX_LINE {
             return Some(Line::TooLong(length));
@@ -295,6 +299,22 @@ mod tests {
         assert_eq!(
             lines(&long),
             vec![Line::TooLong(MAX_LINE + 10), Line::Text("name".into())]
+        );
+        // The longest line, with a CR before its LF, or a byte-order mark before it.
+        let longest = "x".repeat(MAX_LINE);
+        for input in [
+            format!("{longest}\r\nname\n"),
+            format!("\u{feff}{longest}\nname\n"),
+            format!("\u{feff}{longest}\r\nname\n"),
+        ] {
+            assert_eq!(
+                lines(input.as_bytes()),
+                vec![Line::Text(longest.clone()), Line::Text("name".into())]
+            );
+        }
+        assert_eq!(
+            lines(format!("{longest}x\r\n").as_bytes()),
+            vec![Line::TooLong(MAX_LINE + 1)]
         );
         assert_eq!(
             lines(b"play \xff\xfe\nname\n"),

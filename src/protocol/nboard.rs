@@ -110,13 +110,17 @@ impl<'a, W: Write> NboardSession<'a, W> {
             // The search has no notion of contempt (the value of a draw).
             "contempt" => log::debug!("ignored: set {rest}"),
             "game" => match ggf::parse(value) {
-                Ok(game) => self.game = game,
+                Ok(game) => match self.engine.check_size(game.position().size()) {
+                    Ok(()) => self.game = game,
+                    Err(e) => self.status(&format!("game ignored: {e}")),
+                },
                 Err(e) => self.status(&format!("game ignored: {e}")),
             },
             // The engine's own options (`set hash 128`), as the text protocol's setoption.
             name if engine::find_option(name).is_some() => {
-                if let Err(e) = self.engine.set_option(name, value) {
-                    self.status(&format!("{e}"));
+                let size = self.game.position().size();
+                if let Err(e) = super::set_option_at_size(&mut self.engine, name, value, size) {
+                    self.status(&e);
                 }
             }
             _ => log::debug!("ignored: set {rest}"),

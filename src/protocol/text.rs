@@ -11,7 +11,7 @@ use crate::board::{Color, ColorError, Move, Position, SIZES};
 use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
-use crate::perft::{perft_any, Convention};
+use crate::perft::{perft_stoppable, Convention};
 use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
 
@@ -613,8 +613,13 @@ impl TextSession {
                 format!("perft depth '{depth}' is not a number from 0 to {MAX_PERFT_DEPTH}")
             })?;
         let convention = Convention::EndedDropOut;
-        let leaves = perft_any(&self.game.position().board, depth, convention);
-        Ok(leaves.to_string())
+        let board = &self.game.position().board;
+        let interrupts = &self.interrupts;
+        let stopped = || interrupts.pending();
+        match perft_stoppable(board, depth, convention, &stopped) {
+            Some(leaves) => Ok(leaves.to_string()),
+            None => Err(format!("perft {depth} stopped before the end of its count")),
+        }
     }
 
     fn setoption(&mut self, args: &[&str]) -> Answer {
@@ -631,10 +636,9 @@ impl TextSession {
         if value.is_empty() {
             return Err(format!("usage: setoption {name} <value>"));
         }
-        self.engine
-            .set_option(name, &value.join(" "))
+        let size = self.game.position().size();
+        super::set_option_at_size(&mut self.engine, name, &value.join(" "), size)
             .map(|_| String::new())
-            .map_err(|e| e.to_string())
     }
 
     fn loadgame(&mut self, text: &str) -> Answer {
@@ -749,6 +753,8 @@ enum ArgumentError {
     DepthRange(String, u64),
     /// A clock too large to read: the command and the text.
     ClockTooLarge(String, String),
+    /// A number that is no clock (negative, or not whole): the command and the text.
+    NotAClock(String, String),
     /// A word that is no search limit: the command, the word and what was expected.
     Unexpected(String, String, &'static str),
 }
@@ -778,6 +784,10 @@ impl fmt::Display for ArgumentError {
             ArgumentError::ClockTooLarge(command, text) => {
                 write!(f, "{command}: clock '{text}' is too large")
             }
+            ArgumentError::NotAClock(command, text) => write!(
+                f,
+                "{command}: clock '{text}' is not a whole number of milliseconds"
+            ),
             ArgumentError::Unexpected(command, word, expected) => {
                 write!(f, "{command}: unexpected '{word}': expected {expected}")
             }
@@ -818,10 +828,16 @@ fn parse_count(text: &str, what: &'static str) -> Result<u32, ArgumentError> {
         .map_err(|_| ArgumentError::Count(what, text.to_string()))
 }
 
-/// Whether `word` starts search arguments: a number or a limit's name.
+/// Whether `word` starts search arguments: a number (or what is meant as one, such as
+/// `-5`) or a limit's name.
 fn is_search_word(word: &str) -> bool {
-    word.bytes().all(|b| b.is_ascii_digit())
+    looks_numeric(word)
         || ["depth", "movetime", "nodes"].contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// Whether `word` starts like a number: a digit, a sign or a decimal point first.
+fn looks_numeric(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c))
 }
 
 /// Reads `[<ms>] [depth N] [movetime MS] [nodes N]`; a bare number is the mover's clock
@@ -881,6 +897,12 @@ fn parse_search_args(
                     .map_err(|_| ArgumentError::ClockTooLarge(command.into(), word.clone()))?;
                 out.clock = Some(Clock::sudden_death(Duration::from_millis(ms)));
                 i += 1;
+            }
+            _ if clock_allowed && looks_numeric(&word) => {
+                return Err(ArgumentError::NotAClock(
+                    command.into(),
+                    args[i].to_string(),
+                ))
             }
             _ => {
                 return Err(ArgumentError::Unexpected(

@@ -1,12 +1,15 @@
 //! An engine as a child process: lines to its stdin, lines from its stdout with deadlines.
 //! Its stdout is read on a thread feeding a channel, so that a hung engine can be timed out
 //! and killed instead of blocking the referee. Each engine runs in a process group of its
-//! own, which is killed as a whole: an engine started by a wrapper script goes with it.
+//! own, which is killed as a whole: an engine started by a wrapper script goes with it. A
+//! signal that ends the referee (Ctrl-C, `kill`, a closed terminal) ends every engine's
+//! group first: in groups of their own, the engines would not get the terminal's signal.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -61,6 +64,70 @@ fn read_bounded_line(reader: &mut impl BufRead) -> std::io::Result<Option<Output
     Ok(Some(Output::Line(line.trim_end_matches('\r').to_string())))
 }
 
+/// How many engine groups [`RUNNING_GROUPS`] holds: far more than any match runs at once.
+const MAX_RUNNING: usize = 1024;
+
+/// The process groups of the engines not yet reaped, for [`end_engines`]: a table of
+/// atomics because a signal handler may neither lock nor allocate; 0 marks a free slot.
+static RUNNING_GROUPS: [AtomicI32; MAX_RUNNING] = [const { AtomicI32::new(0) }; MAX_RUNNING];
+
+/// The signals that end the referee, whose handler ends the engines first.
+const ENDING_SIGNALS: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+/// The handler of [`ENDING_SIGNALS`]: kills every engine's group, then ends the process by
+/// the same signal (its action was reset to the default on entry, and the signal is blocked
+/// until the handler returns).
+extern "C" fn end_engines(signal: libc::c_int) {
+    for slot in &RUNNING_GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            // SAFETY: kill is async-signal-safe; the group's leader is not reaped yet (its
+            // slot is cleared before it is), so the group is still an engine's.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
+    }
+    // SAFETY: raise is async-signal-safe.
+    unsafe { libc::raise(signal) };
+}
+
+/// Installs [`end_engines`] for each of [`ENDING_SIGNALS`] that has its default action
+/// (one that is ignored, as under `nohup`, stays ignored), once per process.
+fn end_engines_on_signals() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        for signal in ENDING_SIGNALS {
+            // SAFETY: sigaction with fully initialised structures; the handler only makes
+            // async-signal-safe calls.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction != libc::SIG_DFL
+                {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction =
+                    end_engines as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                action.sa_flags = libc::SA_RESETHAND;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// Enters `group` in [`RUNNING_GROUPS`]; its slot, or `None` when the table is full.
+fn register_group(group: libc::pid_t) -> Option<usize> {
+    let slot = RUNNING_GROUPS.iter().position(|slot| {
+        slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    });
+    if slot.is_none() {
+        log::warn!("more than {MAX_RUNNING} engines: a signal would not end engine group {group}");
+    }
+    slot
+}
+
 /// A running engine.
 pub(crate) struct EngineProcess {
     child: Child,
@@ -69,6 +136,8 @@ pub(crate) struct EngineProcess {
     label: String,
     /// How it ended, once reaped.
     reaped: Option<String>,
+    /// Its entry in [`RUNNING_GROUPS`], until it is reaped.
+    group_slot: Option<usize>,
 }
 
 impl EngineProcess {
@@ -98,9 +167,13 @@ impl EngineProcess {
         }
         // A group of its own, led by the engine: see `kill`.
         process.process_group(0);
+        end_engines_on_signals();
         let mut child = process
             .spawn()
             .map_err(|e| SpawnError::Start(command.to_string(), e))?;
+        let group_slot = libc::pid_t::try_from(child.id())
+            .ok()
+            .and_then(register_group);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
@@ -130,6 +203,7 @@ impl EngineProcess {
             lines,
             label: label.to_string(),
             reaped: None,
+            group_slot,
         })
     }
 
@@ -144,14 +218,33 @@ impl EngineProcess {
         sent.map_err(|_| ReadError::Closed)
     }
 
-    /// The next line of output, waiting until `deadline` at most.
+    /// The next line of output, waiting until `deadline` at most. An engine that exits is
+    /// [`ReadError::Closed`] soon after, even while a process it left behind holds its
+    /// output open (which keeps the end of the output from coming).
     pub(crate) fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
+        /// How often a silent engine is looked at, whether it has exited.
+        const LOOK: Duration = Duration::from_millis(50);
+        /// How long the lines an engine wrote before exiting may take to come through.
+        const LAST_LINES: Duration = Duration::from_millis(100);
+        let received = |result| match result {
             Ok(Output::Line(line)) => Ok(line),
             Ok(Output::TooLong) => Err(ReadError::TooLong),
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        };
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(LOOK)) {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() && left > LOOK => {
+                    if self.ended().is_some() {
+                        return match received(self.lines.recv_timeout(LAST_LINES)) {
+                            Err(ReadError::Timeout) => Err(ReadError::Closed),
+                            other => other,
+                        };
+                    }
+                }
+                result => return received(result),
+            }
         }
     }
 
@@ -213,6 +306,10 @@ impl EngineProcess {
             unsafe { libc::kill(-group, libc::SIGKILL) };
         }
         let _ = self.child.kill();
+        // Out of the table before the reaping frees the number for another process.
+        if let Some(slot) = self.group_slot.take() {
+            RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
         let status = self.child.wait();
         self.reaped = Some(status.map_or_else(|e| format!("unknown exit ({e})"), describe_exit));
         log::debug!("{} killed", self.label);
