@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::data_dir;
+use emilia::board::{Color, Position};
 use emilia::formats::wthor::WthorFile;
 
 fn emilia(args: &[&str]) -> (bool, String, String) {
@@ -137,7 +138,19 @@ fn transcripts_are_games_and_bad_input_is_refused() {
     assert!(ok);
     assert_eq!(rows(&out).len(), 5, "{out}");
     for (args, message) in [
-        (vec!["analyze", "f5f5"], "neither a file nor a transcript"),
+        (
+            vec!["analyze", "f5f5"],
+            "neither a file nor a transcript of 8x8",
+        ),
+        (
+            vec!["analyze", "f5", "--size", "7"],
+            "--size 7: expected 6, 8, 10 or 12",
+        ),
+        (vec!["analyze", "f5", "--threads", "0"], "--threads 0"),
+        (
+            vec!["analyze", "f5", "--book", "no-such-book"],
+            "--book no-such-book",
+        ),
         (vec!["analyze"], "expected one game"),
         (vec!["analyze", "f5", "--depth", "0"], "--depth 0"),
         (vec!["analyze", "f5", "--frobnicate"], "unknown option"),
@@ -145,4 +158,63 @@ fn transcripts_are_games_and_bad_input_is_refused() {
         let (ok, _, err) = emilia(&args);
         assert!(!ok && err.contains(message), "{args:?}: {err}");
     }
+}
+
+/// The counts of discs after `transcript` from the start of `size`, as `analyze` reports
+/// an unfinished game.
+fn unfinished(size: usize, transcript: &str) -> String {
+    let (position, _) = Position::start(size)
+        .unwrap()
+        .play_transcript(transcript)
+        .unwrap();
+    format!(
+        "result: unfinished, discs Black {} White {}",
+        position.count(Color::Black),
+        position.count(Color::White)
+    )
+}
+
+#[test]
+fn book_values_say_so_and_the_book_and_threads_are_options() {
+    let opening = "f5d6c3d3c4f4f6f3e6e7";
+    let (ok, out, err) = emilia(&["analyze", opening, "--depth", "2", "--threads", "1"]);
+    assert!(ok, "{err}");
+    let booked = rows(&out);
+    assert_eq!(booked.len(), 10, "{out}");
+    assert!(booked.iter().all(|r| r[8] == "book"), "{out}");
+    assert!(out.contains(&unfinished(8, opening)), "{out}");
+    let (ok, out, err) = emilia(&["analyze", opening, "--depth", "2", "--book", "off"]);
+    assert!(ok, "{err}");
+    let searched = rows(&out);
+    assert_eq!(searched.len(), 10, "{out}");
+    assert!(searched.iter().all(|r| r[8] == "search"), "{out}");
+    // A search to depth 2 and the book (built from deep searches) do not agree throughout.
+    assert!(
+        booked.iter().zip(&searched).any(|(b, s)| b[4] != s[4]),
+        "{out}"
+    );
+    // Before the subcommand these options are the protocol engine's: the refusal shows
+    // where analyze takes its own.
+    let (ok, _, err) = emilia(&["--threads", "1", "analyze", opening]);
+    assert!(!ok, "{err}");
+    assert!(err.contains("emilia analyze ... --threads 1"), "{err}");
+}
+
+#[test]
+fn transcripts_of_other_sizes_are_read_with_size() {
+    // The first legal move twice over from the 10x10 start: no 8x8 game.
+    let mut position = Position::start(10).unwrap();
+    let mut transcript = String::new();
+    for _ in 0..2 {
+        let mv = position.legal_moves()[0];
+        transcript.push_str(&mv.to_string());
+        position = position.play(mv).unwrap();
+    }
+    let (ok, _, err) = emilia(&["analyze", &transcript, "--depth", "1"]);
+    assert!(!ok && err.contains("of 8x8"), "{transcript}: {err}");
+    let (ok, out, err) = emilia(&["analyze", &transcript, "--size", "10", "--depth", "2"]);
+    assert!(ok, "{err}");
+    assert_eq!(rows(&out).len(), 2, "{out}");
+    assert!(out.contains(&unfinished(10, &transcript)), "{out}");
+    assert!(out.lines().next() == Some(transcript.as_str()), "{out}");
 }

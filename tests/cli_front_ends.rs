@@ -564,3 +564,128 @@ fn solve_proves_outcomes_that_agree_with_exact_scores() {
     }
     assert!(outcome.iter().any(|s| s == "loss") && outcome.iter().any(|s| s == "win"));
 }
+
+/// An engine option before a subcommand is refused, and where the subcommand takes a flag
+/// of that name (its `--help` names it), the refusal shows that flag after the subcommand.
+#[test]
+fn engine_options_before_a_subcommand_point_to_its_own_flags() {
+    let values = [
+        ("hash", "16"),
+        ("threads", "1"),
+        ("ponder", "off"),
+        ("eval", "classic"),
+        ("probcut", "5"),
+        ("mpc", "on"),
+        ("weights", "builtin"),
+        ("depth", "3"),
+        ("movetime", "100"),
+        ("nodes", "1000"),
+        ("player", "greedy"),
+        ("seed", "1"),
+        ("book", "off"),
+        ("book_randomness", "0"),
+    ];
+    let commands = [
+        "perft", "bench", "book", "solve", "tune", "match", "train", "analyze", "selfplay",
+    ];
+    let mut own = 0;
+    for command in commands {
+        let (ok, help, _) = emilia(&[command, "--help"]);
+        assert!(ok, "{command} --help");
+        for (name, value) in values {
+            let flag = format!("--{name}");
+            // Not counting the engine command lines of examples ("emilia --player greedy").
+            let has_flag = help
+                .replace("emilia --", "")
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .any(|word| word == flag);
+            let (ok, out, err) = emilia(&[&flag, value, command, "--help"]);
+            assert!(!ok && out.is_empty(), "{flag} before {command}: {out}");
+            let pointer = format!("emilia {command} ... {flag} {value}");
+            assert_eq!(
+                err.contains(&pointer),
+                has_flag,
+                "{flag} before {command}: {err}"
+            );
+            assert!(
+                err.contains("sets the engine of the protocol session"),
+                "{err}"
+            );
+            own += usize::from(has_flag);
+        }
+    }
+    assert!(own >= 10, "too few own flags found: the test proves little");
+}
+
+#[test]
+fn board_files_refuse_the_mark_of_a_legal_move() {
+    let dir = scratch_dir("star");
+    let first = dir.join("game-01");
+    // The start as showboard draws it, legal moves marked, pasted into a board file.
+    let marked = "........\n........\n...*....\n..*OX...\n...XO*..\n....*...\n........\n........\n";
+    std::fs::write(&first, marked).unwrap();
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.1"]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        err.contains("row 3, square 4: '*' is no disc: showboard and play draw it on a legal move"),
+        "{err}"
+    );
+    assert!(!dir.join("game-02").exists());
+    std::fs::write(&first, marked.replace('*', ".")).unwrap();
+    let (ok, out, err) = emilia(&["move", first.to_str().unwrap(), "black", "0.1"]);
+    assert!(ok, "{err}");
+    assert!(["d3", "c4", "f5", "e6"].contains(&out.trim()), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `emilia` alone with a terminal on standard input says on stderr how to go on; with a
+/// pipe it says nothing; stdout carries only the protocol's replies either way.
+#[test]
+fn a_person_at_a_terminal_is_told_how_to_start_and_leave() {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    use std::process::Stdio;
+    let (mut controller, mut terminal) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the integers given.
+    let opened = unsafe {
+        libc::openpty(
+            &mut controller,
+            &mut terminal,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "no pseudo-terminal");
+    // SAFETY: both descriptors are new and owned here alone.
+    let (mut controller, terminal) = unsafe {
+        (
+            std::fs::File::from_raw_fd(controller),
+            Stdio::from_raw_fd(terminal),
+        )
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        .stdin(terminal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    controller.write_all(b"name\nquit\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "= Emilia\n\n=\n\n");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("type help") && err.contains("quit"), "{err}");
+    let (ok, out, err) = {
+        let output = Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    assert!(ok && out.is_empty() && err.is_empty(), "{out}{err}");
+}

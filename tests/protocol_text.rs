@@ -276,7 +276,8 @@ fn bad_input_is_refused_and_changes_nothing() {
     let long = format!("play {}", "f".repeat(20_000));
     let start_squares = Position::start(8).unwrap().squares_string();
     let extra = format!("setboard {start_squares} X extra");
-    let cases: Vec<(&str, &str)> = vec![
+    let cases: Vec<(&str, &str)> =
+        vec![
         (&extra, "unexpected 'extra' after the side to move 'X'"),
         ("genmove black depth 3 depth 4", "depth given twice"),
         (
@@ -331,7 +332,16 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("set_game Chess", "unsupported game 'Chess'"),
         ("loadgame (;GM[Othello]BO[8 --- *];)", "GGF: BO says size 8"),
         ("loadgame (;GM[Othello]B[F5]", "GGF: the game does not end"),
-        ("loadgame f5f5", "malformed transcript: transcript move 2"),
+        ("loadgame f5f5", "malformed transcript: move 2: illegal move f5"),
+        ("loadgame a123", "malformed transcript: 'a123' is not a square"),
+        (
+            "setboard 8 -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X",
+            "malformed board: '8' is not squares of the board",
+        ),
+        ("genmove black 1.5", "a bare number is the mover's whole remaining clock"),
+        ("legal_moves all", "legal_moves takes no arguments"),
+        ("position now", "position takes no arguments"),
+        ("help me", "help takes no arguments"),
         ("loadgame", "usage: loadgame"),
         ("history json", "usage: history [ggf]"),
         ("name please", "name takes no arguments"),

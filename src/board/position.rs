@@ -332,6 +332,17 @@ impl Position {
     /// `X` or `*` is Black, `O` is White, `-`, `.` or `_` is empty.
     pub fn from_parts(squares: &str, side: &str) -> Result<Position, PositionError> {
         let chars: Vec<char> = squares.chars().collect();
+        // A character that is no square is named first: it may be why the count is wrong.
+        let discs: Vec<Option<Color>> = chars
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| match c {
+                'X' | 'x' | '*' | 'B' | 'b' => Ok(Some(Color::Black)),
+                'O' | 'o' | 'W' | 'w' => Ok(Some(Color::White)),
+                '-' | '.' | '_' | 'E' | 'e' => Ok(None),
+                _ => Err(PositionError::BadChar(c, i)),
+            })
+            .collect::<Result<_, _>>()?;
         let size = SIZES
             .into_iter()
             .find(|s| s * s == chars.len())
@@ -340,13 +351,7 @@ impl Position {
             .parse()
             .map_err(|_| PositionError::Side(side.to_string()))?;
         let mut cells = Vec::with_capacity(chars.len());
-        for (i, &c) in chars.iter().enumerate() {
-            let color = match c {
-                'X' | 'x' | '*' | 'B' | 'b' => Some(Color::Black),
-                'O' | 'o' | 'W' | 'w' => Some(Color::White),
-                '-' | '.' | '_' | 'E' | 'e' => None,
-                _ => return Err(PositionError::BadChar(c, i)),
-            };
+        for color in discs {
             cells.push(match color {
                 None => Cell::Empty,
                 Some(c) if c == to_move => Cell::Player,

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::Engine;
 use crate::formats::{ggf, wthor::WthorFile};
 use crate::game::Game;
@@ -15,18 +15,26 @@ use crate::score::Score;
 use crate::search::Limits;
 
 const HELP: &str = "\
-Usage: emilia analyze <game> [--game N] [--depth D] [--exact E] [--svg FILE [--force]]
+Usage: emilia analyze <game> [--game N] [--size N] [--depth D] [--exact E] [--book B]
+                      [--threads N] [--svg FILE [--force]]
 
 Replays a game and gives every move's value, the best move with its value, and the loss
 in discs (best minus played, for the mover). Values are for the mover; the chart and the
-last column are Black's view.
+last column are Black's view. The kind of a value: exact (perfect play), book (the
+best value is the opening book's, as is the move played's when the book has it) or search.
+A game that has not ended shows its disc count as unfinished.
 
   <game>          a GGF file, a WTHOR file (.wtb), a file holding a transcript, or a
                   transcript itself (f5d6c3d3c4...)
   --game N        the N-th game of a file holding several (default 1)
+  --size N        board side of a transcript: 6, 8, 10 or 12 (default 8; GGF games say
+                  their own, WTHOR games are 8x8)
   --depth D       midgame search depth of every move (default 10)
   --exact E       exact values (perfect play) from E empty squares on, 8x8 only
                   (default 18; 0 for none)
+  --book B        the opening book on 8x8: on (built in, the default), off, or a book file
+                  written by emilia book
+  --threads N     search threads, or all (the default)
   --svg FILE      writes a chart of Black's score through the game, which a browser shows;
                   an existing FILE is replaced only with --force
 ";
@@ -47,6 +55,9 @@ pub(crate) struct MoveValue {
     pub(crate) best_value: Score,
     /// Whether the values are exact (perfect play).
     pub(crate) exact: bool,
+    /// Whether the best value is the opening book's (so is the played move's, when the
+    /// book has that move).
+    pub(crate) book: bool,
     /// Empty squares before the move.
     pub(crate) empties: u32,
 }
@@ -55,6 +66,17 @@ impl MoveValue {
     /// Discs the move gave away against the best one.
     pub(crate) fn loss(&self) -> Score {
         Score::from_hundredths((self.best_value.hundredths() - self.value.hundredths()).max(0))
+    }
+
+    /// Where the values come from: `exact`, `book` or `search`.
+    pub(crate) fn kind(&self) -> &'static str {
+        if self.exact {
+            "exact"
+        } else if self.book {
+            "book"
+        } else {
+            "search"
+        }
     }
 
     /// The value after the move, for Black.
@@ -68,7 +90,18 @@ impl MoveValue {
 
 /// Runs `emilia analyze`.
 pub(crate) fn run(args: &[String]) -> Result<()> {
-    let args = Args::parse(args, &[("game", 1), ("depth", 1), ("exact", 1), ("svg", 1)])?;
+    let args = Args::parse(
+        args,
+        &[
+            ("game", 1),
+            ("size", 1),
+            ("depth", 1),
+            ("exact", 1),
+            ("book", 1),
+            ("threads", 1),
+            ("svg", 1),
+        ],
+    )?;
     if args.flag("help") {
         out!("{HELP}")?;
         return Ok(());
@@ -90,9 +123,23 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if let Some(path) = svg {
         super::output::refuse_existing(path, args.flag("force"))?;
     }
-    let game = read_game(source, number)?;
-    let start = Instant::now();
+    let size: Option<usize> = args
+        .value("size")
+        .map(|_| args.get("size", 8))
+        .transpose()?;
+    if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
+        bail!("--size {size}: expected 6, 8, 10 or 12");
+    }
     let mut engine = Engine::new();
+    for option in ["book", "threads"] {
+        if let Some(value) = args.value(option) {
+            engine
+                .set_option(option, value)
+                .map_err(|e| anyhow!("--{option} {value}: {e}"))?;
+        }
+    }
+    let game = read_game(source, number, size)?;
+    let start = Instant::now();
     let values = analyse(&mut engine, &game, depth, exact, &mut |done, total| {
         note(&format!("analysed {done} of {total} moves"))
     });
@@ -107,10 +154,22 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 
 /// The game `source` names: the `number`-th of a GGF or WTHOR file, a file holding a
 /// transcript, or a transcript.
-fn read_game(source: &str, number: usize) -> Result<Game> {
+/// `size` is that of a transcript (8 unless given); a game of another size is refused.
+fn read_game(source: &str, number: usize, size: Option<usize>) -> Result<Game> {
+    let game = read_any_game(source, number, size.unwrap_or(8))?;
+    let played = game.position().size();
+    match size {
+        Some(size) if size != played => {
+            bail!("--size {size}: the game is {played}x{played}")
+        }
+        _ => Ok(game),
+    }
+}
+
+fn read_any_game(source: &str, number: usize, size: usize) -> Result<Game> {
     let path = Path::new(source);
     if !path.exists() {
-        return transcript_game(source);
+        return transcript_game(source, size);
     }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
     let is_wthor = path
@@ -145,14 +204,14 @@ fn read_game(source: &str, number: usize) -> Result<Game> {
         .filter(|l| !l.is_empty())
         .nth(number - 1)
         .ok_or_else(|| anyhow!("{source} holds no transcript {number}"))?;
-    transcript_game(line).with_context(|| format!("in {source}"))
+    transcript_game(line, size).with_context(|| format!("in {source}"))
 }
 
-fn transcript_game(text: &str) -> Result<Game> {
-    let start = Position::start(8).expect("8x8");
-    let (_, moves) = start
-        .play_transcript(text)
-        .map_err(|e| anyhow!("'{text}' is neither a file nor a transcript: {e}"))?;
+fn transcript_game(text: &str, size: usize) -> Result<Game> {
+    let start = Position::start(size).expect("a size checked");
+    let (_, moves) = start.play_transcript(text).map_err(|e| {
+        anyhow!("'{text}' is neither a file nor a transcript of {size}x{size}: {e}")
+    })?;
     let mut game = Game::new(start);
     for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
         game.play_implicit(mv, None, None)?;
@@ -234,6 +293,7 @@ fn searched(engine: &mut Engine, position: &Position, played: Move, depth: u32) 
     MoveValue {
         best: best.mv,
         best_value: best.score,
+        book: best.book,
         value,
         ..blank(position, played)
     }
@@ -248,6 +308,7 @@ fn blank(position: &Position, played: Move) -> MoveValue {
         best: played,
         best_value: Score::from_hundredths(0),
         exact: false,
+        book: false,
         empties: 0,
     }
 }
@@ -255,7 +316,7 @@ fn blank(position: &Position, played: Move) -> MoveValue {
 fn print_report(game: &Game, values: &[MoveValue], depth: u32, exact: u32) -> Result<()> {
     outln!("{}", game.transcript())?;
     outln!(
-        "values for the mover: exact from {exact} empties, else depth {depth}; \
+        "values for the mover: exact from {exact} empties, else the book's or depth {depth}; \
          loss = best - played, in discs"
     )?;
     outln!(
@@ -282,7 +343,7 @@ fn print_report(game: &Game, values: &[MoveValue], depth: u32, exact: u32) -> Re
             v.best.to_string(),
             v.best_value.to_string(),
             v.loss().discs(),
-            if v.exact { "exact" } else { "search" },
+            v.kind(),
             v.for_black().to_string()
         )?;
     }
@@ -296,8 +357,21 @@ fn print_report(game: &Game, values: &[MoveValue], depth: u32, exact: u32) -> Re
             total / mine.len().max(1) as f64
         )?;
     }
-    outln!("result: {}", game.result())?;
+    outln!("result: {}", outcome(game))?;
     Ok(())
+}
+
+/// The result of a finished game (`B+12`), or `unfinished` with the disc count.
+fn outcome(game: &Game) -> String {
+    if game.is_over() {
+        return game.result();
+    }
+    let position = game.position();
+    format!(
+        "unfinished, discs Black {} White {}",
+        position.count(Color::Black),
+        position.count(Color::White)
+    )
 }
 
 /// Chart size and margins, in SVG units.
@@ -321,7 +395,7 @@ pub(crate) fn chart(game: &Game, values: &[MoveValue]) -> String {
          viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <title>Black's score through the game: {}</title>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-        escape(&game.result())
+        escape(&outcome(game))
     );
     // Grid: a line every 8 discs, the zero line darker; plies every 10.
     let mut discs = -range;
@@ -360,7 +434,7 @@ pub(crate) fn chart(game: &Game, values: &[MoveValue]) -> String {
         WIDTH / 2.0,
         HEIGHT - 12.0,
         WIDTH / 2.0,
-        escape(&game.result()),
+        escape(&outcome(game)),
         WIDTH / 2.0
     ));
     for exact in [false, true] {

@@ -69,7 +69,8 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
 fn usage() -> String {
     let mut text = String::from(
         "emilia - an Othello engine\n\nUsage: emilia [SUBCOMMAND] [OPTIONS]\n\n\
-         With no subcommand, reads protocol commands on stdin (see protocol.md).\n\n\
+         With no subcommand, reads protocol commands on stdin (`help` lists them;\n\
+         see protocol.md).\n\n\
          Subcommands:\n",
     );
     for (name, what) in SUBCOMMANDS {
@@ -96,6 +97,10 @@ fn usage() -> String {
     );
     text
 }
+
+/// What `emilia` alone says on stderr when a person types at it.
+const TERMINAL_HINT: &str = "emilia: reading protocol commands (type help for them, quit or \
+     Ctrl-D to leave); `emilia play` plays a game here, `emilia --help` lists the rest";
 
 /// Engine options as `(name, value)` pairs for `Engine::set_option`.
 type EngineOptions = Vec<(String, String)>;
@@ -198,6 +203,22 @@ fn new_engine_with_hash(
     Ok(engine)
 }
 
+/// The subcommands that take a flag of an engine option's name themselves (their `--help`
+/// names each), for the refusal of that option before them.
+const OWN_FLAGS: &[(&str, &[&str])] = &[
+    (
+        "bench",
+        &["depth", "eval", "movetime", "mpc", "probcut", "threads"],
+    ),
+    ("book", &["book", "depth", "hash", "seed"]),
+    ("solve", &["threads"]),
+    ("tune", &["depth"]),
+    ("match", &["depth"]),
+    ("train", &["threads"]),
+    ("analyze", &["book", "depth", "threads"]),
+    ("selfplay", &["depth", "hash", "seed", "threads"]),
+];
+
 /// Fails when engine options (or a protocol log) were given before a subcommand that has
 /// no use for them, rather than ignoring them.
 fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()> {
@@ -206,9 +227,18 @@ fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()>
             "--log records a protocol session (emilia without a subcommand); `{command}` is none"
         );
     }
-    let Some((name, _)) = globals.engine.first() else {
+    let Some((name, value)) = globals.engine.first() else {
         return Ok(());
     };
+    let own = OWN_FLAGS
+        .iter()
+        .any(|(c, flags)| *c == command && flags.contains(&name.as_str()));
+    if own {
+        anyhow::bail!(
+            "--{name} before a subcommand sets the engine of the protocol session, `play` and \
+             `move`; `{command}` takes its own after its name: emilia {command} ... --{name} {value}"
+        );
+    }
     let instead = match command {
         "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
         "bench" => "; see `emilia bench --help` for the benchmarks' own options",
@@ -226,6 +256,10 @@ fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()>
 /// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
 fn serve_stdio(options: &EngineOptions, log: Option<Arc<SessionLog>>) -> anyhow::Result<()> {
     std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        // A person at a terminal: a word on how to go on, never on stdout (protocol only).
+        note(TERMINAL_HINT);
+    }
     crate::protocol::serve_stdio(new_engine(options)?, log);
     Ok(())
 }
@@ -272,6 +306,7 @@ pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
             new_engine_with_hash(engine_options, mib)
         }),
         "perft" | "bench" | "book" | "solve" | "tune" | "match" | "train" | "analyze"
+        | "selfplay"
             if !engine_options.is_empty() || globals.log_file.is_some() =>
         {
             refuse_engine_options(command, &globals)

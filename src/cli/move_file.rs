@@ -29,8 +29,8 @@ temporary name in the same directory, then renamed, so that it appears whole or 
 all. --threads N sets the search's threads, or all (the default).
 
 Board files: one row per line, top row (row 1) first, one character per square:
-X (Black), O (White), - (empty); '*' and '.' are read as X and empty too. Spaces are
-ignored, and so are empty lines and anything after '#'. Any size Emilia plays (6, 8, 10,
+X (Black), O (White), - (empty); '.' is read as empty too. '*' is refused: the boards
+that showboard and play draw mark legal moves with it. Spaces are ignored, and so are empty lines and anything after '#'. Any size Emilia plays (6, 8, 10,
 12) is accepted; the file written has the same size and format, without comments.
 A game that is already over is an error (exit code 2) and writes nothing. So is a board
 file larger than 64 KiB.
@@ -216,6 +216,24 @@ fn choose(
 
 /// Reads a board file (see the help) with `to_move` to play.
 pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
+    let rows = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .filter(|l| !l.trim().is_empty());
+    for (row, line) in rows.enumerate() {
+        if let Some(column) = line
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .position(|c| c == '*')
+        {
+            bail!(
+                "row {}, square {}: '*' is no disc: showboard and play draw it on a legal \
+                 move, so it is refused here; write X for a black disc, - for an empty square",
+                row + 1,
+                column + 1
+            );
+        }
+    }
     let squares: String = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
@@ -332,6 +350,14 @@ mod tests {
         let message = read_board("XO-", Color::Black).unwrap_err().to_string();
         assert!(message.contains("3 squares"), "{message}");
         assert!(read_board(&text.replace("OX", "OZ"), Color::Black).is_err());
+        // Rows copied from a drawing with its legal moves marked are refused, not read as
+        // black discs.
+        let marked = text.replacen("---OX---", "--*OX---", 1);
+        let message = read_board(&marked, Color::Black).unwrap_err().to_string();
+        assert!(
+            message.starts_with("row 4, square 3: '*' is no disc"),
+            "{message}"
+        );
     }
 
     #[test]

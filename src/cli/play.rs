@@ -72,10 +72,14 @@ pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> R
         .unwrap_or("black")
         .parse()
         .map_err(|e| anyhow!("--color: {e}"))?;
-    let seconds = args.get("time", 1.0f64)?;
-    if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
-        bail!("--time {seconds}: expected a positive number of seconds");
-    }
+    let time = args.value("time").unwrap_or("1");
+    let seconds = time
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e6)
+        .ok_or_else(|| {
+            anyhow!("--time {time}: expected Emilia's time a move, a positive number of seconds")
+        })?;
     let settings = Settings {
         size,
         human,
@@ -138,7 +142,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
             game.play(report.best)?;
             writeln!(
                 out,
-                "Emilia plays {} ({} for Emilia).",
+                "Emilia plays {} ({} discs for Emilia).",
                 report.best, report.score
             )?;
             continue;
@@ -162,7 +166,10 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
         match command.as_str() {
             "" => {}
             "quit" | "exit" | "q" => {
-                writeln!(out, "Goodbye. The game so far: {}", game.transcript())?;
+                match game.transcript() {
+                    moves if moves.is_empty() => writeln!(out, "Goodbye. No move was played.")?,
+                    moves => writeln!(out, "Goodbye. The game so far: {moves}")?,
+                }
                 return Ok(());
             }
             "help" | "?" => write!(out, "{IN_GAME_HELP}")?,
@@ -175,9 +182,9 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
                 };
                 for score in engine.hint(&position, 3, &limits, &mut |_, _| {}) {
                     let value = if score.exact {
-                        format!("{:+} exact", score.score.whole_discs())
+                        format!("{:+} discs, exact", score.score.whole_discs())
                     } else {
-                        score.score.to_string()
+                        format!("{} discs", score.score)
                     };
                     writeln!(out, "  {} {value}", score.mv)?;
                 }
@@ -256,7 +263,18 @@ mod tests {
         assert!(text.contains("Emilia plays"), "{text}");
         assert!(text.contains("Took back your move"), "{text}");
         assert!(text.contains("Nothing to undo."), "{text}");
-        assert!(text.ends_with("Goodbye. The game so far: \n"), "{text}");
+        // Undone back to the start: nothing to show.
+        assert!(text.ends_with("Goodbye. No move was played.\n"), "{text}");
+        // Values say their unit.
+        assert!(text.contains(" discs for Emilia)."), "{text}");
+        let hints: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  ") && l.len() > 3 && l.as_bytes()[3].is_ascii_digit())
+            .collect();
+        assert!(
+            !hints.is_empty() && hints.iter().all(|l| l.contains(" discs")),
+            "{text}"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, ColorError, Move, Position, SIZES};
+use crate::board::{Color, ColorError, Move, Position, PositionError, SIZES};
 use crate::engine::{Engine, PonderHit, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
@@ -19,39 +19,136 @@ use super::diagram::diagram;
 use super::input::{Interrupts, Line};
 use super::Output;
 
-/// Every command, in the order `list_commands` gives them.
-pub(crate) const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "time_settings",
-    "time_left",
-    "time_increment",
-    "list_games",
-    "set_game",
-    "newgame",
-    "setboard",
-    "hint",
-    "solve",
-    "stop",
-    "perft",
-    "setoption",
-    "history",
-    "last_search",
-    "loadgame",
+/// Every command with its arguments and what it does, in the order `list_commands` and
+/// `help` give them (protocol.md documents each).
+pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
+    ("protocol_version", "", "the GTP version: 2"),
+    ("name", "", "Emilia"),
+    ("version", "", "Emilia's version"),
+    (
+        "known_command",
+        "<command>",
+        "true if the command exists, else false",
+    ),
+    ("list_commands", "", "every command's name, one a line"),
+    ("help", "", "every command with a line on what it does"),
+    ("quit", "", "ends the session"),
+    ("boardsize", "<6|8|10|12>", "a new game on that board size"),
+    ("clear_board", "", "a new game on the current size"),
+    (
+        "komi",
+        "<number>",
+        "accepted and ignored (Othello has no komi)",
+    ),
+    (
+        "play",
+        "[color] <move>",
+        "plays a move: play black f5, play pass",
+    ),
+    (
+        "genmove",
+        "[color] [<ms>] [limits]",
+        "plays Emilia's move; <ms>: the whole remaining clock; movetime MS: one move's time",
+    ),
+    (
+        "reg_genmove",
+        "[color] [limits]",
+        "the move genmove would choose, not played",
+    ),
+    ("undo", "", "takes back the last move"),
+    (
+        "legal_moves",
+        "",
+        "the side to move's legal moves (pass when it must pass)",
+    ),
+    ("showboard", "", "the board drawn, * on the legal moves"),
+    (
+        "position",
+        "",
+        "the position as one line, as setboard takes it",
+    ),
+    ("final_score", "", "the score: B+12, W+4 or 0"),
+    (
+        "time_settings",
+        "<main> <byo> <stones>",
+        "GTP time control, in seconds",
+    ),
+    (
+        "time_left",
+        "<color> <s> <stones>",
+        "the seconds left on a clock",
+    ),
+    (
+        "time_increment",
+        "<seconds>",
+        "time added to the mover's clock after each move",
+    ),
+    ("list_games", "", "Othello"),
+    ("set_game", "Othello", "accepts Othello"),
+    (
+        "newgame",
+        "[6|8|10|12]",
+        "a new game, on the given size or the current one",
+    ),
+    (
+        "setboard",
+        "<squares> <X|O>",
+        "sets up a position: the squares, then the side to move",
+    ),
+    ("hint", "[N] [limits]", "the best N moves with their scores"),
+    (
+        "solve",
+        "[movetime MS] [nodes N]",
+        "the best move and its exact score",
+    ),
+    (
+        "stop",
+        "",
+        "ends the search in progress, which answers at once",
+    ),
+    (
+        "perft",
+        "<depth>",
+        "counts the move-tree's leaves to a depth",
+    ),
+    (
+        "setoption",
+        "[name value]",
+        "sets an engine option, or lists them all",
+    ),
+    (
+        "history",
+        "[ggf]",
+        "the game so far, as a transcript or GGF",
+    ),
+    (
+        "last_search",
+        "",
+        "depth, score, nodes and time of the last genmove's search",
+    ),
+    (
+        "loadgame",
+        "<transcript or GGF>",
+        "sets up a game from its moves",
+    ),
 ];
+
+/// Whether `name` (in lower case) is a command.
+fn is_command(name: &str) -> bool {
+    COMMANDS.iter().any(|(c, _, _)| *c == name)
+}
+
+/// The answer to `help`: every command, its arguments and a line on what it does.
+fn help_text() -> String {
+    let lines: Vec<String> = COMMANDS
+        .iter()
+        .map(|(name, arguments, what)| {
+            let usage = format!("{name} {arguments}");
+            format!("{:<26} {what}", usage.trim_end())
+        })
+        .collect();
+    format!("\n{}", lines.join("\n"))
+}
 
 /// Deepest `perft` accepted: deeper counts take hours.
 pub(crate) const MAX_PERFT_DEPTH: u32 = 16;
@@ -270,12 +367,15 @@ impl TextSession {
             "name" => no_args(Ok("Emilia".to_string())),
             "version" => no_args(Ok(env!("CARGO_PKG_VERSION").to_string())),
             "known_command" => match args.as_slice() {
-                [command] => Ok(COMMANDS
-                    .contains(&command.to_ascii_lowercase().as_str())
-                    .to_string()),
+                [command] => Ok(is_command(&command.to_ascii_lowercase()).to_string()),
                 _ => Err("usage: known_command <command>".to_string()),
             },
-            "list_commands" => no_args(Ok(COMMANDS.join("\n"))),
+            "list_commands" => no_args(Ok(COMMANDS
+                .iter()
+                .map(|(name, _, _)| *name)
+                .collect::<Vec<_>>()
+                .join("\n"))),
+            "help" => no_args(Ok(help_text())),
             "quit" => {
                 self.quit = true;
                 Ok(String::new())
@@ -304,7 +404,9 @@ impl TextSession {
                 Some(_) => Ok(String::new()),
                 None => Err("cannot undo: no move to take back".to_string()),
             }),
+            "legal_moves" => no_args(Ok(self.legal_moves())),
             "showboard" => no_args(Ok(format!("\n{}", diagram(self.game.position(), true)))),
+            "position" => no_args(Ok(self.game.position().to_string())),
             "final_score" => no_args(Ok(self.game.result())),
             "time_settings" => self.time_settings(&args),
             "time_left" => self.time_left(&args),
@@ -351,6 +453,19 @@ impl TextSession {
             "last_search" => no_args(Ok(self.last_search_text())),
             _ => Err(unknown_command(name)),
         }
+    }
+
+    /// `legal_moves`: the side to move's moves in board order, `pass` when it has none;
+    /// empty once neither side can move.
+    fn legal_moves(&self) -> String {
+        let moves: Vec<String> = self
+            .game
+            .position()
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
+        moves.join(" ")
     }
 
     fn new_game(&mut self, size: usize) {
@@ -523,8 +638,11 @@ impl TextSession {
         let Some((side, squares)) = args.split_last().filter(|(_, s)| !s.is_empty()) else {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
-        let position = Position::from_parts(&squares.concat(), side)
-            .map_err(|e| extra_after_side(args).unwrap_or(format!("malformed board: {e}")))?;
+        let position = Position::from_parts(&squares.concat(), side).map_err(|e| {
+            extra_after_side(args)
+                .or_else(|| word_not_squares(squares, &e))
+                .unwrap_or(format!("malformed board: {e}"))
+        })?;
         self.engine
             .check_size(position.size())
             .map_err(|e| e.to_string())?;
@@ -650,9 +768,14 @@ impl TextSession {
             ggf::parse(text).map_err(|e| e.to_string())?
         } else {
             let start = Position::start(self.game.position().size()).expect("current size");
-            let (_, moves) = start
-                .play_transcript(text)
-                .map_err(|e| format!("malformed transcript: {e}"))?;
+            let (_, moves) = start.play_transcript(text).map_err(|e| {
+                let what = match e {
+                    PositionError::Square(e) => e.to_string(),
+                    PositionError::Illegal(ply, e) => format!("move {ply}: {e}"),
+                    e => e.to_string(),
+                };
+                format!("malformed transcript: {what}")
+            })?;
             let mut game = Game::new(start);
             for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
                 game.play_implicit(mv, None, None)
@@ -684,6 +807,23 @@ fn extra_after_side(args: &[&str]) -> Option<String> {
         squares += word.chars().count();
     }
     found
+}
+
+/// The error for a `setboard` word that holds a character no square is (such as a size
+/// before the rows, `setboard 8 <rows> X`): names that word.
+fn word_not_squares(words: &[&str], error: &PositionError) -> Option<String> {
+    let PositionError::BadChar(c, index) = *error else {
+        return None;
+    };
+    let mut before = 0;
+    let word = words.iter().find(|word| {
+        before += word.chars().count();
+        before > index
+    })?;
+    Some(format!(
+        "malformed board: '{word}' is not squares of the board ('{c}' is none of X, O and -): \
+         give the squares (rows may be split by spaces), then the side to move"
+    ))
 }
 
 /// Writes a search's progress to stderr once it has run [`PROGRESS_AFTER`]: a long
@@ -786,7 +926,8 @@ impl fmt::Display for ArgumentError {
             }
             ArgumentError::NotAClock(command, text) => write!(
                 f,
-                "{command}: clock '{text}' is not a whole number of milliseconds"
+                "{command}: clock '{text}' is not a whole number of milliseconds: a bare number \
+                 is the mover's whole remaining clock (movetime MS gives one move's time)"
             ),
             ArgumentError::Unexpected(command, word, expected) => {
                 write!(f, "{command}: unexpected '{word}': expected {expected}")
@@ -850,7 +991,7 @@ fn parse_search_args(
     let mut out = Limits::default();
     let mut i = 0;
     let expected = if clock_allowed {
-        "a clock in milliseconds, depth N, movetime MS or nodes N"
+        "the mover's remaining clock in milliseconds, depth N, movetime MS or nodes N"
     } else {
         "depth N, movetime MS or nodes N"
     };
@@ -974,13 +1115,13 @@ pub(crate) fn reply(id: Option<u64>, answer: Answer) -> String {
 fn unknown_command(name: &str) -> String {
     let closest = COMMANDS
         .iter()
-        .map(|c| (edit_distance(name, c), *c))
+        .map(|(c, _, _)| (edit_distance(name, c), *c))
         .min()
         .filter(|(d, c)| *d <= 3.max(c.len() / 3) || c.starts_with(name) && !name.is_empty());
     let shown: String = name.chars().take(40).collect();
     match closest {
         Some((_, c)) => format!("unknown command '{shown}': did you mean '{c}'?"),
-        None => format!("unknown command '{shown}': list_commands names them all"),
+        None => format!("unknown command '{shown}': help lists them all"),
     }
 }
 
@@ -1065,6 +1206,102 @@ mod tests {
         assert_eq!(ask(&mut s, "known_command fly"), "= false\n\n");
         assert!(ask(&mut s, "99999999999999999999999 name").starts_with("? id"));
         assert_eq!(ask(&mut s, "5"), "?5 no command after the id\n\n");
+    }
+
+    #[test]
+    fn lists_moves_and_gives_the_position_setboard_takes_back() {
+        let mut s = session();
+        assert_eq!(ask(&mut s, "legal_moves"), "= d3 c4 f5 e6\n\n");
+        let start = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(ask(&mut s, "position"), format!("= {start}\n\n"));
+        ask(&mut s, "loadgame f5d6c3d3c4f4f6f3e6e7");
+        let position = ask(&mut s, "position");
+        let line = position.trim_start_matches("= ").trim_end().to_string();
+        ask(&mut s, "newgame");
+        assert_eq!(ask(&mut s, &format!("setboard {line}")), "=\n\n");
+        assert_eq!(ask(&mut s, "position"), position);
+        // The moves listed are the squares `play` accepts, in board order.
+        let mut accepted = Vec::new();
+        for row in 1..=8 {
+            for column in 'a'..='h' {
+                let square = format!("{column}{row}");
+                if ask(&mut s, &format!("play {square}")) == "=\n\n" {
+                    accepted.push(square);
+                    ask(&mut s, "undo");
+                }
+            }
+        }
+        assert_eq!(
+            ask(&mut s, "legal_moves"),
+            format!("= {}\n\n", accepted.join(" "))
+        );
+        assert!(accepted.len() > 3, "{accepted:?}");
+        // Only a pass, then nothing once neither side can move.
+        let mut squares = vec!['-'; 64];
+        squares[0] = 'X';
+        squares[1] = 'O';
+        let board: String = squares.into_iter().collect();
+        ask(&mut s, &format!("setboard {board} O"));
+        assert_eq!(ask(&mut s, "legal_moves"), "= pass\n\n");
+        ask(&mut s, "play pass");
+        assert_eq!(ask(&mut s, "legal_moves"), "= c1\n\n");
+        ask(&mut s, "play c1");
+        assert_eq!(ask(&mut s, "legal_moves"), "=\n\n");
+        assert!(ask(&mut s, "legal_moves now").starts_with("? legal_moves takes no arguments"));
+    }
+
+    #[test]
+    fn help_gives_every_command_a_line() {
+        let mut s = session();
+        let help = ask(&mut s, "help");
+        let lines: Vec<&str> = help.lines().skip(1).filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), COMMANDS.len(), "{help}");
+        for ((name, _, _), line) in COMMANDS.iter().zip(&lines) {
+            assert!(line.starts_with(&format!("{name} ")), "{line}");
+        }
+        let listed = ask(&mut s, "list_commands");
+        let names: Vec<&str> = listed.trim_start_matches("= ").trim_end().lines().collect();
+        assert_eq!(names.len(), COMMANDS.len(), "{listed}");
+        assert!(
+            names.contains(&"legal_moves") && names.contains(&"help"),
+            "{listed}"
+        );
+        let genmove = lines.iter().find(|l| l.starts_with("genmove ")).unwrap();
+        assert!(genmove.contains("whole remaining clock") && genmove.contains("movetime"));
+        assert_eq!(ask(&mut s, "known_command help"), "= true\n\n");
+    }
+
+    #[test]
+    fn refusals_name_what_is_wrong() {
+        let mut s = session();
+        let rows = "-------- -------- -------- ---OX--- ---XO--- -------- -------- --------";
+        assert_eq!(
+            ask(&mut s, &format!("setboard 8 {rows} X")),
+            "? malformed board: '8' is not squares of the board ('8' is none of X, O and -): \
+             give the squares (rows may be split by spaces), then the side to move\n\n"
+        );
+        assert_eq!(ask(&mut s, &format!("setboard {rows} X")), "=\n\n");
+        for clock in ["1.5", "1000ms", "2s"] {
+            assert_eq!(
+                ask(&mut s, &format!("genmove black {clock}")),
+                format!(
+                    "? genmove: clock '{clock}' is not a whole number of milliseconds: a bare \
+                     number is the mover's whole remaining clock (movetime MS gives one move's \
+                     time)\n\n"
+                )
+            );
+        }
+        assert!(ask(&mut s, "genmove 1.5").starts_with("? genmove: clock '1.5'"));
+        assert_eq!(
+            ask(&mut s, "loadgame a123"),
+            "? malformed transcript: 'a123' is not a square: expected a column letter and a \
+             row number, like f5\n\n"
+        );
+        assert_eq!(
+            ask(&mut s, "loadgame f5f5"),
+            "? malformed transcript: move 2: illegal move f5: square is occupied\n\n"
+        );
+        assert_eq!(ask(&mut s, "history"), "=\n\n");
     }
 
     #[test]

@@ -120,10 +120,10 @@ impl TimeControl {
     pub(crate) fn describe(&self) -> String {
         match self {
             TimeControl::Clock { base, increment } if increment.is_zero() => {
-                format!("{} s per side", base.as_secs_f64())
+                format!("a game clock of {} s per side", base.as_secs_f64())
             }
             TimeControl::Clock { base, increment } => format!(
-                "{} s + {} s a move per side",
+                "a game clock of {} s per side, plus {} s after each move",
                 base.as_secs_f64(),
                 increment.as_secs_f64()
             ),
@@ -488,6 +488,21 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_is_described_as_the_game_s() {
+        let clock = |base: u64, increment: u64| TimeControl::Clock {
+            base: Duration::from_millis(base),
+            increment: Duration::from_millis(increment),
+        };
+        assert_eq!(
+            clock(1000, 10).describe(),
+            "a game clock of 1 s per side, plus 0.01 s after each move"
+        );
+        assert_eq!(clock(10_000, 0).describe(), "a game clock of 10 s per side");
+        let move_time = TimeControl::MoveTime(Duration::from_millis(500));
+        assert_eq!(move_time.describe(), "0.5 s a move");
+    }
 
     #[test]
     fn display_names_are_short_commands() {
