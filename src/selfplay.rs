@@ -61,35 +61,81 @@ impl SelfPlayGame {
     }
 }
 
-/// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
-/// game stops and is scored as a wipe-out against the offender.
-pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> SelfPlayGame {
+/// A move a chooser made that the rules refuse, with the game up to it.
+#[derive(Clone, Debug)]
+pub(crate) struct IllegalMove {
+    /// The game before the move.
+    pub(crate) game: Box<SelfPlayGame>,
+    /// The move refused.
+    pub(crate) mv: Move,
+    /// Why.
+    pub(crate) reason: String,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "illegal move {} in {}: {}",
+            self.mv, self.game.end, self.reason
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// The one in-process game loop: plays from `start` to the end with the moves `choose`
+/// makes in every position where a side is to move (forced passes included). Stops at the
+/// first error of `choose`, or at an illegal move.
+pub(crate) fn play_out<E: From<IllegalMove>>(
+    start: &Position,
+    mut choose: impl FnMut(&Position) -> Result<Move, E>,
+) -> Result<SelfPlayGame, E> {
     let mut position = *start;
     let mut record = Vec::new();
     while !position.is_game_over() {
-        let player = match position.to_move {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
-        };
-        let mv = player.choose(&position);
+        let mv = choose(&position)?;
         match position.play(mv) {
             Ok(next) => {
                 record.push((position, mv));
                 position = next;
             }
             Err(e) => {
-                log::error!("illegal move {mv} in {position}: {e}");
-                return SelfPlayGame {
+                let game = Box::new(SelfPlayGame {
                     record,
-                    end: forfeit(&position),
-                };
+                    end: position,
+                });
+                return Err(IllegalMove {
+                    game,
+                    mv,
+                    reason: e.to_string(),
+                }
+                .into());
             }
         }
     }
-    SelfPlayGame {
+    Ok(SelfPlayGame {
         record,
         end: position,
-    }
+    })
+}
+
+/// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
+/// game stops and is scored as a wipe-out against the offender.
+pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> SelfPlayGame {
+    let played = play_out(start, |position| {
+        Ok::<_, IllegalMove>(match position.to_move {
+            Color::Black => black.choose(position),
+            Color::White => white.choose(position),
+        })
+    });
+    played.unwrap_or_else(|illegal| {
+        log::error!("{illegal}");
+        SelfPlayGame {
+            end: forfeit(&illegal.game.end),
+            record: illegal.game.record,
+        }
+    })
 }
 
 /// A finished board where the side to move has no discs: the forfeit result.

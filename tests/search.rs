@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use common::rng::Rng;
@@ -370,11 +369,11 @@ fn a_short_move_time_is_kept_on_every_size() {
 #[test]
 fn the_stop_flag_ends_a_long_search() {
     let mut engine = engine();
-    let stop = engine.stop_flag();
+    let stop = engine.stopper();
     let position = Position::start(8).unwrap();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(50));
-        stop.store(true, Ordering::Relaxed);
+        stop.stop();
     });
     let started = Instant::now();
     let report = engine.search(&position, &Limits::default(), &mut |_| {});
@@ -517,7 +516,7 @@ fn a_search_stopped_at_any_moment_on_any_thread_count_plays_a_legal_move() {
     for threads in 1..=4 {
         let mut engine = Engine::with_hash(8);
         engine.set_option("threads", &threads.to_string()).unwrap();
-        let stop = engine.stop_flag();
+        let stop = engine.stopper();
         for (i, position) in positions
             .iter()
             .chain(&near_end)
@@ -532,7 +531,7 @@ fn a_search_stopped_at_any_moment_on_any_thread_count_plays_a_legal_move() {
             let report = std::thread::scope(|scope| {
                 scope.spawn(|| {
                     std::thread::sleep(delay);
-                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    stop.stop();
                 });
                 engine.search(position, &limits, &mut |_| {})
             });
@@ -602,26 +601,17 @@ fn resumed_pondering_keeps_what_it_found() {
     let mut engine = engine();
     let start = Position::start(8).unwrap();
     let (position, _) = start.play_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
-    let stop = engine.stop_flag();
     let ponder_for = |engine: &mut Engine, ms: u64| {
-        stop.store(false, Ordering::SeqCst);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                std::thread::sleep(Duration::from_millis(ms));
-                stop.store(true, Ordering::SeqCst);
-            });
-            engine.ponder(&position);
-        });
+        engine.ponder_while(&position, || std::thread::sleep(Duration::from_millis(ms)));
     };
     ponder_for(&mut engine, 150);
     ponder_for(&mut engine, 150);
-    stop.store(false, Ordering::SeqCst);
     // One node: the search stops before it finishes its first iteration.
     let limits = Limits {
         nodes: Some(1),
         ..Limits::default()
     };
-    let (report, hit) = engine.search_with_ponder(&position, &limits, &mut |_| {});
+    let (report, hit) = engine.go(&position, &limits, &mut |_| {});
     let hit = hit.expect("the pondered position was searched");
     // Both sittings count: one alone is at most 150 ms (each starts a moment after its
     // stopper's sleep, so the sum falls just short of 300 ms).

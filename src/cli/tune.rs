@@ -13,7 +13,7 @@ use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
 use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
-use crate::selfplay::{play_match, xot_openings, Player, SelfPlayGame};
+use crate::selfplay::{play_match, play_out, xot_openings, IllegalMove, Player, SelfPlayGame};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -166,16 +166,8 @@ impl NoisyPlayer<'_> {
 
 /// One self-play game: the same noisy player moves for both sides.
 fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> SelfPlayGame {
-    let mut position = *start;
-    let mut record = Vec::new();
-    while !position.is_game_over() {
-        let mv = player.choose(&position);
-        let Ok(next) = position.play(mv) else { break };
-        record.push((position, mv));
-        position = next;
-    }
-    SelfPlayGame {
-        record,
-        end: position,
-    }
+    play_out(start, |position| {
+        Ok::<_, IllegalMove>(player.choose(position))
+    })
+    .unwrap_or_else(|illegal| *illegal.game)
 }

@@ -1,12 +1,11 @@
 //! The persistent engine that front-ends drive: it is told positions and limits, searches,
 //! and keeps what it learned between moves and games. It knows nothing of any protocol.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
-use crate::book::format::BookFileError;
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver, Solvers};
@@ -15,18 +14,22 @@ use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::time::{self, ExactPlan, Margins, UnseenTime, Watchdog};
+use crate::search::time::{self, ExactPlan, TimeManager};
 use crate::search::{
     self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
 use crate::with_board;
 
+mod config;
 mod options;
+mod stop;
 
+pub use config::{Config, Source};
 pub(crate) use options::{
     check as check_option, command_line_help, find as find_option, threads as read_threads,
 };
 pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
+pub use stop::Stopper;
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
 /// to the end of the game ([`Limits::level`]): exact results are cheap that close to the
@@ -64,23 +67,8 @@ impl std::error::Error for SizeError {}
 
 /// The persistent engine.
 pub struct Engine {
-    eval: EvalKind,
-    /// ProbCut margin in tenths of a standard deviation, 0 for none, `None` for the board
-    /// size's default (option `probcut`).
-    probcut: Option<u32>,
-    /// The Multi-ProbCut table, measured on 8x8 with the pattern evaluation (option `mpc`);
-    /// `None`: the ProbCut margin applies to one fixed estimate of the error at every stage
-    /// and depth, and no search to the end is selective.
-    mpc: Option<Arc<MpcTable>>,
-    /// The table file loaded; empty for the built-in table.
-    mpc_file: String,
-    /// Memory of all search tables together, MiB (option `hash`).
-    hash_mib: usize,
-    /// Threads of every search (option `threads`).
-    threads: usize,
-    /// Limits of every search that does not set its own (options `depth`, `movetime`,
-    /// `nodes`).
-    defaults: Limits,
+    /// Every setting (the options).
+    config: Config,
     tt: TranspositionTable,
     /// The exact endgame solvers with their share of `hash`, the 8x8 one made with the
     /// engine so that no search's clock pays for its tables.
@@ -88,37 +76,24 @@ pub struct Engine {
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
-    /// The weights file the pattern evaluation uses; empty for the built-in weights.
-    weights_file: String,
     classic: Classic,
     square_table: SquareTable,
-    stop: Arc<AtomicBool>,
-    /// Stop requests a front-end has read but not yet handled: a search that starts while
-    /// there are any starts stopped ([`Engine::set_stop_requests`]).
-    stop_requests: Option<Arc<AtomicUsize>>,
-    /// A baseline player that answers searches instead of the real search (option `player`).
-    player: Option<Box<dyn BaselinePlayer>>,
-    seed: u64,
-    /// The opening book, consulted at the start of 8x8 searches (option `book`); `None`
-    /// when off.
+    /// The Multi-ProbCut table of `config.mpc`.
+    mpc: Option<Arc<MpcTable>>,
+    /// The opening book of `config.book`.
     book: Option<Arc<PackedBook>>,
-    /// The book file loaded; empty for the built-in book.
-    book_file: String,
-    /// Book moves up to this many discs below the best may be played (option
-    /// `book_randomness`), chosen with `book_rng` (seeded by option `seed`).
-    book_randomness: u32,
+    /// Chooses among book moves within `config.book_randomness`.
     book_rng: Rng,
-    /// Time kept back from every deadline (see [`Margins`]).
-    margins: Margins,
-    /// Stops any search at its time plan's backstop.
-    watchdog: Watchdog,
-    /// The time game clocks counted beyond the searches' own, learned move by move.
-    unseen: UnseenTime,
-    /// Whether the front-ends ponder (option `ponder`): search the expected position on the
-    /// opponent's time ([`Engine::ponder`]).
-    ponder: bool,
+    /// The baseline player of `config.player`.
+    player: Option<Box<dyn BaselinePlayer>>,
+    stopper: Stopper,
+    /// Plans every search's time and holds it to the plan.
+    time: TimeManager,
     /// What the last pondering found, for the next search if it is of the same position.
     pondered: Option<Pondered>,
+    /// After [`Engine::go`] with option `ponder` on: the position its move leads to, and
+    /// the one after the reply it expects, to ponder while the game is at the first.
+    ponder_target: Option<(Position, Position)>,
     /// The first iteration of the search under way (deeper than 1 after a ponder hit).
     first_depth: u32,
 }
@@ -193,39 +168,40 @@ impl Engine {
             }
         };
         let threads = available_cores();
+        let stopper = Stopper::default();
         solver.set_threads(threads);
-        let stop = Arc::new(AtomicBool::new(false));
         Ok(Engine {
-            eval: if pattern.is_some() {
-                EvalKind::Pattern
-            } else {
-                EvalKind::Classic
+            config: Config {
+                hash_mib: mib,
+                threads,
+                ponder: false,
+                eval: if pattern.is_some() {
+                    EvalKind::Pattern
+                } else {
+                    EvalKind::Classic
+                },
+                probcut: None,
+                mpc: Source::BuiltIn,
+                weights: None,
+                limits: Limits::default(),
+                player: None,
+                seed: 0,
+                book: Source::BuiltIn,
+                book_randomness: 0,
             },
             pattern,
-            weights_file: String::new(),
-            probcut: None,
             mpc: Some(Arc::new(MpcTable::embedded().clone())),
-            mpc_file: String::new(),
-            hash_mib: mib,
-            threads,
-            defaults: Limits::default(),
             tt,
             solver,
             classic: Classic::default(),
             square_table: SquareTable::default(),
-            watchdog: Watchdog::new(Arc::clone(&stop)),
-            stop,
-            stop_requests: None,
+            time: TimeManager::new(stopper.shared_flag()),
+            stopper,
             player: None,
-            seed: 0,
             book: Some(PackedBook::embedded()),
-            book_file: String::new(),
-            book_randomness: 0,
             book_rng: Rng::new(0),
-            margins: Margins::DEFAULT,
-            unseen: UnseenTime::default(),
-            ponder: false,
             pondered: None,
+            ponder_target: None,
             first_depth: 1,
         })
     }
@@ -234,24 +210,15 @@ impl Engine {
     /// position itself, with no opening book: for benchmarks, self-play, book building and
     /// checks of the search.
     pub fn without_book(mib: usize) -> Engine {
-        Engine {
-            book: None,
-            ..Engine::with_hash(mib)
-        }
+        let mut engine = Engine::with_hash(mib);
+        engine.book = None;
+        engine.config.book = Source::Off;
+        engine
     }
 
-    /// A flag that, set from another thread, makes the current search return promptly with
-    /// its best move so far.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
-    }
-
-    /// Makes every search that starts while `pending` is above zero start with the stop
-    /// flag raised. A front-end counts there the stop requests it has read and not yet
-    /// handled, each raising the stop flag as it comes: one that comes just as a search
-    /// starts then stops it, though every search lowers the flag as it starts.
-    pub fn set_stop_requests(&mut self, pending: Arc<AtomicUsize>) {
-        self.stop_requests = Some(pending);
+    /// What stops this engine's searches from another thread.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     /// Replaces the weights of the classic evaluation (for tuning experiments).
@@ -263,90 +230,6 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.tt.clear();
         self.solver.clear();
-    }
-
-    /// Sets the memory of all search tables together to `mib` MiB, shared as
-    /// [`table_split`] says; new tables, empty, when the size changes. When the memory
-    /// cannot be had, says why and keeps the old tables.
-    fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
-        let mib = mib as usize;
-        if mib != self.hash_mib {
-            // The new tables are made while the old ones stand, which stay on a refusal.
-            let (tt, solver) = make_tables(mib).map_err(|e| OptionError::Refused {
-                name: "hash",
-                reason: e.to_string(),
-            })?;
-            self.tt = tt;
-            self.solver = solver;
-            self.solver.set_threads(self.threads);
-            self.hash_mib = mib;
-        }
-        Ok(())
-    }
-
-    /// Searches on `threads` threads from now on.
-    fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        self.solver.set_threads(self.threads);
-    }
-
-    /// Loads the pattern evaluation's weights: `builtin`, or a weights file.
-    fn set_weights(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: &dyn std::error::Error| OptionError::Refused {
-            name: "weights",
-            reason: e.to_string(),
-        };
-        if value.eq_ignore_ascii_case("builtin") {
-            self.pattern = Some(Pattern::embedded().map_err(|e| refused(&e))?);
-            self.weights_file.clear();
-        } else {
-            let path = std::path::Path::new(value);
-            self.pattern = Some(Pattern::from_file(path).map_err(|e| refused(&e))?);
-            self.weights_file = value.to_string();
-        }
-        Ok(())
-    }
-
-    /// Turns the Multi-ProbCut table off, on (the built-in table) or to a table file.
-    fn set_mpc(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |reason: String| OptionError::Refused {
-            name: "mpc",
-            reason,
-        };
-        if value.eq_ignore_ascii_case("off") {
-            self.mpc = None;
-            self.mpc_file.clear();
-        } else if value.eq_ignore_ascii_case("on") {
-            self.mpc = Some(Arc::new(MpcTable::embedded().clone()));
-            self.mpc_file.clear();
-        } else {
-            let text = std::fs::read_to_string(value)
-                .map_err(|e| refused(format!("cannot read {value}: {e}")))?;
-            let table = MpcTable::parse(&text).map_err(|e| refused(format!("{value}: {e}")))?;
-            self.mpc = Some(Arc::new(table));
-            self.mpc_file = value.to_string();
-        }
-        Ok(())
-    }
-
-    /// Turns the opening book off, on (the built-in book) or to a book file.
-    fn set_book(&mut self, value: &str) -> Result<(), OptionError> {
-        let refused = |e: BookFileError| OptionError::Refused {
-            name: "book",
-            reason: e.to_string(),
-        };
-        if value.eq_ignore_ascii_case("off") {
-            self.book = None;
-            self.book_file.clear();
-        } else if value.eq_ignore_ascii_case("on") {
-            self.book = Some(PackedBook::embedded());
-            self.book_file.clear();
-        } else {
-            let book = crate::book::format::read(std::path::Path::new(value)).map_err(refused)?;
-            self.book = Some(Arc::new(PackedBook::new(&book)));
-            self.book_file = value.to_string();
-        }
-        Ok(())
     }
 
     /// Fails when the engine cannot play on a board of side `size`: Emilia plays the sizes
@@ -363,19 +246,45 @@ impl Engine {
         }
     }
 
-    /// Whether option `ponder` is on: front-ends then call [`Engine::ponder`] on the
-    /// expected position while they wait for the opponent.
-    pub fn ponders(&self) -> bool {
-        self.ponder
+    /// Runs `wait` (a front-end waits there for its next line) and meanwhile, with option
+    /// `ponder` on and the game at the position the last [`Engine::go`] move led to,
+    /// ponders the reply it expects ([`Engine::ponder_while`]); returns what `wait`
+    /// returned. Nothing is pondered while a stop request is pending.
+    pub fn wait_pondering<T>(&mut self, now: &Position, wait: impl FnOnce() -> T) -> T {
+        let target = self
+            .ponder_target
+            .filter(|(after, _)| self.config.ponder && after == now && !self.stopper.pending());
+        match target {
+            Some((_, expected)) => self.ponder_while(&expected, wait),
+            None => wait(),
+        }
     }
 
-    /// Searches `position`, the position expected after the opponent's reply, until the
-    /// stop flag is raised or the result is exact, and keeps what it found for the next
-    /// search: if that is of the same position, it starts at the depth reached here on the
-    /// table filled here ([`Engine::search_with_ponder`] says whether it did). The caller lowers the stop flag before starting
-    /// this (on another thread) and raises it to end it; this never lowers it, so that a
-    /// stop raised before the search starts is not lost. Nothing is reported while it runs.
-    pub fn ponder(&mut self, position: &Position) {
+    /// Searches `position`, the position expected after the opponent's reply, on a thread
+    /// of the engine's own while `wait` runs on this one, then stops that search and
+    /// returns what `wait` returned. What pondering found serves the next search if it is
+    /// of the same position: it starts at the depth reached here on the table filled here
+    /// ([`Engine::go`] says whether it did). A stop requested before `wait` returns ends
+    /// pondering early; nothing is reported while it runs.
+    pub fn ponder_while<T>(&mut self, position: &Position, wait: impl FnOnce() -> T) -> T {
+        // Lowered here, before the search starts: a stop from now on ends it.
+        self.stopper.arm();
+        let stopper = self.stopper.clone();
+        std::thread::scope(|scope| {
+            let pondering = scope.spawn(|| self.ponder(position));
+            let waited = wait();
+            stopper.stop();
+            if pondering.join().is_err() {
+                log::error!("pondering failed");
+            }
+            waited
+        })
+    }
+
+    /// Searches `position` until the stop flag is raised or the result is exact, and
+    /// keeps what it found ([`Engine::ponder_while`]). Never lowers the stop flag, so that
+    /// a stop raised before it starts is not lost.
+    fn ponder(&mut self, position: &Position) {
         let start = Instant::now();
         // Pondering the same position again (after a command that changed nothing) goes on
         // from where it stopped.
@@ -422,28 +331,47 @@ impl Engine {
         self.pondered = Some(pondered);
     }
 
-    /// [`Engine::search`], and whether it started from what pondering found. A search that
-    /// starts at pondering's depth and finishes no iteration answers what pondering found.
-    pub fn search_with_ponder(
+    /// The move to play in a game: [`Engine::search`], and whether it started from what
+    /// pondering found. A search that starts at pondering's depth and finishes no iteration
+    /// answers what pondering found. With option `ponder` on, the reply the search expects
+    /// is pondered while the front-end waits ([`Engine::wait_pondering`]).
+    pub fn go(
         &mut self,
         position: &Position,
         limits: &Limits,
         progress: &mut dyn FnMut(&SearchReport),
     ) -> (SearchReport, Option<PonderHit>) {
-        let Some(pondered) = self.pondered.take().filter(|p| p.position == *position) else {
-            return (self.search(position, limits, progress), None);
-        };
-        self.first_depth = pondered.hit.depth;
+        let pondered = self.pondered.take().filter(|p| p.position == *position);
+        self.first_depth = pondered.as_ref().map_or(1, |p| p.hit.depth);
         let mut report = self.search(position, limits, progress);
         self.first_depth = 1;
-        if report.depth == 0 && !report.book && !report.exact && pondered.report.depth > 0 {
-            report = SearchReport {
-                nodes: report.nodes,
-                elapsed: report.elapsed,
-                ..pondered.report
-            };
+        let hit = pondered.map(|pondered| {
+            if report.depth == 0 && !report.book && !report.exact && pondered.report.depth > 0 {
+                report = SearchReport {
+                    nodes: report.nodes,
+                    elapsed: report.elapsed,
+                    ..pondered.report
+                };
+            }
+            pondered.hit
+        });
+        self.ponder_target = self.expected_after(position, &report);
+        (report, hit)
+    }
+
+    /// With option `ponder` on, the position after `report`'s move in `position` and the
+    /// one after the reply it expects, if the game goes on there.
+    fn expected_after(
+        &self,
+        position: &Position,
+        report: &SearchReport,
+    ) -> Option<(Position, Position)> {
+        if !self.config.ponder {
+            return None;
         }
-        (report, Some(pondered.hit))
+        let after = position.play(report.best).ok()?;
+        let expected = after.play(*report.pv.get(1)?).ok()?;
+        (!expected.is_game_over()).then_some((after, expected))
     }
 
     /// Searches `position` within `limits` and returns the move to play: always a legal
@@ -458,14 +386,7 @@ impl Engine {
     ) -> SearchReport {
         let start = Instant::now();
         let limits = self.resolve(limits, position);
-        let (_, _, empties) = position.board.counts();
-        let side = position.to_move.index();
-        let clock = limits.clock;
-        if let Some(clock) = &clock {
-            self.unseen.observe(side, clock, empties);
-            let (largest, mean) = self.unseen.lately();
-            log::info!("time lost outside the searches lately: largest {largest:?}, mean {mean:?}");
-        }
+        self.time.move_starts(position, &limits);
         let mut report = if let Some(player) = self.player.as_mut() {
             let choice = player.choose(position, &limits);
             let report = SearchReport {
@@ -485,7 +406,7 @@ impl Engine {
             progress(&report);
             report
         } else {
-            let limits = with_default_time(limits);
+            let limits = with_default_time(limits.clone());
             self.run(position, &limits, false, &[], &mut |r, _| progress(r))
                 .report
         };
@@ -500,9 +421,7 @@ impl Engine {
             report.pv = vec![fallback];
         }
         report.elapsed = report.elapsed.max(start.elapsed());
-        if let Some(clock) = &clock {
-            self.unseen.record(side, clock, empties, start.elapsed());
-        }
+        self.time.move_ended(position, &limits, start.elapsed());
         report
     }
 
@@ -516,11 +435,21 @@ impl Engine {
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
         let (_, _, empties) = position.board.counts();
+        // While a stop request is pending, the shortest solve: one node.
+        let shortest = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
+        let limits = if self.stopper.pending() {
+            &shortest
+        } else {
+            limits
+        };
         let limits = Limits {
             depth: Some(empties.max(1)),
             level: None,
-            move_time: limits.move_time.or(self.defaults.move_time),
-            nodes: limits.nodes.or(self.defaults.nodes),
+            move_time: limits.move_time.or(self.config.limits.move_time),
+            nodes: limits.nodes.or(self.config.limits.nodes),
             ..limits.clone()
         };
         self.run(position, &limits, false, &[], &mut |r, _| progress(r))
@@ -551,7 +480,7 @@ impl Engine {
         let AnyBoard::Eight(board) = position.board else {
             return None;
         };
-        let margin = self.book_randomness as i32 * 100;
+        let margin = self.config.book_randomness as i32 * 100;
         let choice = self
             .book
             .as_ref()?
@@ -641,11 +570,21 @@ impl Engine {
     /// `limits` as searches take them: completed by the options' limits, and a level made
     /// a depth, the end of the game once at most [`LEVEL_EXACT_EXTRA`] more squares than
     /// the level are empty.
+    /// While a stop request is pending, the shortest search: one iteration.
     fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
+        let shortest = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let limits = if self.stopper.pending() {
+            &shortest
+        } else {
+            limits
+        };
         let mut limits = Limits {
-            depth: limits.depth.or(self.defaults.depth),
-            move_time: limits.move_time.or(self.defaults.move_time),
-            nodes: limits.nodes.or(self.defaults.nodes),
+            depth: limits.depth.or(self.config.limits.depth),
+            move_time: limits.move_time.or(self.config.limits.move_time),
+            nodes: limits.nodes.or(self.config.limits.nodes),
             ..limits.clone()
         };
         if let Some(level) = limits.level.take() {
@@ -669,14 +608,7 @@ impl Engine {
         excluded: &[usize],
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        self.stop.store(false, Ordering::SeqCst);
-        if let Some(pending) = &self.stop_requests {
-            // A request counted before the flag was lowered is seen here; one counted
-            // after raises the flag itself.
-            if pending.load(Ordering::SeqCst) > 0 {
-                self.stop.store(true, Ordering::SeqCst);
-            }
-        }
+        self.stopper.arm();
         self.run_from(position, limits, score_all_moves, excluded, progress)
     }
 
@@ -693,28 +625,22 @@ impl Engine {
         let _running = SearchRunning::begin();
         self.tt.new_search();
         let (_, _, empties) = position.board.counts();
-        let margins = self.unseen.margins(
-            self.margins.with_delay(self.watchdog.delay()),
-            position.to_move.index(),
-        );
-        let plan = time::plan(limits, empties, position.size(), &margins);
-        let _armed = self
-            .watchdog
-            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
+        let (plan, _armed) = self.time.plan(position, limits, start);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
-        let stop = Arc::clone(&self.stop);
+        let stopper = self.stopper.clone();
         // The table is measured on 8x8 with the pattern evaluation.
         let mpc = self.mpc.clone().filter(|_| {
-            position.size() == 8 && self.eval == EvalKind::Pattern && self.pattern.is_some()
+            position.size() == 8 && self.config.eval == EvalKind::Pattern && self.pattern.is_some()
         });
         let settings = search::SearchSettings {
             max_depth,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             plan,
             start,
-            stop: &stop,
+            stop: stopper.flag(),
             score_all_moves,
             probcut: self
+                .config
                 .probcut
                 .unwrap_or_else(|| Engine::default_probcut(position.size())),
             first_depth: self.first_depth,
@@ -754,8 +680,8 @@ impl Engine {
             small_solver: self.solver.small_solver(),
             ..*settings
         };
-        let (tt, threads) = (&self.tt, self.threads);
-        match (self.eval, &self.pattern) {
+        let (tt, threads) = (&self.tt, self.config.threads);
+        match (self.config.eval, &self.pattern) {
             (EvalKind::Pattern, Some(pattern)) => with_board!(&position.board, b => {
                 search::search(b, pattern, tt, settings, threads, progress)
             }),
@@ -794,7 +720,7 @@ impl Engine {
         let used = fallback.as_ref().map_or(0, |o| o.report.nodes);
         // Each of the solver's threads may pass its limit by a few nodes: it gets that much
         // less.
-        let slack = endgame::MOST_NODES_PAST_LIMIT * self.threads as u64;
+        let slack = endgame::MOST_NODES_PAST_LIMIT * self.config.threads as u64;
         let max_nodes = (settings.node_limit != u64::MAX)
             .then(|| settings.node_limit.saturating_sub(used + slack));
         if max_nodes == Some(0) {

@@ -6,10 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::Engine;
-use crate::eval::EvalKind;
-use crate::players;
-use crate::rng::Rng;
+use super::{Config, Engine, Source};
 
 /// What values an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,8 +170,8 @@ pub struct EngineOption {
     pub default: &'static str,
     /// What it does.
     pub help: &'static str,
-    get: fn(&Engine) -> String,
-    set: fn(&mut Engine, OptionValue) -> Result<(), OptionError>,
+    get: fn(&Config) -> String,
+    set: fn(&mut Config, OptionValue),
 }
 
 impl EngineOption {
@@ -269,8 +266,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         help: "memory of all search tables together, in MiB: the exact solver's large \
                table takes half of it rounded down to a power of two, its near table 1 MiB, \
                the midgame table the rest",
-        get: |e| e.hash_mib.to_string(),
-        set: |e, v| e.set_hash(number(v)),
+        get: |c| c.hash_mib.to_string(),
+        set: |c, v| c.hash_mib = number(v) as usize,
     },
     EngineOption {
         name: "threads",
@@ -279,11 +276,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         help: "threads of every search: all takes every core the system offers; the \
                midgame search runs them as lazy SMP, the exact solver as young brothers \
                wait; with 1, searches are the same on every run, node for node",
-        get: |e| e.threads.to_string(),
-        set: |e, v| {
-            e.set_threads(number(v) as usize);
-            Ok(())
-        },
+        get: |c| c.threads.to_string(),
+        set: |c, v| c.threads = number(v) as usize,
     },
     EngineOption {
         name: "ponder",
@@ -292,11 +286,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         help: "on: after answering genmove (in NBoard mode, once the move go answered is \
                played), the engine searches the expected reply until the next command comes, \
                and a search of that position starts from what it found",
-        get: |e| if e.ponder { "on" } else { "off" }.to_string(),
-        set: |e, v| {
-            e.ponder = text(v) == "on";
-            Ok(())
-        },
+        get: |c| if c.ponder { "on" } else { "off" }.to_string(),
+        set: |c, v| c.ponder = text(v) == "on",
     },
     EngineOption {
         name: "eval",
@@ -304,18 +295,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         default: "pattern",
         help: "evaluation: pattern (learned pattern weights, on every board size), classic \
                (stage-weighted features) or squares (square table only)",
-        get: |e| e.eval.to_string(),
-        set: |e, v| {
-            let eval: EvalKind = text(v).parse().expect("one of the choices");
-            if eval == EvalKind::Pattern && e.pattern.is_none() {
-                return Err(OptionError::Refused {
-                    name: "eval",
-                    reason: "the pattern weights failed to load".to_string(),
-                });
-            }
-            e.eval = eval;
-            Ok(())
-        },
+        get: |c| c.eval.to_string(),
+        set: |c, v| c.eval = text(v).parse().expect("one of the choices"),
     },
     EngineOption {
         name: "probcut",
@@ -325,13 +306,12 @@ pub static OPTIONS: [EngineOption; 14] = [
                shallow search puts this far outside the window are pruned, and on 8x8 \
                searches to the end are selective (73 % to 99 %) before exact; 0 turns it \
                off; auto is 10 on 6x6 and 8x8, 5 on 10x10 and 12x12",
-        get: |e| e.probcut.map_or("auto".to_string(), |t| t.to_string()),
-        set: |e, v| {
-            e.probcut = match v {
+        get: |c| c.probcut.map_or("auto".to_string(), |t| t.to_string()),
+        set: |c, v| {
+            c.probcut = match v {
                 OptionValue::Auto => None,
                 other => Some(number(other) as u32),
-            };
-            Ok(())
+            }
         },
     },
     EngineOption {
@@ -342,12 +322,8 @@ pub static OPTIONS: [EngineOption; 14] = [
                pattern evaluation on 8x8: on (built in), off (one fixed error estimate for \
                all, no selective endgame), or the path of a table file written by emilia \
                tune mpc",
-        get: |e| match (&e.mpc, e.mpc_file.is_empty()) {
-            (None, _) => "off".to_string(),
-            (Some(_), true) => "on".to_string(),
-            (Some(_), false) => e.mpc_file.clone(),
-        },
-        set: |e, v| e.set_mpc(text(v)),
+        get: |c| show_source(&c.mpc),
+        set: |c, v| c.mpc = source(text(v)),
     },
     EngineOption {
         name: "weights",
@@ -356,14 +332,15 @@ pub static OPTIONS: [EngineOption; 14] = [
         help: "the pattern evaluation's weights: builtin, or the path of a weights file \
                written by emilia train (for 8x8, or with --size for 6x6, 10x10 or 12x12, \
                which then play with them)",
-        get: |e| {
-            if e.weights_file.is_empty() {
-                "builtin".to_string()
-            } else {
-                e.weights_file.clone()
-            }
+        get: |c| {
+            c.weights
+                .as_ref()
+                .map_or("builtin".to_string(), |p| p.display().to_string())
         },
-        set: |e, v| e.set_weights(text(v)),
+        set: |c, v| {
+            let value = text(v);
+            c.weights = (!value.eq_ignore_ascii_case("builtin")).then(|| value.into());
+        },
     },
     EngineOption {
         name: "depth",
@@ -371,47 +348,32 @@ pub static OPTIONS: [EngineOption; 14] = [
         default: "none",
         help: "deepest midgame iteration of every search, in plies, unless the search \
                sets its own",
-        get: |e| show_limit(e.defaults.depth),
-        set: |e, v| {
-            e.defaults.depth = limit(v).map(|d| d as u32);
-            Ok(())
-        },
+        get: |c| show_limit(c.limits.depth),
+        set: |c, v| c.limits.depth = limit(v).map(|d| d as u32),
     },
     EngineOption {
         name: "movetime",
         kind: OptionKind::Limit { max: u64::MAX },
         default: "none",
         help: "time of every search in milliseconds, unless the search sets its own",
-        get: |e| show_limit(e.defaults.move_time.map(|t| t.as_millis())),
-        set: |e, v| {
-            e.defaults.move_time = limit(v).map(Duration::from_millis);
-            Ok(())
-        },
+        get: |c| show_limit(c.limits.move_time.map(|t| t.as_millis())),
+        set: |c, v| c.limits.move_time = limit(v).map(Duration::from_millis),
     },
     EngineOption {
         name: "nodes",
         kind: OptionKind::Limit { max: u64::MAX },
         default: "none",
         help: "node budget of every search, unless the search sets its own",
-        get: |e| show_limit(e.defaults.nodes),
-        set: |e, v| {
-            e.defaults.nodes = limit(v);
-            Ok(())
-        },
+        get: |c| show_limit(c.limits.nodes),
+        set: |c, v| c.limits.nodes = limit(v),
     },
     EngineOption {
         name: "player",
         kind: OptionKind::Choice(&PLAYERS),
         default: "emilia",
         help: "emilia (the real search) or a baseline player that answers searches instead",
-        get: |e| e.player.as_ref().map_or("emilia", |p| p.name()).to_string(),
-        set: |e, v| {
-            e.player = match text(v) {
-                "emilia" => None,
-                name => Some(create_player(name, e.seed)?),
-            };
-            Ok(())
-        },
+        get: |c| c.player.clone().unwrap_or_else(|| "emilia".to_string()),
+        set: |c, v| c.player = Some(text(v)).filter(|p| *p != "emilia").map(str::to_string),
     },
     EngineOption {
         name: "seed",
@@ -421,16 +383,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         },
         default: "0",
         help: "seed of the random choices of the baseline players and of the opening book",
-        get: |e| e.seed.to_string(),
-        set: |e, v| {
-            let seed = number(v);
-            if let Some(name) = e.player.as_ref().map(|p| p.name()) {
-                e.player = Some(create_player(name, seed)?);
-            }
-            e.seed = seed;
-            e.book_rng = Rng::new(seed);
-            Ok(())
-        },
+        get: |c| c.seed.to_string(),
+        set: |c, v| c.seed = number(v),
     },
     EngineOption {
         name: "book",
@@ -438,12 +392,8 @@ pub static OPTIONS: [EngineOption; 14] = [
         default: "on",
         help: "the opening book, used on 8x8: on (the built-in book), off, or the path of a \
                book file written by emilia book; a book move is played at once",
-        get: |e| match (&e.book, e.book_file.is_empty()) {
-            (None, _) => "off".to_string(),
-            (Some(_), true) => "on".to_string(),
-            (Some(_), false) => e.book_file.clone(),
-        },
-        set: |e, v| e.set_book(text(v)),
+        get: |c| show_source(&c.book),
+        set: |c, v| c.book = source(text(v)),
     },
     EngineOption {
         name: "book_randomness",
@@ -452,19 +402,28 @@ pub static OPTIONS: [EngineOption; 14] = [
         help: "book moves up to this many discs worse than the best are played too, if at \
                least 100 games of the book's database played them, chosen at random, the \
                better more often (see seed); 0 always plays the best",
-        get: |e| e.book_randomness.to_string(),
-        set: |e, v| {
-            e.book_randomness = number(v) as u32;
-            Ok(())
-        },
+        get: |c| c.book_randomness.to_string(),
+        set: |c, v| c.book_randomness = number(v) as u32,
     },
 ];
 
-fn create_player(name: &str, seed: u64) -> Result<Box<dyn players::BaselinePlayer>, OptionError> {
-    players::create(name, seed).map_err(|reason| OptionError::Refused {
-        name: "player",
-        reason,
-    })
+/// A table's source as options name it: `off`, `on` (built in) or a file's path.
+fn source(text: &str) -> Source {
+    if text.eq_ignore_ascii_case("off") {
+        Source::Off
+    } else if text.eq_ignore_ascii_case("on") {
+        Source::BuiltIn
+    } else {
+        Source::File(text.into())
+    }
+}
+
+fn show_source(source: &Source) -> String {
+    match source {
+        Source::Off => "off".to_string(),
+        Source::BuiltIn => "on".to_string(),
+        Source::File(path) => path.display().to_string(),
+    }
 }
 
 /// The number a [`OptionKind::Number`] option was given.
@@ -503,12 +462,14 @@ impl Engine {
             name: name.chars().take(40).collect(),
         })?;
         let value = option.read(value.trim())?;
-        (option.set)(self, value)
+        let mut config = self.config.clone();
+        (option.set)(&mut config, value);
+        self.configure(config)
     }
 
     /// The current value of option `name`, as text; `None` for an unknown name.
     pub fn option(&self, name: &str) -> Option<String> {
-        find(name).map(|o| (o.get)(self))
+        find(name).map(|o| (o.get)(&self.config))
     }
 }
 

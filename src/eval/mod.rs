@@ -81,7 +81,7 @@ pub trait Evaluator: Send + Sync {
 
 /// The evaluations an engine can be set to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum EvalKind {
+pub enum EvalKind {
     /// Learned pattern weights on 8x8, [`Classic`] on other sizes ([`Pattern`]).
     #[default]
     Pattern,

@@ -4,13 +4,14 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::session_log::SessionLog;
+use crate::engine::Stopper;
 
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).
@@ -119,39 +120,28 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// Counts interruptions (NBoard `ping` and `quit`, the text protocol's `stop`) read but not
-/// yet handled, and raises
-/// the engine's stop flag when one arrives; knows when the client is gone.
+/// Interruptions (NBoard `ping` and `quit`, the text protocol's `stop`) as the engine's stop
+/// requests, raised as soon as they are read; knows when the client is gone.
 #[derive(Clone)]
 pub(crate) struct Interrupts {
-    pending: Arc<AtomicUsize>,
+    stopper: Stopper,
     gone: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
 }
 
 impl Interrupts {
-    /// Interruptions that raise `stop`.
-    pub(crate) fn new(stop: Arc<AtomicBool>) -> Interrupts {
+    /// Interruptions that stop the engine of `stopper`.
+    pub(crate) fn new(stopper: Stopper) -> Interrupts {
         Interrupts {
-            pending: Arc::new(AtomicUsize::new(0)),
+            stopper,
             gone: Arc::new(AtomicBool::new(false)),
-            stop,
         }
     }
 
-    /// Records that the client is gone: the search in progress stops and the session ends
-    /// without answering anything more.
+    /// Records that the client is gone: the search in progress stops, every later one is
+    /// the shortest, and the session ends without answering anything more.
     pub(crate) fn client_gone(&self) {
         self.gone.store(true, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// The count of interruptions read and not yet handled, for the engine: a search that
-    /// starts while it is above zero starts stopped ([`Engine::set_stop_requests`]).
-    ///
-    /// [`Engine::set_stop_requests`]: crate::engine::Engine::set_stop_requests
-    pub(crate) fn pending_count(&self) -> Arc<AtomicUsize> {
-        Arc::clone(&self.pending)
+        self.stopper.request();
     }
 
     /// Whether the client is gone.
@@ -161,21 +151,17 @@ impl Interrupts {
 
     /// Records an interruption read from the input.
     pub(crate) fn raise(&self) {
-        self.pending.fetch_add(1, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
+        self.stopper.request();
     }
 
     /// Marks one interruption as handled.
     pub(crate) fn handled(&self) {
-        let _ = self
-            .pending
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        self.stopper.handled();
     }
 
-    /// Whether an interruption is waiting (or the client is gone): a search started now
-    /// should return at once.
+    /// Whether an interruption is waiting (or the client is gone).
     pub(crate) fn pending(&self) -> bool {
-        self.pending.load(Ordering::SeqCst) > 0 || self.is_gone()
+        self.stopper.pending() || self.is_gone()
     }
 }
 
@@ -202,8 +188,7 @@ pub(crate) fn is_nboard_hello(line: &str) -> bool {
     line.split_whitespace().next() == Some("nboard")
 }
 
-/// How often the output is checked for a hang-up once the input has ended, and the stop
-/// flag raised again once the client is gone (a search that began meanwhile clears it).
+/// How often the output is checked for a hang-up once the input has ended.
 const HANGUP_POLL: Duration = Duration::from_millis(15);
 
 /// How long a session may take to notice that its client is gone before the process is
@@ -277,11 +262,7 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
             };
             while !hung_up(fd, HANGUP_POLL) {}
             interrupts.client_gone();
-            let since = Instant::now();
-            while since.elapsed() < GONE_GRACE {
-                thread::sleep(HANGUP_POLL);
-                interrupts.stop.store(true, Ordering::SeqCst);
-            }
+            thread::sleep(GONE_GRACE);
             if at_end.exit {
                 log::warn!("the client is gone and the session does not end: exiting");
                 std::process::exit(0);
@@ -295,6 +276,7 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
 mod tests {
     use super::*;
     use std::os::fd::AsRawFd;
+    use std::time::Instant;
 
     fn lines(input: &[u8]) -> Vec<Line> {
         let mut reader = LineReader::new(input);
@@ -360,24 +342,9 @@ mod tests {
     }
 
     #[test]
-    fn interrupts_count_and_stop() {
-        let stop = Arc::new(AtomicBool::new(false));
-        let interrupts = Interrupts::new(Arc::clone(&stop));
-        interrupts.raise();
-        interrupts.raise();
-        assert!(stop.load(Ordering::SeqCst));
-        assert!(interrupts.pending());
-        interrupts.handled();
-        interrupts.handled();
-        interrupts.handled();
-        assert!(!interrupts.pending());
-        assert!(!interrupts.is_gone());
-    }
-
-    #[test]
     fn nboard_ping_and_quit_interrupt_as_they_are_read() {
-        let stop = Arc::new(AtomicBool::new(false));
-        let interrupts = Interrupts::new(Arc::clone(&stop));
+        let stopper = Stopper::default();
+        let interrupts = Interrupts::new(stopper.clone());
         let receiver = spawn_reader(
             &b"nboard 2\nping 1\ngo\nquit\n"[..],
             interrupts.clone(),
@@ -386,7 +353,6 @@ mod tests {
         );
         let all: Vec<Line> = receiver.iter().collect();
         assert_eq!(all.len(), 4);
-        assert!(stop.load(Ordering::SeqCst));
         interrupts.handled();
         assert!(interrupts.pending(), "two interruptions were read");
         interrupts.handled();
@@ -400,8 +366,8 @@ mod tests {
     #[test]
     fn a_session_goes_on_after_the_end_of_input_while_its_output_is_open() {
         for input in [&b"genmove black\nshowboard\n"[..], b"nboard 2\ngo\n"] {
-            let stop = Arc::new(AtomicBool::new(false));
-            let interrupts = Interrupts::new(Arc::clone(&stop));
+            let stopper = Stopper::default();
+            let interrupts = Interrupts::new(stopper.clone());
             let (output_reader, output) = std::io::pipe().unwrap();
             let receiver = spawn_reader(
                 input,
@@ -415,23 +381,15 @@ mod tests {
             assert_eq!(receiver.iter().count(), 2);
             thread::sleep(HANGUP_POLL * 3);
             assert!(!interrupts.is_gone(), "the output is still read");
-            assert!(!stop.load(Ordering::SeqCst));
+            assert!(!stopper.pending());
             drop(output_reader);
             let deadline = Instant::now() + Duration::from_secs(5);
             while !interrupts.is_gone() && Instant::now() < deadline {
                 thread::sleep(Duration::from_millis(1));
             }
             assert!(interrupts.is_gone(), "the output's reader went away");
-            assert!(stop.load(Ordering::SeqCst));
-            // A search started after that clears the flag: it is raised again (waited for
-            // with a generous deadline: on a busy machine the reader may not run for a
-            // while).
-            stop.store(false, Ordering::SeqCst);
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(1));
-            }
-            assert!(stop.load(Ordering::SeqCst));
+            // Every search from now on is stopped as it starts.
+            assert!(stopper.pending());
             drop(output);
         }
     }

@@ -133,14 +133,13 @@ fn log_start(log: &SessionLog, engine: &Engine) {
 /// Serves one session on `input` and `output` until `quit`, the end of the input (as
 /// `at_end` says), or a closed output; logs every line to `log` if given.
 fn serve_until<R: Read + Send + 'static, W: Write>(
-    mut engine: Engine,
+    engine: Engine,
     input: R,
     output: W,
     at_end: AtEnd,
     log: Option<Arc<SessionLog>>,
 ) {
-    let interrupts = Interrupts::new(engine.stop_flag());
-    engine.set_stop_requests(interrupts.pending_count());
+    let interrupts = Interrupts::new(engine.stopper());
     let lines = spawn_reader(input, interrupts.clone(), at_end, log.clone());
     let mut out = Output::new(output);
     out.log = log;

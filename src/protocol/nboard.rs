@@ -4,8 +4,7 @@
 //! protocol asks; nothing but protocol goes to stdout and nothing at all to stderr.
 
 use std::io::Write;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
@@ -28,10 +27,6 @@ pub(crate) struct NboardSession<'a, W: Write> {
     depth: u32,
     out: &'a mut Output<W>,
     interrupts: Interrupts,
-    /// With option `ponder` on, after `go`: the position after the move it answered, and
-    /// the one after the reply it expects. While the game is at the first, waiting for the
-    /// GUI's next line, the session ponders the second.
-    ponder: Option<(Position, Position)>,
     quit: bool,
 }
 
@@ -57,7 +52,6 @@ impl<'a, W: Write> NboardSession<'a, W> {
             depth: DEFAULT_DEPTH,
             out,
             interrupts,
-            ponder: None,
             quit: false,
         }
     }
@@ -157,15 +151,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
     }
 
     /// Limits for the side to move: the level (`set depth`), and the GGF clock when the
-    /// game has one. A pending `ping` makes the search as short as possible: its answer is
-    /// stale.
+    /// game has one.
     fn limits(&self, position: &Position) -> Limits {
-        if self.interrupts.pending() {
-            return Limits {
-                depth: Some(1),
-                ..Limits::default()
-            };
-        }
         let mover = position.to_move;
         let clock = self.game.time_left(mover).map(|remaining| Clock {
             remaining,
@@ -201,22 +188,19 @@ impl<'a, W: Write> NboardSession<'a, W> {
         // A report that differs from the last only in its nodes comes from a running exact
         // solve: the GUI gets the count as `nodestats`, not the same line again.
         let mut last_line = String::new();
-        let (report, hit) = self
-            .engine
-            .search_with_ponder(&position, &limits, &mut |r| {
-                let line = search_line(r);
-                if line == last_line {
-                    let seconds = r.elapsed.as_secs_f64();
-                    out.line(&format!("nodestats {} {seconds:.2}", r.nodes));
-                } else {
-                    out.line(&line);
-                    last_line = line;
-                }
-            });
+        let (report, hit) = self.engine.go(&position, &limits, &mut |r| {
+            let line = search_line(r);
+            if line == last_line {
+                let seconds = r.elapsed.as_secs_f64();
+                out.line(&format!("nodestats {} {seconds:.2}", r.nodes));
+            } else {
+                out.line(&line);
+                last_line = line;
+            }
+        });
         if let Some(hit) = hit {
             log::info!("ponder hit: started at depth {}", hit.depth);
         }
-        self.ponder = self.expected(&position, &report);
         let seconds = start.elapsed().as_secs_f64();
         self.out
             .line(&format!("nodestats {} {seconds:.2}", report.nodes));
@@ -227,43 +211,6 @@ impl<'a, W: Write> NboardSession<'a, W> {
         ));
     }
 
-    /// With option `ponder` on, the position after `report`'s move in `position` and the
-    /// one after the reply it expects, if the game goes on there.
-    fn expected(&self, position: &Position, report: &SearchReport) -> Option<(Position, Position)> {
-        if !self.engine.ponders() {
-            return None;
-        }
-        let after = position.play(report.best).ok()?;
-        let expected = after.play(*report.pv.get(1)?).ok()?;
-        (!expected.is_game_over()).then_some((after, expected))
-    }
-
-    /// The next line from the GUI; meanwhile, if the game is at the move `go` answered, the
-    /// engine ponders the reply it expects. Any line stops that search.
-    fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
-        let Some((_, expected)) = self
-            .ponder
-            .filter(|(after, _)| after == self.game.position() && !self.interrupts.pending())
-        else {
-            return lines.recv();
-        };
-        let stop = self.engine.stop_flag();
-        // Lowered here, before the search starts: a line read from now on stops it.
-        stop.store(false, Ordering::SeqCst);
-        let engine = &mut self.engine;
-        std::thread::scope(|scope| {
-            let pondering = std::thread::Builder::new()
-                .spawn_scoped(scope, move || engine.ponder(&expected))
-                .map_err(|e| log::warn!("no thread to ponder on: {e}"));
-            let line = lines.recv();
-            stop.store(true, Ordering::SeqCst);
-            if pondering.is_ok_and(|p| p.join().is_err()) {
-                log::error!("pondering failed");
-            }
-            line
-        })
-    }
-
     /// The best `count` moves at every depth of the level, as the engine finds them.
     fn hint(&mut self, count: usize) {
         let position = *self.game.position();
@@ -272,23 +219,17 @@ impl<'a, W: Write> NboardSession<'a, W> {
             return;
         }
         self.out.line("status Emilia is analysing");
-        // A pending `ping` makes the analysis stale before it starts.
-        if self.interrupts.pending() {
-            self.out.line("status");
-            return;
-        }
         let limits = Limits {
             level: Some(self.depth),
             ..Limits::default()
         };
         let out = &mut *self.out;
-        let (interrupts, stop) = (&self.interrupts, self.engine.stop_flag());
+        let interrupts = &self.interrupts;
         self.engine
             .hint(&position, count.clamp(1, 64), &limits, &mut |_, scores| {
                 if interrupts.pending() {
-                    // A ping came while this depth was searched: its numbers are stale,
-                    // and the search stops (should the ping have come before it started).
-                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                    // A ping came before or while this depth was searched: its numbers
+                    // are stale.
                     return;
                 }
                 for s in scores {
@@ -361,7 +302,8 @@ pub(crate) fn serve<W: Write>(
     let mut session = NboardSession::new(engine, out, interrupts);
     session.handle("nboard 2");
     while !session.finished() {
-        match session.ponder_until_line(lines) {
+        let now = *session.game.position();
+        match session.engine.wait_pondering(&now, || lines.recv()) {
             Ok(Line::Text(text)) => {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     session.handle(&text)
@@ -380,13 +322,11 @@ pub(crate) fn serve<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Arc;
 
     fn run(lines: &[&str]) -> String {
         let mut out = Output::new(Vec::new());
         {
-            let interrupts = Interrupts::new(Arc::new(AtomicBool::new(false)));
+            let interrupts = Interrupts::new(crate::engine::Stopper::default());
             let mut session = NboardSession::new(Engine::new(), &mut out, interrupts);
             for line in lines {
                 session.handle(line);

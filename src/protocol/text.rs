@@ -4,8 +4,7 @@
 use std::fmt;
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, ColorError, Move, Position, PositionError, SIZES};
@@ -245,11 +244,6 @@ pub(crate) struct TextSession {
     last_search: Option<SearchReport>,
     /// Whether that search started from what pondering found, and how.
     last_ponder: Option<PonderHit>,
-    /// What to ponder while waiting for the next command, as long as the game is at the
-    /// first position: the position just reached by `genmove`'s move, and the one after the
-    /// reply expected to it. Kept until the game moves on, so that pondering resumes after
-    /// commands that change nothing (a referee asks `last_search` after every move).
-    ponder_next: Option<(Position, Position)>,
     /// `stop` lines read (by the input thread) but not yet answered.
     interrupts: Interrupts,
     quit: bool,
@@ -282,7 +276,6 @@ impl TextSession {
             last_search: None,
             interrupts,
             last_ponder: None,
-            ponder_next: None,
             quit: false,
         }
     }
@@ -510,7 +503,6 @@ impl TextSession {
         self.game = game;
         self.last_search = report;
         self.last_ponder = ponder_hit;
-        self.ponder_next = self.expected_position();
         self.clocks.spend(color, used);
         Ok(mv.to_string())
     }
@@ -543,11 +535,16 @@ impl TextSession {
         let (mv, report) = if game.must_pass() {
             (Move::Pass, None)
         } else {
-            let limits = self.stoppable(self.limits(search, color));
+            let limits = self.limits(search, color);
             log::info!("{command} {color} with {limits:?}");
-            let (report, hit) =
-                self.engine
-                    .search_with_ponder(&position, &limits, &mut log_progress);
+            let (report, hit) = if command == "genmove" {
+                self.engine.go(&position, &limits, &mut log_progress)
+            } else {
+                (
+                    self.engine.search(&position, &limits, &mut log_progress),
+                    None,
+                )
+            };
             (report.best, Some((report, hit)))
         };
         let (report, ponder_hit) = report.unzip();
@@ -559,56 +556,6 @@ impl TextSession {
             used: start.elapsed(),
             report,
             ponder_hit: ponder_hit.flatten(),
-        })
-    }
-
-    /// `limits`, or the shortest search when a `stop` is already waiting: it was sent
-    /// while this command waited its turn, and asks for an answer at once.
-    fn stoppable(&self, limits: Limits) -> Limits {
-        if self.interrupts.pending() {
-            Limits {
-                depth: Some(1),
-                ..Limits::default()
-            }
-        } else {
-            limits
-        }
-    }
-
-    /// With option `ponder` on, the position after the reply the last search expects to
-    /// the move just played, if the game goes on there.
-    fn expected_position(&self) -> Option<(Position, Position)> {
-        if !self.engine.ponders() {
-            return None;
-        }
-        let reply = *self.last_search.as_ref()?.pv.get(1)?;
-        let now = *self.game.position();
-        let expected = now.play(reply).ok()?;
-        (!expected.is_game_over()).then_some((now, expected))
-    }
-
-    /// Ponders the position [`TextSession::genmove`] left to ponder, if any, until the next
-    /// line arrives (or the input ends): returns that line.
-    fn ponder_until_line(&mut self, lines: &Receiver<Line>) -> Result<Line, RecvError> {
-        let Some((_, position)) = self.ponder_next.filter(|(now, _)| {
-            now == self.game.position() && self.engine.ponders() && !self.interrupts.pending()
-        }) else {
-            return lines.recv();
-        };
-        let stop = self.engine.stop_flag();
-        // Lowered here, before the search starts: a line read from now on stops it.
-        stop.store(false, Ordering::SeqCst);
-        let engine = &mut self.engine;
-        std::thread::scope(|scope| {
-            let pondering = std::thread::Builder::new()
-                .spawn_scoped(scope, move || engine.ponder(&position))
-                .map_err(|e| log::warn!("no thread to ponder on: {e}"));
-            let line = lines.recv();
-            stop.store(true, Ordering::SeqCst);
-            if pondering.is_ok_and(|p| p.join().is_err()) {
-                log::error!("pondering failed");
-            }
-            line
         })
     }
 
@@ -717,7 +664,7 @@ impl TextSession {
             return Ok("pass".to_string());
         }
         let position = *self.game.position();
-        let limits = self.stoppable(self.limits(search, position.to_move));
+        let limits = self.limits(search, position.to_move);
         let start = Instant::now();
         let scores = self
             .engine
@@ -751,16 +698,8 @@ impl TextSession {
             return Err(self.game.over_error().to_string());
         }
         let position = *self.game.position();
-        let limits = if self.interrupts.pending() {
-            Limits {
-                nodes: Some(1),
-                ..Limits::default()
-            }
-        } else {
-            search
-        };
         let start = Instant::now();
-        let report = self.engine.solve(&position, &limits, &mut |report| {
+        let report = self.engine.solve(&position, &search, &mut |report| {
             log_progress(report);
             progress_note("solve", report, start);
         });
@@ -1217,10 +1156,13 @@ pub(crate) fn serve<W: std::io::Write>(
     while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
-            None => match session.ponder_until_line(lines) {
-                Ok(line) => line,
-                Err(_) => return,
-            },
+            None => {
+                let now = *session.game.position();
+                match session.engine.wait_pondering(&now, || lines.recv()) {
+                    Ok(line) => line,
+                    Err(_) => return,
+                }
+            }
         };
         if let Some(answer) = session.handle_input(line) {
             if !out.send(&answer) {
@@ -1239,7 +1181,7 @@ mod tests {
 
     fn session() -> TextSession {
         let engine = Engine::new();
-        let interrupts = Interrupts::new(engine.stop_flag());
+        let interrupts = Interrupts::new(engine.stopper());
         TextSession::new(engine, interrupts)
     }
 

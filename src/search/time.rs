@@ -50,6 +50,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::Limits;
+use crate::board::Position;
 
 /// A new iteration starts only before this share of the soft limit has passed.
 pub const SOFT_START_SHARE: f64 = 0.6;
@@ -636,6 +637,68 @@ fn open_solve_prelude(size: usize, empties: u32) -> Option<TimePlan> {
 pub(crate) fn process_move_time(left: Duration) -> Duration {
     let reserve = (left / 10).min(Duration::from_millis(200)) + Duration::from_millis(5);
     left.saturating_sub(reserve).max(Duration::from_millis(1))
+}
+
+/// The engine's one time manager: asked before every search for its plan (and then holds
+/// the search to the plan's backstop with its `Watchdog`), and told before and after every
+/// move on a game clock what the clock said and what the search used, to learn the time
+/// lost outside the searches (`UnseenTime`).
+pub(crate) struct TimeManager {
+    margins: Margins,
+    watchdog: Watchdog,
+    unseen: UnseenTime,
+}
+
+impl TimeManager {
+    /// A time manager whose watchdog raises `stop`.
+    pub(crate) fn new(stop: Arc<AtomicBool>) -> TimeManager {
+        TimeManager {
+            margins: Margins::DEFAULT,
+            watchdog: Watchdog::new(stop),
+            unseen: UnseenTime::default(),
+        }
+    }
+
+    /// Before a move is chosen in `position` under `limits`: learns from its game clock,
+    /// if any, what the last move lost outside the search.
+    pub(crate) fn move_starts(&mut self, position: &Position, limits: &Limits) {
+        if let Some(clock) = &limits.clock {
+            let empties = position.board.counts().2;
+            self.unseen
+                .observe(position.to_move.index(), clock, empties);
+            let (largest, mean) = self.unseen.lately();
+            log::info!("time lost outside the searches lately: largest {largest:?}, mean {mean:?}");
+        }
+    }
+
+    /// The plan of a search of `position` under `limits` that started at `start`; the
+    /// search is stopped at the plan's backstop until the guard returned is dropped.
+    pub(crate) fn plan(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> (TimePlan, Armed) {
+        let margins = self.unseen.margins(
+            self.margins.with_delay(self.watchdog.delay()),
+            position.to_move.index(),
+        );
+        let empties = position.board.counts().2;
+        let plan = plan(limits, empties, position.size(), &margins);
+        let armed = self
+            .watchdog
+            .arm(plan.backstop.and_then(|b| start.checked_add(b)));
+        (plan, armed)
+    }
+
+    /// After a move was chosen in `position` under `limits`: what it used.
+    pub(crate) fn move_ended(&mut self, position: &Position, limits: &Limits, used: Duration) {
+        if let Some(clock) = &limits.clock {
+            let empties = position.board.counts().2;
+            self.unseen
+                .record(position.to_move.index(), clock, empties, used);
+        }
+    }
 }
 
 /// How often the watchdog wakes while a search runs, to measure the scheduling delay.

@@ -55,6 +55,7 @@ use crate::board::{mix64, Color, Move, Position, Square};
 use crate::engine::Engine;
 use crate::rng::Rng;
 use crate::search::Limits;
+use crate::selfplay::play_out;
 
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,83 +222,68 @@ pub fn play_game(
     engine.clear_hash();
     let size = settings.size;
     let start = Position::start(size).ok_or_else(|| anyhow!("no {size}x{size} board"))?;
-    let mut position = start;
-    let mut moves: Vec<usize> = Vec::with_capacity(size * size);
-    let play = |position: &mut Position, moves: &mut Vec<usize>, mv: Move| -> Result<()> {
-        if let Move::Play(square) = mv {
-            moves.push(square.row() * size + square.col());
-        }
-        *position = position
-            .play(mv)
-            .map_err(|e| anyhow!("illegal move {mv}: {e}"))?;
-        Ok(())
+    let line = match openings.len() {
+        0 => &[][..],
+        n => &openings[rng.below(n)][..],
     };
-    // Each side's forced pass is played as it comes, so `position` always has a mover
-    // with a move or is over.
-    let pass_if_forced = |position: &mut Position| {
-        if !position.is_game_over() && !position.board.has_moves() {
-            *position = position.play(Move::Pass).unwrap_or(*position);
-        }
-    };
-    if !openings.is_empty() {
-        let line = &openings[rng.below(openings.len())];
-        for &index in line {
-            pass_if_forced(&mut position);
-            if position.is_game_over() {
-                break;
-            }
-            let square = Square::from_index(index, size);
-            play(&mut position, &mut moves, Move::Play(square))?;
-        }
-    }
-    for _ in 0..settings.random_moves {
-        pass_if_forced(&mut position);
-        if position.is_game_over() {
-            break;
-        }
-        let legal = position.legal_moves();
-        play(&mut position, &mut moves, legal[rng.below(legal.len())])?;
-    }
-    let opening_moves = moves.len() as u32;
+    let mut opening = line.iter();
+    let mut random_moves = settings.random_moves;
+    let mut opening_moves = 0;
     let depth = Limits {
         depth: Some(settings.depth.max(1)),
         ..Limits::default()
     };
     let margin = (settings.margin * 100.0).round() as i32;
     let mut search_scores = Vec::new();
-    loop {
-        pass_if_forced(&mut position);
-        if position.is_game_over() {
-            break;
+    // The opening's moves, then the random ones, then the engine's; forced passes are
+    // played as they come.
+    let game = play_out(&start, |position| -> Result<Move> {
+        if !position.board.has_moves() {
+            return Ok(Move::Pass);
+        }
+        if let Some(&index) = opening.next() {
+            opening_moves += 1;
+            return Ok(Move::Play(Square::from_index(index, size)));
+        }
+        if random_moves > 0 {
+            random_moves -= 1;
+            opening_moves += 1;
+            let legal = position.legal_moves();
+            return Ok(legal[rng.below(legal.len())]);
         }
         let (_, _, empties) = position.board.counts();
-        let mv = if empties <= settings.solve_empties {
-            let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+        if empties <= settings.solve_empties {
+            let report = engine.solve(position, &Limits::default(), &mut |_| {});
             if !report.exact {
                 bail!("the solver did not finish");
             }
-            report.best
-        } else {
-            let scores = engine.hint(&position, usize::MAX, &depth, &mut |_, _| {});
-            let best = scores
-                .first()
-                .ok_or_else(|| anyhow!("no move scored"))?
-                .score;
-            search_scores.push(best.hundredths());
-            let near: Vec<Move> = scores
-                .iter()
-                .filter(|s| s.score.hundredths() >= best.hundredths() - margin)
-                .map(|s| s.mv)
-                .collect();
-            near[rng.below(near.len())]
-        };
-        play(&mut position, &mut moves, mv)?;
-    }
-    let black_result = position.final_score_for(Color::Black);
+            return Ok(report.best);
+        }
+        let scores = engine.hint(position, usize::MAX, &depth, &mut |_, _| {});
+        let best = scores
+            .first()
+            .ok_or_else(|| anyhow!("no move scored"))?
+            .score;
+        search_scores.push(best.hundredths());
+        let near: Vec<Move> = scores
+            .iter()
+            .filter(|s| s.score.hundredths() >= best.hundredths() - margin)
+            .map(|s| s.mv)
+            .collect();
+        Ok(near[rng.below(near.len())])
+    })?;
+    let moves = game
+        .record
+        .iter()
+        .filter_map(|(_, mv)| match mv {
+            Move::Play(square) => Some(square.row() * size + square.col()),
+            Move::Pass => None,
+        })
+        .collect();
     Ok(LabelledGame {
         size,
         moves,
-        black_result,
+        black_result: game.end.final_score_for(Color::Black),
         opening_moves,
         solved_from: settings.solve_empties,
         search_scores,
