@@ -690,3 +690,111 @@ fn a_player_with_8x8_tables_is_refused_with_a_board_of_another_size() {
     emilia.send("ping 1");
     assert_eq!(emilia.line(), "pong 1");
 }
+
+/// Sessions run as the unit tests of the NBoard front-end once did: every line piped at
+/// once, then the end of the input; the output as one text.
+mod piped_sessions {
+    use std::time::Duration;
+
+    fn run(lines: &[&str]) -> String {
+        let mut input = String::new();
+        if !lines.first().is_some_and(|l| l.starts_with("nboard")) {
+            input.push_str("nboard 2\n");
+        }
+        for line in lines {
+            input.push_str(line);
+            input.push('\n');
+        }
+        let mut out = super::piped(&input, Duration::ZERO);
+        if !lines.first().is_some_and(|l| l.starts_with("nboard")) {
+            assert_eq!(out.remove(0), "set myname Emilia10");
+        }
+        out.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+
+    #[test]
+    fn answers_go_ping_and_set_depth() {
+        let text = run(&[
+            "nboard 2",
+            // The start position is in the opening book; the search is under test here.
+            "set book off",
+            &format!("set game {START}"),
+            "set depth 2",
+            "ping 1",
+            "go",
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        // The handshake names the default level, `set depth` the new one.
+        assert_eq!(lines[0], "set myname Emilia10");
+        assert_eq!(lines[1], "set myname Emilia2");
+        assert_eq!(lines[2], "pong 1");
+        let answer = lines.last().unwrap();
+        let mv = answer.trim_start_matches("=== ").split('/').next().unwrap();
+        assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text}");
+        assert!(lines.iter().any(|l| l.starts_with("nodestats ")), "{text}");
+        assert!(lines.iter().any(|l| l.starts_with("search ")), "{text}");
+    }
+
+    #[test]
+    fn moves_update_the_game_and_bad_ones_are_reported() {
+        let text = run(&[
+            &format!("set game {START}"),
+            "move F5/1.00/2.5",
+            "move F5",
+            "move Z9",
+            "learn",
+            "frobnicate",
+        ]);
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("status Emilia: move"))
+                .count(),
+            2,
+            "{text}"
+        );
+        assert!(text.ends_with("learned\n"), "{text}");
+    }
+
+    #[test]
+    fn random_lines_never_panic() {
+        let words = [
+            "nboard", "set", "game", "depth", "contempt", "move", "ping", "go", "hint", "learn",
+            "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
+            "B[F5]", "W[PA]", "TI[0:01]", START,
+        ];
+        let mut rng = super::common::rng::Rng::new(7);
+        let mut lines = vec!["set depth 1".to_string()];
+        for _ in 0..2000 {
+            let count = 1 + rng.below(4);
+            let line: Vec<&str> = (0..count).map(|_| *rng.pick(&words)).collect();
+            lines.push(line.join(" "));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let text = run(&refs);
+        assert!(text.lines().count() > 100);
+    }
+
+    #[test]
+    fn hint_streams_and_analyze_covers_every_position() {
+        let text = run(&[
+            "set book off",
+            &format!("set game {START}"),
+            "set depth 2",
+            "move F5",
+            "hint 3",
+            "analyze",
+        ]);
+        let searches: Vec<&str> = text.lines().filter(|l| l.starts_with("search ")).collect();
+        assert_eq!(searches.len(), 6, "3 moves at depths 1 and 2: {text}");
+        assert!(searches[5].ends_with(" 0 2"), "{text}");
+        let analysis: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("analysis "))
+            .collect();
+        assert_eq!(analysis.len(), 2, "{text}");
+        assert!(analysis[0].starts_with("analysis 1 "));
+        assert!(analysis[1].starts_with("analysis 0 "));
+    }
+}

@@ -1079,3 +1079,217 @@ fn under_a_memory_limit_the_session_answers_or_refuses_to_start() {
     }
     assert!(sessions > 0, "no limit left room for a session");
 }
+
+/// The tests below read whole replies, with the blank line that ends them.
+mod replies {
+    use super::common::Emilia;
+
+    fn ask(emilia: &mut Emilia, line: &str) -> String {
+        emilia.ask(line) + "\n\n"
+    }
+
+    #[test]
+    fn framing_follows_gtp() {
+        let mut e = Emilia::start(&[]);
+        assert_eq!(ask(&mut e, "protocol_version"), "= 2\n\n");
+        assert_eq!(ask(&mut e, "12 name"), "=12 Emilia\n\n");
+        assert_eq!(ask(&mut e, "\t7\tname # comment"), "=7 Emilia\n\n");
+        // A comment alone and an empty line get no reply: the next reply is the next line's.
+        e.send("   # only a comment");
+        e.send("");
+        assert_eq!(ask(&mut e, "1 name"), "=1 Emilia\n\n");
+        assert_eq!(ask(&mut e, "3 komi 6.5"), "=3\n\n");
+        assert!(ask(&mut e, "4 genmov b")
+            .starts_with("?4 unknown command 'genmov': did you mean 'genmove'?"));
+        assert!(ask(&mut e, "showboard").starts_with("=\n    a b c d e f g h\n"));
+        assert!(ask(&mut e, "list_commands").ends_with("loadgame\n\n"));
+        assert_eq!(ask(&mut e, "known_command genmove"), "= true\n\n");
+        assert_eq!(ask(&mut e, "known_command fly"), "= false\n\n");
+        assert!(ask(&mut e, "99999999999999999999999 name").starts_with("? id"));
+        assert_eq!(ask(&mut e, "5"), "?5 no command after the id\n\n");
+    }
+
+    #[test]
+    fn lists_moves_and_gives_the_position_setboard_takes_back() {
+        let mut e = Emilia::start(&[]);
+        assert_eq!(ask(&mut e, "legal_moves"), "= d3 c4 f5 e6\n\n");
+        let start = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(ask(&mut e, "position"), format!("= {start}\n\n"));
+        ask(&mut e, "loadgame f5d6c3d3c4f4f6f3e6e7");
+        let position = ask(&mut e, "position");
+        let line = position.trim_start_matches("= ").trim_end().to_string();
+        ask(&mut e, "newgame");
+        assert_eq!(ask(&mut e, &format!("setboard {line}")), "=\n\n");
+        assert_eq!(ask(&mut e, "position"), position);
+        // The moves listed are the squares `play` accepts, in board order.
+        let mut accepted = Vec::new();
+        for row in 1..=8 {
+            for column in 'a'..='h' {
+                let square = format!("{column}{row}");
+                if ask(&mut e, &format!("play {square}")) == "=\n\n" {
+                    accepted.push(square);
+                    ask(&mut e, "undo");
+                }
+            }
+        }
+        assert_eq!(
+            ask(&mut e, "legal_moves"),
+            format!("= {}\n\n", accepted.join(" "))
+        );
+        assert!(accepted.len() > 3, "{accepted:?}");
+        // Only a pass, then nothing once neither side can move.
+        let mut squares = vec!['-'; 64];
+        squares[0] = 'X';
+        squares[1] = 'O';
+        let board: String = squares.into_iter().collect();
+        ask(&mut e, &format!("setboard {board} O"));
+        assert_eq!(ask(&mut e, "legal_moves"), "= pass\n\n");
+        ask(&mut e, "play pass");
+        assert_eq!(ask(&mut e, "legal_moves"), "= c1\n\n");
+        ask(&mut e, "play c1");
+        assert_eq!(ask(&mut e, "legal_moves"), "=\n\n");
+        assert!(ask(&mut e, "legal_moves now").starts_with("? legal_moves takes no arguments"));
+    }
+
+    #[test]
+    fn help_gives_every_command_a_line() {
+        let mut e = Emilia::start(&[]);
+        let help = ask(&mut e, "help");
+        let lines: Vec<&str> = help.lines().skip(1).filter(|l| !l.is_empty()).collect();
+        let listed = ask(&mut e, "list_commands");
+        let names: Vec<&str> = listed.trim_start_matches("= ").trim_end().lines().collect();
+        assert_eq!(lines.len(), names.len(), "{help}");
+        for (name, line) in names.iter().zip(&lines) {
+            assert!(line.starts_with(&format!("{name} ")), "{line}");
+        }
+        assert!(
+            names.contains(&"legal_moves") && names.contains(&"help"),
+            "{listed}"
+        );
+        let genmove = lines.iter().find(|l| l.starts_with("genmove ")).unwrap();
+        assert!(genmove.contains("whole remaining clock") && genmove.contains("movetime"));
+        assert_eq!(ask(&mut e, "known_command help"), "= true\n\n");
+    }
+
+    #[test]
+    fn refusals_name_what_is_wrong() {
+        let mut e = Emilia::start(&[]);
+        let rows = "-------- -------- -------- ---OX--- ---XO--- -------- -------- --------";
+        assert_eq!(
+            ask(&mut e, &format!("setboard 8 {rows} X")),
+            "? malformed board: '8' is not squares of the board ('8' is none of X, O and -): \
+             give the squares (rows may be split by spaces), then the side to move\n\n"
+        );
+        assert_eq!(ask(&mut e, &format!("setboard {rows} X")), "=\n\n");
+        for clock in ["1.5", "1000ms", "2s"] {
+            assert_eq!(
+                ask(&mut e, &format!("genmove black {clock}")),
+                format!(
+                    "? genmove: clock '{clock}' is not a whole number of milliseconds: a bare \
+                     number is the mover's whole remaining clock (movetime MS gives one move's \
+                     time)\n\n"
+                )
+            );
+        }
+        assert!(ask(&mut e, "genmove 1.5").starts_with("? genmove: clock '1.5'"));
+        assert_eq!(
+            ask(&mut e, "loadgame a123"),
+            "? malformed transcript: 'a123' is not a square: expected a column letter and a \
+             row number, like f5\n\n"
+        );
+        assert_eq!(
+            ask(&mut e, "loadgame f5f5"),
+            "? malformed transcript: move 2: illegal move f5: square is occupied\n\n"
+        );
+        assert_eq!(ask(&mut e, "history"), "=\n\n");
+    }
+
+    #[test]
+    fn plays_both_colour_styles_and_undoes() {
+        let mut e = Emilia::start(&[]);
+        assert_eq!(ask(&mut e, "play black f5"), "=\n\n");
+        assert_eq!(ask(&mut e, "play d6"), "=\n\n");
+        assert!(ask(&mut e, "play white c3").starts_with("? wrong side to move"));
+        assert!(ask(&mut e, "play black e3").starts_with("? illegal move e3"));
+        assert!(ask(&mut e, "play purple c3").starts_with("? 'purple' is not a colour"));
+        assert!(ask(&mut e, "play black z0").starts_with("? 'z0' is not a square"));
+        assert_eq!(ask(&mut e, "history"), "= f5d6\n\n");
+        assert_eq!(ask(&mut e, "undo"), "=\n\n");
+        assert_eq!(ask(&mut e, "undo"), "=\n\n");
+        assert!(ask(&mut e, "undo").starts_with("? cannot undo"));
+        assert_eq!(ask(&mut e, "final_score"), "= 0\n\n");
+    }
+
+    #[test]
+    fn last_search_reports_the_last_genmove() {
+        let mut e = Emilia::start(&[]);
+        assert_eq!(ask(&mut e, "last_search"), "=\n\n");
+        // The start position is in the opening book: answered from it, unsearched.
+        ask(&mut e, "genmove black depth 3");
+        let answer = ask(&mut e, "last_search");
+        assert!(answer.contains(" nodes 0 "), "{answer}");
+        assert!(answer.trim_end().ends_with(" book true"), "{answer}");
+        ask(&mut e, "setoption book off");
+        ask(&mut e, "genmove white depth 3");
+        let answer = ask(&mut e, "last_search");
+        assert!(answer.starts_with("= depth 3 score "), "{answer}");
+        assert!(answer.contains(" exact false nodes "), "{answer}");
+        assert!(answer.trim_end().ends_with(" book false"), "{answer}");
+    }
+
+    #[test]
+    fn genmove_answers_legal_moves_and_passes() {
+        let mut e = Emilia::start(&[]);
+        let answer = ask(&mut e, "genmove black depth 2");
+        let mv = answer.trim_start_matches("= ").trim();
+        assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{answer}");
+        assert!(ask(&mut e, "genmove black depth 2").starts_with("? wrong side to move"));
+        // White to move with no move, Black to play c1: the game then ends.
+        let mut squares = vec!['-'; 64];
+        squares[0] = 'X';
+        squares[1] = 'O';
+        let board: String = squares.into_iter().collect();
+        assert_eq!(ask(&mut e, &format!("setboard {board} O")), "=\n\n");
+        assert_eq!(ask(&mut e, "genmove 1000"), "= pass\n\n");
+        assert_eq!(ask(&mut e, "genmove black"), "= c1\n\n");
+        assert_eq!(
+            ask(&mut e, "genmove white"),
+            "? game over: B+64 (neither side can move)\n\n"
+        );
+        assert_eq!(ask(&mut e, "final_score"), "= B+64\n\n");
+        // Quarry's style: the same colour twice when the other side has no move.
+        ask(&mut e, &format!("setboard {board} O"));
+        assert_eq!(ask(&mut e, "play black c1"), "=\n\n");
+        assert_eq!(ask(&mut e, "history"), "= c1\n\n");
+        assert_eq!(ask(&mut e, "undo"), "=\n\n");
+        assert_eq!(ask(&mut e, "history"), "=\n\n");
+    }
+
+    #[test]
+    fn options_and_unknowns() {
+        let mut e = Emilia::start(&[]);
+        assert_eq!(ask(&mut e, "setoption depth 3"), "=\n\n");
+        assert_eq!(ask(&mut e, "setoption hash 16"), "=\n\n");
+        assert!(ask(&mut e, "setoption hash lots").starts_with("? option hash"));
+        assert!(ask(&mut e, "setoption colour 1").starts_with("? unknown option 'colour'"));
+        assert!(ask(&mut e, "setoption").contains("depth 3"));
+        assert!(ask(&mut e, "boardsize 7").starts_with("? unacceptable size"));
+        assert_eq!(ask(&mut e, "boardsize 6"), "=\n\n");
+        assert_eq!(ask(&mut e, "perft 3"), "= 56\n\n");
+        assert!(ask(&mut e, "perft 99").starts_with("? perft depth"));
+    }
+
+    #[test]
+    fn solves_small_endgames_exactly() {
+        let mut e = Emilia::start(&[]);
+        // Two empties: a8 and b8... use a board where Black's best is known by hand:
+        // all Black except h8 empty and g8 White: Black plays h8 and wins 64-0.
+        let mut squares = vec!['X'; 64];
+        squares[62] = 'O';
+        squares[63] = '-';
+        let board: String = squares.into_iter().collect();
+        ask(&mut e, &format!("setboard {board} X"));
+        assert_eq!(ask(&mut e, "solve"), "= h8 +64\n\n");
+        assert_eq!(ask(&mut e, "hint 1"), "= h8 +64 exact\n\n");
+    }
+}

@@ -120,21 +120,21 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
-/// Interruptions (NBoard `ping` and `quit`, the text protocol's `stop`) as the engine's stop
-/// requests, raised as soon as they are read; knows when the client is gone.
+/// Interruptions (NBoard `ping` and `quit`, the text protocol's `stop`): the engine's stop
+/// requests, made as soon as they are read, marked handled when answered; and whether the
+/// client is gone.
 #[derive(Clone)]
 pub(crate) struct Interrupts {
-    stopper: Stopper,
+    /// The engine's stopper, which the reader requests stops of.
+    pub(crate) stopper: Stopper,
     gone: Arc<AtomicBool>,
 }
 
 impl Interrupts {
     /// Interruptions that stop the engine of `stopper`.
     pub(crate) fn new(stopper: Stopper) -> Interrupts {
-        Interrupts {
-            stopper,
-            gone: Arc::new(AtomicBool::new(false)),
-        }
+        let gone = Arc::new(AtomicBool::new(false));
+        Interrupts { stopper, gone }
     }
 
     /// Records that the client is gone: the search in progress stops, every later one is
@@ -147,21 +147,6 @@ impl Interrupts {
     /// Whether the client is gone.
     pub(crate) fn is_gone(&self) -> bool {
         self.gone.load(Ordering::SeqCst)
-    }
-
-    /// Records an interruption read from the input.
-    pub(crate) fn raise(&self) {
-        self.stopper.request();
-    }
-
-    /// Marks one interruption as handled.
-    pub(crate) fn handled(&self) {
-        self.stopper.handled();
-    }
-
-    /// Whether an interruption is waiting (or the client is gone).
-    pub(crate) fn pending(&self) -> bool {
-        self.stopper.pending() || self.is_gone()
     }
 }
 
@@ -247,7 +232,7 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
                         is_text_interrupt(text)
                     };
                     if interrupt {
-                        interrupts.raise();
+                        interrupts.stopper.request();
                     }
                 } else if nboard.is_none() {
                     nboard = Some(false);
@@ -353,10 +338,10 @@ mod tests {
         );
         let all: Vec<Line> = receiver.iter().collect();
         assert_eq!(all.len(), 4);
-        interrupts.handled();
-        assert!(interrupts.pending(), "two interruptions were read");
-        interrupts.handled();
-        assert!(!interrupts.pending());
+        stopper.handled();
+        assert!(stopper.pending(), "two interruptions were read");
+        stopper.handled();
+        assert!(!stopper.pending());
         assert!(
             !interrupts.is_gone(),
             "no output to watch: the lines are answered"

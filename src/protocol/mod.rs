@@ -5,6 +5,7 @@
 
 pub(crate) mod diagram;
 pub(crate) mod input;
+mod names;
 pub(crate) mod nboard;
 pub(crate) mod session_log;
 pub(crate) mod text;
@@ -15,28 +16,6 @@ use std::sync::Arc;
 use crate::engine::Engine;
 use input::{is_nboard_hello, spawn_reader, AtEnd, Interrupts, Line};
 use session_log::{Direction, SessionLog};
-
-/// Sets engine option `name` to `value` in a session on a board of side `size`. A value
-/// with which the engine cannot play that board (a baseline player of 8x8 only, on 6x6) is
-/// refused and the option keeps its value, as a board the engine cannot play is refused.
-pub(crate) fn set_option_at_size(
-    engine: &mut Engine,
-    name: &str,
-    value: &str,
-    size: usize,
-) -> Result<(), String> {
-    let before = engine.option(name);
-    engine.set_option(name, value).map_err(|e| e.to_string())?;
-    if let Err(e) = engine.check_size(size) {
-        if let Some(before) = before {
-            let _ = engine.set_option(name, &before);
-        }
-        return Err(format!(
-            "option {name}: {e}, and the board is {size}x{size}"
-        ));
-    }
-    Ok(())
-}
 
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
@@ -79,12 +58,6 @@ impl<W: Write> Output<W> {
     /// Whether writes still succeed.
     pub(crate) fn is_open(&self) -> bool {
         self.open
-    }
-
-    /// The sink, for tests that write to memory.
-    #[cfg(test)]
-    pub(crate) fn into_inner(self) -> W {
-        self.sink
     }
 }
 

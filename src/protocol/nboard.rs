@@ -5,14 +5,13 @@
 
 use std::io::Write;
 use std::sync::mpsc::Receiver;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::board::{Move, Position};
-use crate::engine::{self, Engine};
+use crate::board::Move;
+use crate::engine::{self, Engine, Session, Timekeeping};
 use crate::formats::ggf;
-use crate::game::Game;
 use crate::score::Score;
-use crate::search::{Clock, Limits, SearchReport};
+use crate::search::{Limits, SearchReport};
 
 use super::input::{Interrupts, Line};
 use super::Output;
@@ -22,8 +21,7 @@ pub(crate) const DEFAULT_DEPTH: u32 = 10;
 
 /// One NBoard session.
 pub(crate) struct NboardSession<'a, W: Write> {
-    engine: Engine,
-    game: Game,
+    session: Session,
     depth: u32,
     out: &'a mut Output<W>,
     interrupts: Interrupts,
@@ -47,8 +45,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
     /// A session writing to `out`; `interrupts` counts `ping`s read but not yet answered.
     pub(crate) fn new(engine: Engine, out: &'a mut Output<W>, interrupts: Interrupts) -> Self {
         NboardSession {
-            engine,
-            game: Game::standard(8).expect("8x8 is supported"),
+            session: Session::new(engine, Timekeeping::Record),
             depth: DEFAULT_DEPTH,
             out,
             interrupts,
@@ -75,7 +72,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             "set" => self.set(rest),
             "move" => self.play(rest),
             "ping" => {
-                self.interrupts.handled();
+                self.interrupts.stopper.handled();
                 let n = words.next().unwrap_or("");
                 self.out.line(format!("pong {n}").trim_end());
             }
@@ -89,7 +86,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
             }
             "analyze" => self.analyze(),
             "quit" => {
-                self.interrupts.handled();
+                self.interrupts.stopper.handled();
                 self.quit = true;
             }
             _ => log::debug!("ignored: {line}"),
@@ -109,18 +106,18 @@ impl<'a, W: Write> NboardSession<'a, W> {
             },
             // The search has no notion of contempt (the value of a draw).
             "contempt" => log::debug!("ignored: set {rest}"),
-            "game" => match ggf::parse(value) {
-                Ok(game) => match self.engine.check_size(game.position().size()) {
-                    Ok(()) => self.game = game,
-                    Err(e) => self.status(&format!("game ignored: {e}")),
-                },
-                Err(e) => self.status(&format!("game ignored: {e}")),
-            },
+            "game" => {
+                let set = ggf::parse(value).map_err(|e| e.to_string());
+                if let Err(e) =
+                    set.and_then(|g| self.session.set_game(g).map_err(|e| e.to_string()))
+                {
+                    self.status(&format!("game ignored: {e}"));
+                }
+            }
             // The engine's own options (`set hash 128`), as the text protocol's setoption.
             name if engine::find_option(name).is_some() => {
-                let size = self.game.position().size();
-                if let Err(e) = super::set_option_at_size(&mut self.engine, name, value, size) {
-                    self.status(&e);
+                if let Err(e) = self.session.set_option(name, value) {
+                    self.status(&e.to_string());
                 }
             }
             _ => log::debug!("ignored: set {rest}"),
@@ -137,7 +134,8 @@ impl<'a, W: Write> NboardSession<'a, W> {
             .parse::<Move>()
             .map_err(|e| e.to_string())
             .and_then(|mv| {
-                self.game
+                self.session
+                    .game_mut()
                     .play_implicit(mv, eval, seconds)
                     .map_err(|e| e.to_string())
             });
@@ -150,45 +148,28 @@ impl<'a, W: Write> NboardSession<'a, W> {
         self.out.line(&format!("status Emilia: {text}"));
     }
 
-    /// Limits for the side to move: the level (`set depth`), and the GGF clock when the
-    /// game has one.
-    fn limits(&self, position: &Position) -> Limits {
-        let mover = position.to_move;
-        let clock = self.game.time_left(mover).map(|remaining| Clock {
-            remaining,
-            increment: self
-                .game
-                .clock(mover)
-                .map_or(Duration::ZERO, |c| c.increment),
-            moves_to_go: None,
-        });
+    /// The level (`set depth`) as limits; the session adds the game's clock.
+    fn level(&self) -> Limits {
         Limits {
             level: Some(self.depth),
-            clock,
             ..Limits::default()
         }
     }
 
     fn go(&mut self) {
-        let position = *self.game.position();
-        if self.game.is_over() {
+        let game = self.session.game();
+        if game.is_over() {
             self.status("the game is over");
-            self.out.line("=== PA");
-            return;
+        } else if !game.must_pass() {
+            // A forced pass is answered at once, without thinking.
+            self.out.line("status Emilia is thinking");
         }
-        if self.game.must_pass() {
-            // Nothing to choose: answered at once, without thinking.
-            self.out.line("=== PA");
-            return;
-        }
-        self.out.line("status Emilia is thinking");
-        let limits = self.limits(&position);
-        let start = Instant::now();
+        let (start, level) = (Instant::now(), self.level());
         let out = &mut *self.out;
         // A report that differs from the last only in its nodes comes from a running exact
         // solve: the GUI gets the count as `nodestats`, not the same line again.
         let mut last_line = String::new();
-        let (report, hit) = self.engine.go(&position, &limits, &mut |r| {
+        let choice = self.session.go(None, level, &mut |r| {
             let line = search_line(r);
             if line == last_line {
                 let seconds = r.elapsed.as_secs_f64();
@@ -198,7 +179,12 @@ impl<'a, W: Write> NboardSession<'a, W> {
                 last_line = line;
             }
         });
-        if let Some(hit) = hit {
+        let Some((choice, report)) = choice.ok().and_then(|c| c.report.clone().map(|r| (c, r)))
+        else {
+            self.out.line("=== PA");
+            return;
+        };
+        if let Some(hit) = choice.ponder_hit {
             log::info!("ponder hit: started at depth {}", hit.depth);
         }
         let seconds = start.elapsed().as_secs_f64();
@@ -206,28 +192,24 @@ impl<'a, W: Write> NboardSession<'a, W> {
             .line(&format!("nodestats {} {seconds:.2}", report.nodes));
         self.out.line(&format!(
             "=== {}/{}/{seconds:.2}",
-            move_text(report.best),
+            move_text(choice.mv),
             eval_text(report.score)
         ));
     }
 
     /// The best `count` moves at every depth of the level, as the engine finds them.
     fn hint(&mut self, count: usize) {
-        let position = *self.game.position();
-        if self.game.is_over() {
+        if self.session.game().is_over() {
             self.status("the game is over");
             return;
         }
         self.out.line("status Emilia is analysing");
-        let limits = Limits {
-            level: Some(self.depth),
-            ..Limits::default()
-        };
+        let (level, stopper) = (self.level(), self.interrupts.stopper.clone());
         let out = &mut *self.out;
-        let interrupts = &self.interrupts;
-        self.engine
-            .hint(&position, count.clamp(1, 64), &limits, &mut |_, scores| {
-                if interrupts.pending() {
+        let _ = self
+            .session
+            .hint(count.clamp(1, 64), level, &mut |_, scores| {
+                if stopper.pending() {
                     // A ping came before or while this depth was searched: its numbers
                     // are stale.
                     return;
@@ -253,21 +235,11 @@ impl<'a, W: Write> NboardSession<'a, W> {
     /// Retrograde analysis: every position of the game from the last to the first, each
     /// with its evaluation for the side to move.
     fn analyze(&mut self) {
-        let positions: Vec<Position> = self.game.positions().to_vec();
         self.out.line("status Emilia is analysing the game");
-        for (moves_made, position) in positions.iter().enumerate().rev() {
-            if self.interrupts.pending() || !self.out.is_open() {
-                break;
-            }
-            let score = if position.is_game_over() {
-                Score::from_discs(position.board.final_score())
-            } else {
-                let limits = self.limits(position);
-                self.engine.search(position, &limits, &mut |_| {}).score
-            };
-            self.out
-                .line(&format!("analysis {moves_made} {}", eval_text(score)));
-        }
+        let (level, out) = (self.level(), &mut *self.out);
+        self.session.analyze(&level, &mut |moves_made, score| {
+            out.line(&format!("analysis {moves_made} {}", eval_text(score)))
+        });
         self.out.line("status");
     }
 }
@@ -302,8 +274,7 @@ pub(crate) fn serve<W: Write>(
     let mut session = NboardSession::new(engine, out, interrupts);
     session.handle("nboard 2");
     while !session.finished() {
-        let now = *session.game.position();
-        match session.engine.wait_pondering(&now, || lines.recv()) {
+        match session.session.wait_pondering(|| lines.recv()) {
             Ok(Line::Text(text)) => {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     session.handle(&text)
@@ -316,108 +287,5 @@ pub(crate) fn serve<W: Write>(
             Ok(other) => log::debug!("ignored: {other:?}"),
             Err(_) => return,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(lines: &[&str]) -> String {
-        let mut out = Output::new(Vec::new());
-        {
-            let interrupts = Interrupts::new(crate::engine::Stopper::default());
-            let mut session = NboardSession::new(Engine::new(), &mut out, interrupts);
-            for line in lines {
-                session.handle(line);
-            }
-        }
-        String::from_utf8(out.into_inner()).unwrap()
-    }
-
-    const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
-
-    #[test]
-    fn answers_go_ping_and_set_depth() {
-        let text = run(&[
-            "nboard 2",
-            // The start position is in the opening book; the search is under test here.
-            "set book off",
-            &format!("set game {START}"),
-            "set depth 2",
-            "ping 1",
-            "go",
-        ]);
-        let lines: Vec<&str> = text.lines().collect();
-        // The handshake names the default level, `set depth` the new one.
-        assert_eq!(lines[0], "set myname Emilia10");
-        assert_eq!(lines[1], "set myname Emilia2");
-        assert_eq!(lines[2], "pong 1");
-        let answer = lines.last().unwrap();
-        let mv = answer.trim_start_matches("=== ").split('/').next().unwrap();
-        assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text}");
-        assert!(lines.iter().any(|l| l.starts_with("nodestats ")), "{text}");
-        assert!(lines.iter().any(|l| l.starts_with("search ")), "{text}");
-    }
-
-    #[test]
-    fn moves_update_the_game_and_bad_ones_are_reported() {
-        let text = run(&[
-            &format!("set game {START}"),
-            "move F5/1.00/2.5",
-            "move F5",
-            "move Z9",
-            "learn",
-            "frobnicate",
-        ]);
-        assert_eq!(
-            text.lines()
-                .filter(|l| l.starts_with("status Emilia: move"))
-                .count(),
-            2,
-            "{text}"
-        );
-        assert!(text.ends_with("learned\n"), "{text}");
-    }
-
-    #[test]
-    fn random_lines_never_panic() {
-        let words = [
-            "nboard", "set", "game", "depth", "contempt", "move", "ping", "go", "hint", "learn",
-            "analyze", "F5", "PA", "Z9", "1", "0", "-3", "x", "/", "(;", ";)", "BO[8", "]",
-            "B[F5]", "W[PA]", "TI[0:01]", START,
-        ];
-        let mut rng = crate::rng::Rng::new(7);
-        let mut lines = vec!["set depth 1".to_string()];
-        for _ in 0..2000 {
-            let count = 1 + rng.below(4);
-            let line: Vec<&str> = (0..count).map(|_| *rng.pick(&words)).collect();
-            lines.push(line.join(" "));
-        }
-        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let text = run(&refs);
-        assert!(text.lines().count() > 100);
-    }
-
-    #[test]
-    fn hint_streams_and_analyze_covers_every_position() {
-        let text = run(&[
-            "set book off",
-            &format!("set game {START}"),
-            "set depth 2",
-            "move F5",
-            "hint 3",
-            "analyze",
-        ]);
-        let searches: Vec<&str> = text.lines().filter(|l| l.starts_with("search ")).collect();
-        assert_eq!(searches.len(), 6, "3 moves at depths 1 and 2: {text}");
-        assert!(searches[5].ends_with(" 0 2"), "{text}");
-        let analysis: Vec<&str> = text
-            .lines()
-            .filter(|l| l.starts_with("analysis "))
-            .collect();
-        assert_eq!(analysis.len(), 2, "{text}");
-        assert!(analysis[0].starts_with("analysis 1 "));
-        assert!(analysis[1].starts_with("analysis 0 "));
     }
 }

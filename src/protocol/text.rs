@@ -8,7 +8,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, ColorError, Move, Position, PositionError, SIZES};
-use crate::engine::{Engine, PonderHit, OPTIONS};
+use crate::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
 use crate::perft::{perft_stoppable, Convention};
@@ -153,114 +153,14 @@ fn help_text() -> String {
 /// Deepest `perft` accepted: deeper counts take hours.
 pub(crate) const MAX_PERFT_DEPTH: u32 = 16;
 
-/// GTP time control: `time_settings` and the last `time_left` of each colour, and the
-/// increment of `time_increment` (an extension: GTP has none).
-#[derive(Clone, Copy, Debug, Default)]
-struct GtpClocks {
-    settings: Option<TimeSettings>,
-    /// Time left and stones of Black and White (index 0 is Black).
-    left: [Option<TimeLeft>; 2],
-    /// Added to the mover's main time after each of its moves (a Fischer clock); byo-yomi
-    /// periods get none.
-    increment: Duration,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct TimeSettings {
-    main: Duration,
-    byoyomi: Duration,
-    stones: u32,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct TimeLeft {
-    time: Duration,
-    /// Moves to play within `time`; 0 while in main time.
-    stones: u32,
-}
-
-impl GtpClocks {
-    /// The clock of `color` now, or `None` when the game is untimed.
-    fn current(&self, color: Color) -> Option<TimeLeft> {
-        if let Some(left) = self.left[color.index()] {
-            return Some(left);
-        }
-        let settings = self.settings?;
-        // GTP: byo-yomi time with no stones means no time limit; all zero likewise.
-        if settings.stones == 0 && !settings.byoyomi.is_zero()
-            || settings.main.is_zero() && settings.byoyomi.is_zero()
-        {
-            return None;
-        }
-        Some(if settings.main.is_zero() {
-            TimeLeft {
-                time: settings.byoyomi,
-                stones: settings.stones,
-            }
-        } else {
-            TimeLeft {
-                time: settings.main,
-                stones: 0,
-            }
-        })
-    }
-
-    /// Counts `used` off `color`'s clock after its move, and adds the increment to main
-    /// time, until the referee says otherwise.
-    fn spend(&mut self, color: Color, used: Duration) {
-        let Some(mut left) = self.current(color) else {
-            return;
-        };
-        let byoyomi = self.settings.filter(|s| s.stones > 0).map(|s| TimeLeft {
-            time: s.byoyomi,
-            stones: s.stones,
-        });
-        left.time = left.time.saturating_sub(used);
-        if left.stones == 0 && !left.time.is_zero() {
-            left.time += self.increment;
-        }
-        if left.stones > 0 {
-            // In byo-yomi: once the period's stones are played, a fresh period starts.
-            left.stones -= 1;
-            if left.stones == 0 {
-                left = byoyomi.unwrap_or(left);
-            }
-        } else if left.time.is_zero() {
-            // Main time used up: byo-yomi follows, if there is any.
-            left = byoyomi.unwrap_or(left);
-        }
-        self.left[color.index()] = Some(left);
-    }
-}
-
 type Answer = Result<String, String>;
 
-/// One text-protocol session: the engine, the game and the settings.
+/// One text-protocol session: the engine's game session and the interruptions read.
 pub(crate) struct TextSession {
-    engine: Engine,
-    game: Game,
-    clocks: GtpClocks,
-    /// What the last `genmove` search found, for `last_search` (referees average depths).
-    last_search: Option<SearchReport>,
-    /// Whether that search started from what pondering found, and how.
-    last_ponder: Option<PonderHit>,
+    session: Session,
     /// `stop` lines read (by the input thread) but not yet answered.
     interrupts: Interrupts,
     quit: bool,
-}
-
-/// What a search for `genmove` or `reg_genmove` chose, not yet played.
-struct Choice {
-    /// The game with any implicit pass before the move.
-    game: Game,
-    color: Color,
-    mv: Move,
-    eval: Option<f64>,
-    used: Duration,
-    /// The search, `None` for a forced pass.
-    report: Option<SearchReport>,
-    /// Whether the search started from what pondering found, and how.
-    ponder_hit: Option<PonderHit>,
 }
 
 /// How long a `hint` or `solve` runs before it writes progress to stderr.
@@ -270,12 +170,8 @@ impl TextSession {
     /// A session on the 8x8 start position; `interrupts` counts the `stop`s read.
     pub(crate) fn new(engine: Engine, interrupts: Interrupts) -> TextSession {
         TextSession {
-            engine,
-            game: Game::standard(8).expect("8x8 is supported"),
-            clocks: GtpClocks::default(),
-            last_search: None,
+            session: Session::new(engine, Timekeeping::Told),
             interrupts,
-            last_ponder: None,
             quit: false,
         }
     }
@@ -381,38 +277,54 @@ impl TextSession {
                 Ok(String::new())
             }
             "boardsize" => match args.as_slice() {
-                [size] => {
-                    let size = parse_size(size)?;
-                    self.engine.check_size(size).map_err(|e| e.to_string())?;
-                    self.new_game(size);
-                    Ok(String::new())
-                }
+                [size] => self.new_game(parse_size(size)?),
                 _ => Err("usage: boardsize <6|8|10|12>".to_string()),
             },
-            "clear_board" => no_args(Ok(String::new())).inspect(|_| {
-                self.new_game(self.game.position().size());
-            }),
+            "clear_board" => no_args(Ok(String::new())).and_then(|_| self.new_game(self.size())),
             "komi" => match args.as_slice() {
                 [value] if value.parse::<f64>().is_ok_and(f64::is_finite) => Ok(String::new()),
                 [value] => Err(format!("komi '{value}' is not a number")),
                 _ => Err("usage: komi <number> (accepted and ignored)".to_string()),
             },
             "play" => self.play(&args),
-            "genmove" => self.genmove(&args),
-            "reg_genmove" => self.reg_genmove(&args),
-            "undo" => no_args(Ok(String::new())).and_then(|_| match self.game.undo() {
+            "genmove" => self.genmove(&args, true),
+            "reg_genmove" => self.genmove(&args, false),
+            "undo" => no_args(Ok(String::new())).and_then(|_| match self.game_mut().undo() {
                 Some(_) => Ok(String::new()),
                 None => Err("cannot undo: no move to take back".to_string()),
             }),
             "legal_moves" => no_args(Ok(self.legal_moves())),
-            "showboard" => no_args(Ok(format!("\n{}", diagram(self.game.position(), true)))),
-            "position" => no_args(Ok(self.game.position().to_string())),
-            "final_score" => no_args(Ok(self.game.result())),
-            "time_settings" => self.time_settings(&args),
-            "time_left" => self.time_left(&args),
+            "showboard" => no_args(Ok(format!("\n{}", diagram(self.game().position(), true)))),
+            "position" => no_args(Ok(self.game().position().to_string())),
+            "final_score" => no_args(Ok(self.game().result())),
+            "time_settings" => match args.as_slice() {
+                [main, byoyomi, stones] => {
+                    let control = TimeControl {
+                        main: parse_seconds(main)?,
+                        byoyomi: parse_seconds(byoyomi)?,
+                        stones: parse_count(stones, "stones")?,
+                    };
+                    self.session.clocks_mut().set_control(control);
+                    Ok(String::new())
+                }
+                _ => Err("usage: time_settings <main seconds> <byo-yomi seconds> <stones>".into()),
+            },
+            "time_left" => match args.as_slice() {
+                [color, time, stones] => {
+                    let color = parse_color(color)?;
+                    let left = TimeLeft {
+                        time: parse_seconds(time)?,
+                        stones: parse_count(stones, "stones")?,
+                    };
+                    self.session.clocks_mut().set_left(color, left);
+                    Ok(String::new())
+                }
+                _ => Err("usage: time_left <color> <seconds> <stones>".into()),
+            },
             "time_increment" => match args.as_slice() {
                 [seconds] => {
-                    self.clocks.increment = parse_seconds(seconds)?;
+                    let increment = parse_seconds(seconds)?;
+                    self.session.clocks_mut().set_increment(increment);
                     Ok(String::new())
                 }
                 _ => Err("usage: time_increment <seconds>".to_string()),
@@ -424,28 +336,20 @@ impl TextSession {
                 _ => Err("usage: set_game Othello".to_string()),
             },
             "newgame" => match args.as_slice() {
-                [] => {
-                    self.new_game(self.game.position().size());
-                    Ok(String::new())
-                }
-                [size] => {
-                    let size = parse_size(size)?;
-                    self.engine.check_size(size).map_err(|e| e.to_string())?;
-                    self.new_game(size);
-                    Ok(String::new())
-                }
+                [] => self.new_game(self.size()),
+                [size] => self.new_game(parse_size(size)?),
                 _ => Err("usage: newgame [6|8|10|12]".to_string()),
             },
             "setboard" => self.setboard(&args),
             "hint" => self.hint(&args),
             "solve" => self.solve(&args),
-            "stop" => no_args(Ok(String::new())).inspect(|_| self.interrupts.handled()),
+            "stop" => no_args(Ok(String::new())).inspect(|_| self.interrupts.stopper.handled()),
             "perft" => self.perft(&args),
             "setoption" => self.setoption(&args),
             "history" => match args.as_slice() {
-                [] => Ok(self.game.transcript()),
+                [] => Ok(self.game().transcript()),
                 [format] if format.eq_ignore_ascii_case("ggf") => {
-                    Ok(ggf::write_game(&self.game, "Emilia"))
+                    Ok(ggf::write_game(self.game(), "Emilia"))
                 }
                 _ => Err("usage: history [ggf]".to_string()),
             },
@@ -455,21 +359,35 @@ impl TextSession {
         }
     }
 
+    fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    fn game_mut(&mut self) -> &mut Game {
+        self.session.game_mut()
+    }
+
+    /// The side of the current board.
+    fn size(&self) -> usize {
+        self.game().position().size()
+    }
+
+    fn new_game(&mut self, size: usize) -> Answer {
+        self.session.new_game(size).map_err(|e| e.to_string())?;
+        Ok(String::new())
+    }
+
+    fn set_game(&mut self, game: Game) -> Answer {
+        self.session.set_game(game).map_err(|e| e.to_string())?;
+        Ok(String::new())
+    }
+
     /// `legal_moves`: the side to move's moves in board order, `pass` when it has none;
     /// empty once neither side can move.
     fn legal_moves(&self) -> String {
-        let moves: Vec<String> = self
-            .game
-            .position()
-            .legal_moves()
-            .iter()
-            .map(Move::to_string)
-            .collect();
+        let moves = self.game().position().legal_moves();
+        let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
         moves.join(" ")
-    }
-
-    fn new_game(&mut self, size: usize) {
-        self.game = Game::standard(size).expect("size was checked");
     }
 
     fn play(&mut self, args: &[&str]) -> Answer {
@@ -480,40 +398,17 @@ impl TextSession {
         };
         let mv: Move = mv.parse().map_err(|e| format!("{e}"))?;
         match color {
-            Some(color) => self.game.play_as(color, mv),
-            None => self.game.play_implicit(mv, None, None),
+            Some(color) => self.game_mut().play_as(color, mv),
+            None => self.game_mut().play_implicit(mv, None, None),
         }
         .map(|_| String::new())
         .map_err(|e| e.to_string())
     }
 
-    fn genmove(&mut self, args: &[&str]) -> Answer {
-        let choice = self.choose(args, "genmove")?;
-        let Choice {
-            mut game,
-            color,
-            mv,
-            eval,
-            used,
-            report,
-            ponder_hit,
-        } = choice;
-        game.play_annotated(mv, eval, Some(used.as_secs_f64()))
-            .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
-        self.game = game;
-        self.last_search = report;
-        self.last_ponder = ponder_hit;
-        self.clocks.spend(color, used);
-        Ok(mv.to_string())
-    }
-
-    /// `reg_genmove`: the move `genmove` would choose, not played; nothing changes.
-    fn reg_genmove(&mut self, args: &[&str]) -> Answer {
-        Ok(self.choose(args, "reg_genmove")?.mv.to_string())
-    }
-
-    /// Searches a move for `genmove [color] [limits]` without playing it.
-    fn choose(&mut self, args: &[&str], command: &str) -> Result<Choice, String> {
+    /// `genmove [color] [limits]` (`play`: the move is played) or `reg_genmove` (it is
+    /// only shown).
+    fn genmove(&mut self, args: &[&str], play: bool) -> Answer {
+        let command = if play { "genmove" } else { "reg_genmove" };
         let (color, rest) = match args.first() {
             Some(first) => match first.parse::<Color>() {
                 Ok(color) => (Some(color), &args[1..]),
@@ -522,116 +417,44 @@ impl TextSession {
             },
             None => (None, args),
         };
-        let search = parse_search_args(rest, true, command)?;
-        if self.game.is_over() {
-            return Err(self.game.over_error().to_string());
+        let limits = parse_search_args(rest, true, command)?;
+        if !play {
+            let choice = self.session.choose(color, limits, &mut log_progress);
+            return Ok(choice.map_err(|e| e.to_string())?.mv.to_string());
         }
-        let color = color.unwrap_or(self.game.position().to_move);
-        // Check the turn on a copy: the game changes only once a move is chosen.
-        let mut game = self.game.clone();
-        game.turn_for(color).map_err(|e| e.to_string())?;
-        let position = *game.position();
-        let start = Instant::now();
-        let (mv, report) = if game.must_pass() {
-            (Move::Pass, None)
-        } else {
-            let limits = self.limits(search, color);
-            log::info!("{command} {color} with {limits:?}");
-            let (report, hit) = if command == "genmove" {
-                self.engine.go(&position, &limits, &mut log_progress)
-            } else {
-                (
-                    self.engine.search(&position, &limits, &mut log_progress),
-                    None,
-                )
-            };
-            (report.best, Some((report, hit)))
-        };
-        let (report, ponder_hit) = report.unzip();
-        Ok(Choice {
-            game,
-            color,
-            mv,
-            eval: report.as_ref().map(|r| r.score.discs()),
-            used: start.elapsed(),
-            report,
-            ponder_hit: ponder_hit.flatten(),
-        })
+        let choice = self.session.go(color, limits, &mut log_progress);
+        let choice = choice.map_err(|e| e.to_string())?;
+        let mv = choice.mv;
+        self.session
+            .play_choice(choice)
+            .map_err(|e| format!("internal error: the engine chose {mv}: {e}"))?;
+        Ok(mv.to_string())
     }
 
     /// `last_search`: depth, score, exactness, nodes and time of the last `genmove`
     /// search, empty when it searched nothing (a pass, or none yet); after a ponder hit,
     /// the depth it started at and how long pondering searched that position before.
     fn last_search_text(&self) -> String {
-        self.last_search.as_ref().map_or(String::new(), |r| {
-            let ponder = self.last_ponder.map_or(String::new(), |hit| {
+        self.session
+            .last_search()
+            .map_or(String::new(), |(r, ponder)| {
+                let ponder = ponder.map_or(String::new(), |hit| {
+                    format!(
+                        " ponder_depth {} ponder_time {:.3}",
+                        hit.depth,
+                        hit.time.as_secs_f64()
+                    )
+                });
                 format!(
-                    " ponder_depth {} ponder_time {:.3}",
-                    hit.depth,
-                    hit.time.as_secs_f64()
+                    "depth {} score {} exact {} nodes {} time {:.3} book {}{ponder}",
+                    r.depth,
+                    r.score,
+                    r.exact,
+                    r.nodes,
+                    r.elapsed.as_secs_f64(),
+                    r.book
                 )
-            });
-            format!(
-                "depth {} score {} exact {} nodes {} time {:.3} book {}{ponder}",
-                r.depth,
-                r.score,
-                r.exact,
-                r.nodes,
-                r.elapsed.as_secs_f64(),
-                r.book
-            )
-        })
-    }
-
-    /// Limits for a search by `color`: the command's own, with the GTP clock when the
-    /// command gives none (the engine adds the options' limits).
-    fn limits(&self, mut limits: Limits, color: Color) -> Limits {
-        match &mut limits.clock {
-            // `genmove <ms>`: the mover's main time.
-            Some(clock) => clock.increment = self.clocks.increment,
-            None => {
-                limits.clock = self.clocks.current(color).map(|left| Clock {
-                    remaining: left.time,
-                    increment: if left.stones == 0 {
-                        self.clocks.increment
-                    } else {
-                        Duration::ZERO
-                    },
-                    // In byo-yomi, `time` is for the next `stones` moves.
-                    moves_to_go: (left.stones > 0).then_some(left.stones),
-                })
-            }
-        }
-        limits
-    }
-
-    fn time_settings(&mut self, args: &[&str]) -> Answer {
-        let [main, byoyomi, stones] = args else {
-            return Err("usage: time_settings <main seconds> <byo-yomi seconds> <stones>".into());
-        };
-        self.clocks = GtpClocks {
-            settings: Some(TimeSettings {
-                main: parse_seconds(main)?,
-                byoyomi: parse_seconds(byoyomi)?,
-                stones: parse_count(stones, "stones")?,
-            }),
-            left: [None, None],
-            increment: Duration::ZERO,
-        };
-        Ok(String::new())
-    }
-
-    fn time_left(&mut self, args: &[&str]) -> Answer {
-        let [color, time, stones] = args else {
-            return Err("usage: time_left <color> <seconds> <stones>".into());
-        };
-        let color = parse_color(color)?;
-        let left = TimeLeft {
-            time: parse_seconds(time)?,
-            stones: parse_count(stones, "stones")?,
-        };
-        self.clocks.left[color.index()] = Some(left);
-        Ok(String::new())
+            })
     }
 
     fn setboard(&mut self, args: &[&str]) -> Answer {
@@ -643,11 +466,7 @@ impl TextSession {
                 .or_else(|| word_not_squares(squares, &e))
                 .unwrap_or(format!("malformed board: {e}"))
         })?;
-        self.engine
-            .check_size(position.size())
-            .map_err(|e| e.to_string())?;
-        self.game = Game::new(position);
-        Ok(String::new())
+        self.set_game(Game::new(position))
     }
 
     fn hint(&mut self, args: &[&str]) -> Answer {
@@ -656,22 +475,16 @@ impl TextSession {
             Some(Ok(_)) => return Err("hint: the number of moves must be at least 1".into()),
             _ => (3, args),
         };
-        let search = parse_search_args(rest, false, "hint")?;
-        if self.game.is_over() {
-            return Err(self.game.over_error().to_string());
-        }
-        if self.game.must_pass() {
+        let limits = parse_search_args(rest, false, "hint")?;
+        if self.game().must_pass() {
             return Ok("pass".to_string());
         }
-        let position = *self.game.position();
-        let limits = self.limits(search, position.to_move);
         let start = Instant::now();
-        let scores = self
-            .engine
-            .hint(&position, count, &limits, &mut |report, _| {
-                progress_note("hint", report, start)
-            });
+        let scores = self.session.hint(count, limits, &mut |report, _| {
+            progress_note("hint", report, start)
+        });
         let lines: Vec<String> = scores
+            .map_err(|e| e.to_string())?
             .iter()
             .map(|s| {
                 let line = if s.exact {
@@ -690,33 +503,24 @@ impl TextSession {
     }
 
     fn solve(&mut self, args: &[&str]) -> Answer {
-        let search = parse_search_args(args, false, "solve")?;
-        if search.depth.is_some() {
+        let limits = parse_search_args(args, false, "solve")?;
+        if limits.depth.is_some() {
             return Err("solve searches to the end: give movetime or nodes, not depth".into());
         }
-        if self.game.is_over() {
-            return Err(self.game.over_error().to_string());
-        }
-        let position = *self.game.position();
         let start = Instant::now();
-        let report = self.engine.solve(&position, &search, &mut |report| {
+        let solved = self.session.solve(limits, &mut |report| {
             log_progress(report);
             progress_note("solve", report, start);
         });
-        if !report.exact && self.interrupts.pending() {
+        match solved.map_err(|e| e.to_string())? {
+            Solved::Exact(r) => Ok(format!("{} {}", r.best, exact_discs(r.score))),
             // Stopped by the client: the best found so far is the answer it asked for.
-            return Ok(format!(
-                "{} {} depth {}",
-                report.best, report.score, report.depth
-            ));
-        }
-        if !report.exact {
-            return Err(format!(
+            Solved::Stopped(r) => Ok(format!("{} {} depth {}", r.best, r.score, r.depth)),
+            Solved::Unfinished(r) => Err(format!(
                 "solve stopped before the end of the game: best so far {} {} at depth {}",
-                report.best, report.score, report.depth
-            ));
+                r.best, r.score, r.depth
+            )),
         }
-        Ok(format!("{} {}", report.best, exact_discs(report.score)))
     }
 
     fn perft(&mut self, args: &[&str]) -> Answer {
@@ -731,10 +535,9 @@ impl TextSession {
                 format!("perft depth '{depth}' is not a number from 0 to {MAX_PERFT_DEPTH}")
             })?;
         let convention = Convention::EndedDropOut;
-        let board = &self.game.position().board;
-        let interrupts = &self.interrupts;
-        let stopped = || interrupts.pending();
-        match perft_stoppable(board, depth, convention, &stopped) {
+        let board = &self.game().position().board;
+        let stopper = self.session.engine().stopper();
+        match perft_stoppable(board, depth, convention, &|| stopper.pending()) {
             Some(leaves) => Ok(leaves.to_string()),
             None => Err(format!("perft {depth} stopped before the end of its count")),
         }
@@ -742,10 +545,11 @@ impl TextSession {
 
     fn setoption(&mut self, args: &[&str]) -> Answer {
         let Some((name, value)) = args.split_first() else {
+            let engine = self.session.engine();
             let lines: Vec<String> = OPTIONS
                 .iter()
                 .map(|o| {
-                    let value = self.engine.option(o.name).unwrap_or_default();
+                    let value = engine.option(o.name).unwrap_or_default();
                     format!("{} {value} ({}; {})", o.name, o.help, o.kind)
                 })
                 .collect();
@@ -754,9 +558,8 @@ impl TextSession {
         if value.is_empty() {
             return Err(format!("usage: setoption {name} <value>"));
         }
-        let size = self.game.position().size();
-        super::set_option_at_size(&mut self.engine, name, &value.join(" "), size)
-            .map(|_| String::new())
+        let set = self.session.set_option(name, &value.join(" "));
+        set.map(|_| String::new()).map_err(|e| e.to_string())
     }
 
     fn loadgame(&mut self, text: &str) -> Answer {
@@ -767,7 +570,7 @@ impl TextSession {
         let game = if ggf::is_ggf(text) {
             ggf::parse(text).map_err(|e| e.to_string())?
         } else {
-            let start = Position::start(self.game.position().size()).expect("current size");
+            let start = Position::start(self.size()).expect("current size");
             let (_, moves) = start.play_transcript(text).map_err(|e| {
                 let what = match e {
                     PositionError::Square(e) => e.to_string(),
@@ -783,11 +586,7 @@ impl TextSession {
             }
             game
         };
-        self.engine
-            .check_size(game.position().size())
-            .map_err(|e| e.to_string())?;
-        self.game = game;
-        Ok(String::new())
+        self.set_game(game)
     }
 }
 
@@ -1113,32 +912,11 @@ pub(crate) fn reply(id: Option<u64>, answer: Answer) -> String {
 
 /// The error for an unknown command, naming the closest known one.
 fn unknown_command(name: &str) -> String {
-    let closest = COMMANDS
-        .iter()
-        .map(|(c, _, _)| (edit_distance(name, c), *c))
-        .min()
-        .filter(|(d, c)| *d <= 3.max(c.len() / 3) || c.starts_with(name) && !name.is_empty());
     let shown: String = name.chars().take(40).collect();
-    match closest {
-        Some((_, c)) => format!("unknown command '{shown}': did you mean '{c}'?"),
+    match super::names::closest(name, COMMANDS.iter().map(|(c, _, _)| *c)) {
+        Some(c) => format!("unknown command '{shown}': did you mean '{c}'?"),
         None => format!("unknown command '{shown}': help lists them all"),
     }
-}
-
-/// Levenshtein distance between two short strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != cb);
-            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
@@ -1156,13 +934,10 @@ pub(crate) fn serve<W: std::io::Write>(
     while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
-            None => {
-                let now = *session.game.position();
-                match session.engine.wait_pondering(&now, || lines.recv()) {
-                    Ok(line) => line,
-                    Err(_) => return,
-                }
-            }
+            None => match session.session.wait_pondering(|| lines.recv()) {
+                Ok(line) => line,
+                Err(_) => return,
+            },
         };
         if let Some(answer) = session.handle_input(line) {
             if !out.send(&answer) {
@@ -1172,310 +947,5 @@ pub(crate) fn serve<W: std::io::Write>(
         if session.wants_quit() {
             return;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn session() -> TextSession {
-        let engine = Engine::new();
-        let interrupts = Interrupts::new(engine.stopper());
-        TextSession::new(engine, interrupts)
-    }
-
-    fn ask(session: &mut TextSession, line: &str) -> String {
-        session.handle_line(line).expect("a reply")
-    }
-
-    #[test]
-    fn framing_follows_gtp() {
-        let mut s = session();
-        assert_eq!(ask(&mut s, "protocol_version"), "= 2\n\n");
-        assert_eq!(ask(&mut s, "12 name"), "=12 Emilia\n\n");
-        assert_eq!(ask(&mut s, "\t7\tname # comment"), "=7 Emilia\n\n");
-        assert_eq!(s.handle_line("   # only a comment"), None);
-        assert_eq!(s.handle_line(""), None);
-        assert_eq!(ask(&mut s, "3 komi 6.5"), "=3\n\n");
-        assert!(ask(&mut s, "4 genmov b")
-            .starts_with("?4 unknown command 'genmov': did you mean 'genmove'?"));
-        assert!(ask(&mut s, "showboard").starts_with("=\n    a b c d e f g h\n"));
-        assert!(ask(&mut s, "list_commands").ends_with("loadgame\n\n"));
-        assert_eq!(ask(&mut s, "known_command genmove"), "= true\n\n");
-        assert_eq!(ask(&mut s, "known_command fly"), "= false\n\n");
-        assert!(ask(&mut s, "99999999999999999999999 name").starts_with("? id"));
-        assert_eq!(ask(&mut s, "5"), "?5 no command after the id\n\n");
-    }
-
-    #[test]
-    fn lists_moves_and_gives_the_position_setboard_takes_back() {
-        let mut s = session();
-        assert_eq!(ask(&mut s, "legal_moves"), "= d3 c4 f5 e6\n\n");
-        let start = "---------------------------OX------XO--------------------------- X";
-        assert_eq!(ask(&mut s, "position"), format!("= {start}\n\n"));
-        ask(&mut s, "loadgame f5d6c3d3c4f4f6f3e6e7");
-        let position = ask(&mut s, "position");
-        let line = position.trim_start_matches("= ").trim_end().to_string();
-        ask(&mut s, "newgame");
-        assert_eq!(ask(&mut s, &format!("setboard {line}")), "=\n\n");
-        assert_eq!(ask(&mut s, "position"), position);
-        // The moves listed are the squares `play` accepts, in board order.
-        let mut accepted = Vec::new();
-        for row in 1..=8 {
-            for column in 'a'..='h' {
-                let square = format!("{column}{row}");
-                if ask(&mut s, &format!("play {square}")) == "=\n\n" {
-                    accepted.push(square);
-                    ask(&mut s, "undo");
-                }
-            }
-        }
-        assert_eq!(
-            ask(&mut s, "legal_moves"),
-            format!("= {}\n\n", accepted.join(" "))
-        );
-        assert!(accepted.len() > 3, "{accepted:?}");
-        // Only a pass, then nothing once neither side can move.
-        let mut squares = vec!['-'; 64];
-        squares[0] = 'X';
-        squares[1] = 'O';
-        let board: String = squares.into_iter().collect();
-        ask(&mut s, &format!("setboard {board} O"));
-        assert_eq!(ask(&mut s, "legal_moves"), "= pass\n\n");
-        ask(&mut s, "play pass");
-        assert_eq!(ask(&mut s, "legal_moves"), "= c1\n\n");
-        ask(&mut s, "play c1");
-        assert_eq!(ask(&mut s, "legal_moves"), "=\n\n");
-        assert!(ask(&mut s, "legal_moves now").starts_with("? legal_moves takes no arguments"));
-    }
-
-    #[test]
-    fn help_gives_every_command_a_line() {
-        let mut s = session();
-        let help = ask(&mut s, "help");
-        let lines: Vec<&str> = help.lines().skip(1).filter(|l| !l.is_empty()).collect();
-        assert_eq!(lines.len(), COMMANDS.len(), "{help}");
-        for ((name, _, _), line) in COMMANDS.iter().zip(&lines) {
-            assert!(line.starts_with(&format!("{name} ")), "{line}");
-        }
-        let listed = ask(&mut s, "list_commands");
-        let names: Vec<&str> = listed.trim_start_matches("= ").trim_end().lines().collect();
-        assert_eq!(names.len(), COMMANDS.len(), "{listed}");
-        assert!(
-            names.contains(&"legal_moves") && names.contains(&"help"),
-            "{listed}"
-        );
-        let genmove = lines.iter().find(|l| l.starts_with("genmove ")).unwrap();
-        assert!(genmove.contains("whole remaining clock") && genmove.contains("movetime"));
-        assert_eq!(ask(&mut s, "known_command help"), "= true\n\n");
-    }
-
-    #[test]
-    fn refusals_name_what_is_wrong() {
-        let mut s = session();
-        let rows = "-------- -------- -------- ---OX--- ---XO--- -------- -------- --------";
-        assert_eq!(
-            ask(&mut s, &format!("setboard 8 {rows} X")),
-            "? malformed board: '8' is not squares of the board ('8' is none of X, O and -): \
-             give the squares (rows may be split by spaces), then the side to move\n\n"
-        );
-        assert_eq!(ask(&mut s, &format!("setboard {rows} X")), "=\n\n");
-        for clock in ["1.5", "1000ms", "2s"] {
-            assert_eq!(
-                ask(&mut s, &format!("genmove black {clock}")),
-                format!(
-                    "? genmove: clock '{clock}' is not a whole number of milliseconds: a bare \
-                     number is the mover's whole remaining clock (movetime MS gives one move's \
-                     time)\n\n"
-                )
-            );
-        }
-        assert!(ask(&mut s, "genmove 1.5").starts_with("? genmove: clock '1.5'"));
-        assert_eq!(
-            ask(&mut s, "loadgame a123"),
-            "? malformed transcript: 'a123' is not a square: expected a column letter and a \
-             row number, like f5\n\n"
-        );
-        assert_eq!(
-            ask(&mut s, "loadgame f5f5"),
-            "? malformed transcript: move 2: illegal move f5: square is occupied\n\n"
-        );
-        assert_eq!(ask(&mut s, "history"), "=\n\n");
-    }
-
-    #[test]
-    fn plays_both_colour_styles_and_undoes() {
-        let mut s = session();
-        assert_eq!(ask(&mut s, "play black f5"), "=\n\n");
-        assert_eq!(ask(&mut s, "play d6"), "=\n\n");
-        assert!(ask(&mut s, "play white c3").starts_with("? wrong side to move"));
-        assert!(ask(&mut s, "play black e3").starts_with("? illegal move e3"));
-        assert!(ask(&mut s, "play purple c3").starts_with("? 'purple' is not a colour"));
-        assert!(ask(&mut s, "play black z0").starts_with("? 'z0' is not a square"));
-        assert_eq!(ask(&mut s, "history"), "= f5d6\n\n");
-        assert_eq!(ask(&mut s, "undo"), "=\n\n");
-        assert_eq!(ask(&mut s, "undo"), "=\n\n");
-        assert!(ask(&mut s, "undo").starts_with("? cannot undo"));
-        assert_eq!(ask(&mut s, "final_score"), "= 0\n\n");
-    }
-
-    #[test]
-    fn last_search_reports_the_last_genmove() {
-        let mut s = session();
-        assert_eq!(ask(&mut s, "last_search"), "=\n\n");
-        // The start position is in the opening book: answered from it, unsearched.
-        ask(&mut s, "genmove black depth 3");
-        let answer = ask(&mut s, "last_search");
-        assert!(answer.contains(" nodes 0 "), "{answer}");
-        assert!(answer.trim_end().ends_with(" book true"), "{answer}");
-        ask(&mut s, "setoption book off");
-        ask(&mut s, "genmove white depth 3");
-        let answer = ask(&mut s, "last_search");
-        assert!(answer.starts_with("= depth 3 score "), "{answer}");
-        assert!(answer.contains(" exact false nodes "), "{answer}");
-        assert!(answer.trim_end().ends_with(" book false"), "{answer}");
-    }
-
-    #[test]
-    fn genmove_answers_legal_moves_and_passes() {
-        let mut s = session();
-        let answer = ask(&mut s, "genmove black depth 2");
-        let mv = answer.trim_start_matches("= ").trim();
-        assert!(["d3", "c4", "f5", "e6"].contains(&mv), "{answer}");
-        assert!(ask(&mut s, "genmove black depth 2").starts_with("? wrong side to move"));
-        // White to move with no move, Black to play c1: the game then ends.
-        let mut squares = vec!['-'; 64];
-        squares[0] = 'X';
-        squares[1] = 'O';
-        let board: String = squares.into_iter().collect();
-        assert_eq!(ask(&mut s, &format!("setboard {board} O")), "=\n\n");
-        assert_eq!(ask(&mut s, "genmove 1000"), "= pass\n\n");
-        assert_eq!(ask(&mut s, "genmove black"), "= c1\n\n");
-        assert_eq!(
-            ask(&mut s, "genmove white"),
-            "? game over: B+64 (neither side can move)\n\n"
-        );
-        assert_eq!(ask(&mut s, "final_score"), "= B+64\n\n");
-        // Quarry's style: the same colour twice when the other side has no move.
-        ask(&mut s, &format!("setboard {board} O"));
-        assert_eq!(ask(&mut s, "play black c1"), "=\n\n");
-        assert_eq!(ask(&mut s, "history"), "= c1\n\n");
-        assert_eq!(ask(&mut s, "undo"), "=\n\n");
-        assert_eq!(ask(&mut s, "history"), "=\n\n");
-    }
-
-    #[test]
-    fn options_and_unknowns() {
-        let mut s = session();
-        assert_eq!(ask(&mut s, "setoption depth 3"), "=\n\n");
-        assert_eq!(ask(&mut s, "setoption hash 16"), "=\n\n");
-        assert!(ask(&mut s, "setoption hash lots").starts_with("? option hash"));
-        assert!(ask(&mut s, "setoption colour 1").starts_with("? unknown option 'colour'"));
-        assert!(ask(&mut s, "setoption").contains("depth 3"));
-        assert!(ask(&mut s, "boardsize 7").starts_with("? unacceptable size"));
-        assert_eq!(ask(&mut s, "boardsize 6"), "=\n\n");
-        assert_eq!(ask(&mut s, "perft 3"), "= 56\n\n");
-        assert!(ask(&mut s, "perft 99").starts_with("? perft depth"));
-    }
-
-    #[test]
-    fn solves_small_endgames_exactly() {
-        let mut s = session();
-        // Two empties: a8 and b8... use a board where Black's best is known by hand:
-        // all Black except h8 empty and g8 White: Black plays h8 and wins 64-0.
-        let mut squares = vec!['X'; 64];
-        squares[62] = 'O';
-        squares[63] = '-';
-        let board: String = squares.into_iter().collect();
-        ask(&mut s, &format!("setboard {board} X"));
-        assert_eq!(ask(&mut s, "solve"), "= h8 +64\n\n");
-        assert_eq!(ask(&mut s, "hint 1"), "= h8 +64 exact\n\n");
-    }
-
-    #[test]
-    fn the_increment_reaches_the_search_and_the_clock_it_keeps() {
-        let mut s = session();
-        let clock = |s: &TextSession, limits: Limits| s.limits(limits, Color::Black).clock;
-        let millis = Duration::from_millis;
-        assert_eq!(ask(&mut s, "time_settings 60 0 0"), "=\n\n");
-        assert_eq!(
-            clock(&s, Limits::default()).unwrap().increment,
-            Duration::ZERO
-        );
-        assert_eq!(ask(&mut s, "time_increment 0.5"), "=\n\n");
-        let gtp = clock(&s, Limits::default()).unwrap();
-        assert_eq!(
-            (gtp.remaining, gtp.increment),
-            (Duration::from_secs(60), millis(500))
-        );
-        // `genmove <ms>`'s clock gets it too.
-        let given = Limits {
-            clock: Some(Clock::sudden_death(millis(3000))),
-            ..Limits::default()
-        };
-        assert_eq!(clock(&s, given).unwrap().increment, millis(500));
-        // The clock kept between `time_left`s earns it after each own move.
-        s.clocks.spend(Color::Black, millis(1200));
-        let left = s.clocks.current(Color::Black).unwrap();
-        assert_eq!(left.time, millis(59_300));
-        // Bad input changes nothing; `time_settings` starts again without increment.
-        assert!(ask(&mut s, "time_increment soon").starts_with("? 'soon' is not"));
-        assert!(ask(&mut s, "time_increment 1 2").starts_with("? usage: time_increment"));
-        assert_eq!(clock(&s, Limits::default()).unwrap().increment, millis(500));
-        ask(&mut s, "time_settings 60 0 0");
-        assert_eq!(
-            clock(&s, Limits::default()).unwrap().increment,
-            Duration::ZERO
-        );
-        // Byo-yomi periods get no increment.
-        ask(&mut s, "time_settings 0 10 5");
-        ask(&mut s, "time_increment 1");
-        assert_eq!(
-            clock(&s, Limits::default()).unwrap().increment,
-            Duration::ZERO
-        );
-    }
-
-    #[test]
-    fn gtp_clocks_count_down_and_enter_byoyomi() {
-        let mut clocks = GtpClocks {
-            settings: Some(TimeSettings {
-                main: Duration::from_secs(10),
-                byoyomi: Duration::from_secs(5),
-                stones: 2,
-            }),
-            left: [None, None],
-            increment: Duration::ZERO,
-        };
-        clocks.spend(Color::Black, Duration::from_secs(4));
-        let black = clocks.current(Color::Black).unwrap();
-        assert_eq!((black.time, black.stones), (Duration::from_secs(6), 0));
-        clocks.spend(Color::Black, Duration::from_secs(7));
-        let black = clocks.current(Color::Black).unwrap();
-        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
-        clocks.spend(Color::Black, Duration::from_secs(1));
-        let black = clocks.current(Color::Black).unwrap();
-        assert_eq!((black.time, black.stones), (Duration::from_secs(4), 1));
-        clocks.spend(Color::Black, Duration::from_secs(1));
-        let black = clocks.current(Color::Black).unwrap();
-        assert_eq!((black.time, black.stones), (Duration::from_secs(5), 2));
-        let white = clocks.current(Color::White).unwrap();
-        assert_eq!((white.time, white.stones), (Duration::from_secs(10), 0));
-        // No time limit: byo-yomi time without stones.
-        clocks.settings = Some(TimeSettings {
-            main: Duration::ZERO,
-            byoyomi: Duration::from_secs(1),
-            stones: 0,
-        });
-        clocks.left = [None, None];
-        assert!(clocks.current(Color::White).is_none());
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("genmov", "genmove"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

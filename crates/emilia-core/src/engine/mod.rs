@@ -20,9 +20,14 @@ use crate::search::{
 };
 use crate::with_board;
 
+mod clocks;
 mod config;
 mod options;
+mod session;
 mod stop;
+
+pub use clocks::{GameClocks, TimeControl, TimeLeft};
+pub use session::{Choice, Session, SetOptionError, Solved, Timekeeping};
 
 pub use config::{Config, Source};
 pub use options::{
