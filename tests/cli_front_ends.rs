@@ -157,22 +157,9 @@ fn start_board() -> String {
 /// Runs `emilia args` with at most 1 GiB of address space, so that a runaway read fails
 /// fast instead of eating the machine's memory.
 fn emilia_in_1gib(args: &[&str]) -> (bool, String, String) {
-    use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
     command.args(args);
-    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 1 << 30,
-                rlim_max: 1 << 30,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::limit_address_space(&mut command, 1 << 30);
     let output = command.output().expect("emilia runs");
     (
         output.status.success(),
@@ -183,22 +170,9 @@ fn emilia_in_1gib(args: &[&str]) -> (bool, String, String) {
 
 /// The exit code and stderr of `emilia args` with at most 1 GiB of address space.
 fn exit_code_in_1gib(args: &[&str]) -> (Option<i32>, String) {
-    use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
     command.args(args);
-    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 1 << 30,
-                rlim_max: 1 << 30,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::limit_address_space(&mut command, 1 << 30);
     let output = command.output().expect("emilia runs");
     (
         output.status.code(),

@@ -977,24 +977,11 @@ fn a_table_size_that_cannot_be_had_is_refused_and_the_old_one_kept() {
 #[test]
 fn a_refused_table_size_is_named_whole_not_by_the_part_refused() {
     use std::io::Write;
-    use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_emilia"));
     command
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped());
-    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 1 << 30,
-                rlim_max: 1 << 30,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::limit_address_space(&mut command, 1 << 30);
     let mut child = command.spawn().unwrap();
     // Within 1 GiB of address space the midgame part of 900 MiB fits, the solver's not.
     child

@@ -637,3 +637,86 @@ fn a_clock_increment_reaches_emilia_in_both_protocols() {
         assert!(text.contains(told), "{protocol:?}: {text}");
     }
 }
+
+#[test]
+fn a_signal_to_the_clock_benchmark_ends_its_engines_and_their_children() {
+    // Before, `bench clock` started its engines in its own process group and out of the
+    // referee's table: `kill` of the benchmark left them running.
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
+    for (signal, name) in [(libc::SIGTERM, "term"), (libc::SIGHUP, "hup")] {
+        // Each engine is a wrapper script that lists its number, with its child, an engine
+        // that hangs at its first move, whose number goes to a file named after the list.
+        let list = temp_file(&format!("clock-signal-{name}.pids"));
+        let _ = std::fs::remove_file(&list);
+        let wrapper = temp_file(&format!("clock-signal-{name}.sh"));
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\necho $$ >> '{list}'\npython3 '{script}' --fault hang --at 1 --pidfile '{list}.'$$\n",
+                list = list.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut bench = Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .args([
+                "bench", "clock", "--clocks", "1000", "--games", "1", "--engine",
+            ])
+            .arg(&wrapper)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Both wrappers and both engines, once started.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let wrappers: Vec<u32> = loop {
+            let text = std::fs::read_to_string(&list).unwrap_or_default();
+            let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+            if pids.len() == 2 {
+                break pids;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the engines never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut pids: Vec<u32> = wrappers
+            .iter()
+            .map(|w| pid_in(&PathBuf::from(format!("{}.{w}", list.display()))))
+            .collect();
+        pids.extend(&wrappers);
+        // Let the game start, so that Black's engine hangs over its move.
+        std::thread::sleep(Duration::from_millis(300));
+        let bench_pid = libc::pid_t::try_from(bench.id()).unwrap();
+        // SAFETY: a plain system call on our own child, not reaped yet.
+        assert_eq!(unsafe { libc::kill(bench_pid, signal) }, 0);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = bench.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = bench.kill();
+                panic!("the benchmark did not end on signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while pids.iter().any(|&pid| alive(pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let survivors: Vec<u32> = pids.into_iter().filter(|&pid| alive(pid)).collect();
+        for &pid in &survivors {
+            // SAFETY: a plain system call; the survivors are this test's hanging engines.
+            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+        }
+        assert!(
+            survivors.is_empty(),
+            "processes {survivors:?} outlived signal {signal} to the benchmark"
+        );
+    }
+}

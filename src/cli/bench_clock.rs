@@ -22,6 +22,7 @@ use super::output::outln;
 use super::Args;
 use crate::board::{Color, Move};
 use crate::game::Game;
+use crate::referee::engine_process::{has_exited, kill_group, spawn_in_own_group};
 use crate::search::time::own_moves_left;
 
 /// Openings the games start from, so that repeated games differ.
@@ -217,18 +218,21 @@ struct GameRecord {
 /// An engine process spoken to in the text protocol.
 struct Player {
     child: Child,
+    /// Its group's slot in the referee's table: a signal that ends the benchmark ends it.
+    group_slot: Option<usize>,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
 impl Player {
     fn start(engine: &std::path::Path, threads: usize) -> Result<Player> {
-        let mut child = Command::new(engine)
+        let mut command = Command::new(engine);
+        command
             .args(["--threads", &threads.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+            .stderr(Stdio::null());
+        let (mut child, group_slot) = spawn_in_own_group(&mut command)
             .with_context(|| format!("starting {}", engine.display()))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -243,6 +247,7 @@ impl Player {
         });
         Ok(Player {
             child,
+            group_slot,
             stdin,
             lines,
         })
@@ -283,13 +288,13 @@ impl Drop for Player {
         // Give it half a second to leave by itself, then end it.
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+            if has_exited(&self.child) {
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Also whatever it started (the exited leader, not reaped yet, still holds its group).
+        let _ = kill_group(&mut self.child, &mut self.group_slot);
     }
 }
 

@@ -128,6 +128,50 @@ fn register_group(group: libc::pid_t) -> Option<usize> {
     slot
 }
 
+/// Starts `command` in a process group of its own, led by the child, entered in the table
+/// of groups that a signal ending this process kills first ([`end_engines`]). Returns the
+/// child and its slot in that table, for [`kill_group`].
+pub(crate) fn spawn_in_own_group(command: &mut Command) -> std::io::Result<(Child, Option<usize>)> {
+    command.process_group(0);
+    end_engines_on_signals();
+    let child = command.spawn()?;
+    let slot = libc::pid_t::try_from(child.id())
+        .ok()
+        .and_then(register_group);
+    Ok((child, slot))
+}
+
+/// Kills the group of `child`, started by [`spawn_in_own_group`] with the table slot
+/// `slot` (whatever it started goes too), and reaps it.
+pub(crate) fn kill_group(
+    child: &mut Child,
+    slot: &mut Option<usize>,
+) -> std::io::Result<std::process::ExitStatus> {
+    if let Ok(group) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: a plain system call. The child leads the group and is not reaped yet, so
+        // the group is still its own.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+    }
+    let _ = child.kill();
+    // Out of the table before the reaping frees the number for another process.
+    if let Some(slot) = slot.take() {
+        RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
+    }
+    child.wait()
+}
+
+/// Whether `child` has exited, without reaping it: until it is reaped its number (and its
+/// group's) cannot be reused, so [`kill_group`] cannot hit anyone else.
+pub(crate) fn has_exited(child: &Child) -> bool {
+    // SAFETY: zeroed siginfo_t is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    // SAFETY: a plain system call on our own child, with a valid siginfo_t.
+    let result = unsafe { libc::waitid(libc::P_PID, child.id(), &mut info, flags) };
+    // SAFETY: waitid filled in a SIGCHLD siginfo (or left it zeroed: still running).
+    result != 0 || unsafe { info.si_pid() } != 0
+}
+
 /// A running engine.
 pub(crate) struct EngineProcess {
     child: Child,
@@ -166,14 +210,8 @@ impl EngineProcess {
             process.current_dir(dir);
         }
         // A group of its own, led by the engine: see `kill`.
-        process.process_group(0);
-        end_engines_on_signals();
-        let mut child = process
-            .spawn()
+        let (mut child, group_slot) = spawn_in_own_group(&mut process)
             .map_err(|e| SpawnError::Start(command.to_string(), e))?;
-        let group_slot = libc::pid_t::try_from(child.id())
-            .ok()
-            .and_then(register_group);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
@@ -300,17 +338,7 @@ impl EngineProcess {
         if self.reaped.is_some() {
             return;
         }
-        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: a plain system call. The engine leads the group and is not reaped
-            // yet, so the group is still its own.
-            unsafe { libc::kill(-group, libc::SIGKILL) };
-        }
-        let _ = self.child.kill();
-        // Out of the table before the reaping frees the number for another process.
-        if let Some(slot) = self.group_slot.take() {
-            RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
-        }
-        let status = self.child.wait();
+        let status = kill_group(&mut self.child, &mut self.group_slot);
         self.reaped = Some(status.map_or_else(|e| format!("unknown exit ({e})"), describe_exit));
         log::debug!("{} killed", self.label);
     }

@@ -490,20 +490,10 @@ pub fn run(
     Ok(last)
 }
 
-/// Writes `text` to `path` through a temporary file renamed at the end.
+/// Writes `text` to `path` whole or not at all ([`crate::files::write_whole`]).
 fn write_chunk(path: &Path, text: &str) -> Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, text)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| {
-        format!(
-            "cannot rename {} to {}",
-            temporary.display(),
-            path.display()
-        )
-    })
+    crate::files::write_whole(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Chunk files named by `paths`: files as given, directories searched (not recursively)
@@ -719,7 +709,7 @@ mod tests {
             .unwrap()
             .path()
             .extension()
-            .is_some_and(|x| x == "tmp")));
+            .is_some_and(|x| x == "tmp" || x == "partial")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -13,6 +13,25 @@ use std::time::{Duration, Instant};
 /// How long any reply may take before a test gives up.
 pub const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Starts `command` with at most `bytes` of address space (`ulimit -v`), so that a test of
+/// memory limits sees the engine's own refusals, and a runaway allocation fails fast.
+pub fn limit_address_space(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: only setrlimit, which is async-signal-safe, runs in the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// A running `emilia` with its pipes.
 pub struct Emilia {
     child: Child,

@@ -172,6 +172,9 @@ struct Region {
     mapped_bytes: usize,
     /// Set when the table is dropped or cleared: a touching thread stops.
     abandoned: AtomicBool,
+    /// Bytes from `start` on whose pages are backed already (a hint of cost only: every
+    /// byte of the table is valid whether backed or not).
+    ready: AtomicUsize,
 }
 
 // SAFETY: the region is plain memory; the table that owns it hands out references only
@@ -215,12 +218,21 @@ impl<T: Zeroable> TableMemory<T> {
         self.region.start as *mut T
     }
 
+    /// How many values from the first on have their pages backed already: a search that
+    /// keeps to them touches no new page (see [`TableMemory::populate_in_background`]).
+    /// All of them where nothing touches pages in the background.
+    pub(crate) fn ready_len(&self) -> usize {
+        let ready = self.region.ready.load(Ordering::Relaxed) / std::mem::size_of::<T>();
+        ready.min(self.len)
+    }
+
     /// Touches every page in a background thread, so that searches find
     /// them ready (see the module docs); stops early if the table is dropped or cleared.
     pub(crate) fn populate_in_background(&self) {
         let region = Arc::clone(&self.region);
-        if region.bytes < HUGE_PAGE_BYTES {
+        if region.bytes < HUGE_PAGE_BYTES || !cfg!(target_os = "linux") {
             // A few hundred pages at most: the searches touch them at little cost.
+            region.ready.store(region.bytes, Ordering::Relaxed);
             return;
         }
         let spawned = std::thread::Builder::new()
@@ -229,6 +241,9 @@ impl<T: Zeroable> TableMemory<T> {
             .spawn(move || region.populate());
         if let Err(e) = spawned {
             log::debug!("no thread to touch the tables ({e}): searches will touch them");
+            self.region
+                .ready
+                .store(self.region.bytes, Ordering::Relaxed);
         }
     }
 
@@ -240,6 +255,9 @@ impl<T: Zeroable> TableMemory<T> {
         if !self.region.discard() {
             // SAFETY: all-zero bytes are a valid `T`; the range is the table's own.
             unsafe { std::ptr::write_bytes(self.region.start as *mut T, 0, self.len) };
+            self.region
+                .ready
+                .store(self.region.bytes, Ordering::Relaxed);
         }
     }
 }
@@ -333,6 +351,7 @@ impl Region {
             mapped,
             mapped_bytes,
             abandoned: AtomicBool::new(false),
+            ready: AtomicUsize::new(0),
         })
     }
 
@@ -357,6 +376,7 @@ impl Region {
             mapped: start,
             mapped_bytes: bytes,
             abandoned: AtomicBool::new(false),
+            ready: AtomicUsize::new(0),
         })
     }
 
@@ -383,9 +403,11 @@ impl Region {
                 };
                 if result != 0 {
                     // Kernels before 5.14 do not know the advice: searches touch the pages.
+                    self.ready.store(self.bytes, Ordering::Relaxed);
                     return;
                 }
                 done += chunk;
+                self.ready.fetch_max(done, Ordering::Relaxed);
             }
         }
     }
@@ -405,11 +427,15 @@ impl Region {
                 )
             };
             if result == 0 {
+                self.ready.store(0, Ordering::Relaxed);
                 let region = Arc::clone(self);
-                let _ = std::thread::Builder::new()
+                let spawned = std::thread::Builder::new()
                     .name("table-populate".into())
                     .stack_size(POPULATE_STACK)
                     .spawn(move || region.populate());
+                if spawned.is_err() {
+                    self.ready.store(self.bytes, Ordering::Relaxed);
+                }
                 return true;
             }
         }

@@ -628,9 +628,9 @@ impl Engine {
     ) -> search::SearchResult {
         let start = Instant::now();
         let _running = SearchRunning::begin();
-        self.tt.new_search();
         let (_, _, empties) = position.board.counts();
         let (plan, _armed) = self.time.plan(position, limits, start);
+        self.tt.new_search(plan.hard);
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let stopper = self.stopper.clone();
         // The table is measured on 8x8 with the pattern evaluation.

@@ -44,10 +44,10 @@ pub struct PatternEval {
     /// The weights as stored (symmetric contents share one weight), stage by stage.
     weights: DenseWeights,
     /// Full tables of each stage (one entry per content, ready to index), one after the
-    /// other, each expanded at the stage's first evaluation: a search reaches a few stages,
-    /// and expanding all of them (18 MB, 9 million entries) took most of the start-up. The
-    /// memory of all is had when the evaluation is made, so that no search allocates it
-    /// (and none can fail to).
+    /// other, all expanded when the evaluation is made (18 MB, 9 million entries: about
+    /// 27 ms). Expanded at each stage's first evaluation instead, they cost a fresh
+    /// process's first search most of a short move time, and its deadline on a busy
+    /// machine (docs/experiments.md, First searches of fresh processes).
     tables: TableMemory<i16>,
     /// Set once a stage's table is expanded.
     expanded: Box<[OnceLock<()>]>,
@@ -111,11 +111,15 @@ impl PatternEval {
     fn with(weights: DenseWeights) -> Result<PatternEval, WeightsError> {
         let tables = TableMemory::zeroed(STAGES * FULL_LEN)
             .map_err(|e| WeightsError::Memory(e.to_string()))?;
-        Ok(PatternEval {
+        let eval = PatternEval {
             weights,
             tables,
             expanded: (0..STAGES).map(|_| OnceLock::new()).collect(),
-        })
+        };
+        for stage in 0..STAGES {
+            eval.table(stage);
+        }
+        Ok(eval)
     }
 
     /// The full table of stage `stage`.

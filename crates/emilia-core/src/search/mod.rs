@@ -196,6 +196,10 @@ struct Searcher<'a, B: Board, E: Evaluator> {
     /// For a helper of a parallel search, the stop flag of the whole search, which it
     /// watches besides its own: a stop from outside reaches it as soon as the main thread.
     outside_stop: Option<&'a AtomicBool>,
+    /// Set while iteration 1 runs: only the node budget ends it. It takes microseconds,
+    /// and a thread that got no core until its deadline still answers a searched move,
+    /// not the first of the move ordering (depth 0).
+    first_iteration: bool,
     /// 0 for the main thread; helpers of a parallel search count from 1.
     thread: usize,
     /// What the threads of a parallel search share besides the table.
@@ -423,6 +427,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             iteration_best: None,
             peer_finished: None,
             outside_stop: None,
+            first_iteration: false,
             thread,
             shared: None,
             deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
@@ -447,6 +452,10 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
     /// Looks at the stop flag, node budget and clock; sets `aborted` when one is reached.
     #[cold]
     fn check_limits(&mut self) {
+        if self.first_iteration {
+            self.aborted = self.nodes >= self.settings.node_limit;
+            return;
+        }
         if self.settings.stop.load(AtomicOrdering::Relaxed)
             || self
                 .peer_finished
@@ -543,7 +552,9 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             self.iteration_best = None;
             self.heuristic_leaves = 0;
             self.selective_cuts = 0;
+            self.first_iteration = depth == 1;
             let (score, pv) = self.aspiration(&mut root, depth, previous_score);
+            self.first_iteration = false;
             if self.aborted {
                 // The unfinished iteration's best counts once its first move is searched.
                 if let Some((best, best_score)) = self.iteration_best {

@@ -32,8 +32,23 @@
 //! it. A new position takes an empty slot, or else the entry with the lowest
 //! `depth - 8 × age`, so stale entries from earlier searches leave first and, among
 //! equals, the shallowest.
+//!
+//! A short search of a fresh table uses only its first part: the pages the background
+//! thread has touched, or as much as the search's time pays for touching
+//! ([`TOUCH_PER_SECOND`]). The kernel clears each page at its first touch, and a 50 ms
+//! search that spread its probes over all of 64 MiB spent most of its time there
+//! (docs/experiments.md, First searches of fresh processes).
+
+use std::time::Duration;
 
 use crate::memory::{MemoryError, Slot, TableMemory, Zeroable};
+
+/// Table bytes a search may touch afresh per second of its time limit: at the 1 ms a MiB
+/// a busy virtual machine takes, about 3 % of the time.
+const TOUCH_PER_SECOND: usize = 32 << 20;
+
+/// The fewest buckets a search uses: one huge page of them.
+const MIN_LIVE_BUCKETS: usize = (2 << 20) / std::mem::size_of::<Bucket>();
 
 /// Which side of the true score a stored score lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +209,11 @@ fn bounds_of(score: i32, bound: Bound) -> (i16, i16) {
 /// take `&self`.
 pub struct TranspositionTable {
     buckets: TableMemory<Bucket>,
+    /// The buckets the current search uses, from the first on ([`TranspositionTable::new_search`]).
+    live: usize,
+    /// The most buckets a search has used since the table was made or cleared: their
+    /// pages are backed.
+    used: usize,
     generation: u8,
 }
 
@@ -214,6 +234,8 @@ impl TranspositionTable {
         let buckets = TableMemory::zeroed(bytes / std::mem::size_of::<Bucket>())?;
         buckets.populate_in_background();
         Ok(TranspositionTable {
+            live: buckets.len(),
+            used: 0,
             buckets,
             generation: 0,
         })
@@ -228,17 +250,39 @@ impl TranspositionTable {
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
         self.buckets.clear();
+        self.used = 0;
         self.generation = 0;
     }
 
-    /// Marks the start of a new search: older entries age and are replaced first.
-    pub(crate) fn new_search(&mut self) {
+    /// Marks the start of a new search that may take up to `limit` (`None`: no time
+    /// limit): older entries age and are replaced first. The search uses the whole table
+    /// unless that would touch more fresh pages than its time pays for; then the largest
+    /// half, quarter... of it that is touched or paid for (see the module docs). A change
+    /// of that part moves every position's bucket: what earlier searches stored is lost.
+    pub(crate) fn new_search(&mut self, limit: Option<Duration>) {
         self.generation = (self.generation + 1) & 63;
+        let all = self.buckets.len();
+        let affordable = limit.map_or(usize::MAX, |limit| {
+            (limit.as_secs_f64() * TOUCH_PER_SECOND as f64) as usize / std::mem::size_of::<Bucket>()
+        });
+        let usable = self.buckets.ready_len().max(affordable).max(self.used);
+        let mut live = all;
+        while live > usable && live > MIN_LIVE_BUCKETS {
+            live /= 2;
+        }
+        self.live = live.max(1);
+        self.used = self.used.max(self.live);
+    }
+
+    /// The buckets the current search uses.
+    #[cfg(test)]
+    pub(crate) fn live_mib(&self) -> usize {
+        (self.live * std::mem::size_of::<Bucket>()) >> 20
     }
 
     #[inline(always)]
     fn bucket_index(&self, hash: u64) -> usize {
-        ((hash as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((hash as u128 * self.live as u128) >> 64) as usize
     }
 
     /// Brings the bucket of `hash` towards the cache ahead of use.
@@ -392,7 +436,7 @@ mod tests {
         tt.store(7, 50, None, 4, Bound::Exact, 0);
         assert_eq!(tt.probe(7).map(|p| p.depth), Some(10));
         // Also one from an earlier search: a position's value does not change.
-        tt.new_search();
+        tt.new_search(None);
         tt.store(7, 50, Some(9), 4, Bound::Upper, 0);
         let p = tt.probe(7).expect("stored");
         assert_eq!((p.depth, p.lower, p.best), (10, 100, Some(3)));
@@ -404,7 +448,7 @@ mod tests {
         let same_bucket: Vec<u64> = (1..=5).collect();
         tt.store(same_bucket[0], 0, None, 10, Bound::Exact, 0);
         for _ in 0..3 {
-            tt.new_search();
+            tt.new_search(None);
         }
         for &h in &same_bucket[1..4] {
             tt.store(h, 0, None, 2, Bound::Exact, 0);
@@ -472,5 +516,30 @@ mod tests {
             }
         });
         assert!(hits.load(Relaxed) > 1000, "the threads met in the table");
+    }
+
+    #[test]
+    fn a_short_search_of_a_fresh_table_keeps_to_what_it_pays_for() {
+        // No page is touched in the background while a search runs.
+        let _running = crate::memory::SearchRunning::begin();
+        let mut tt = TranspositionTable::new(64);
+        tt.new_search(Some(Duration::from_millis(50)));
+        assert_eq!(tt.live_mib(), 2, "50 ms pay for 1.6 MiB: one huge page");
+        tt.new_search(Some(Duration::from_millis(500)));
+        assert_eq!(tt.live_mib(), 16, "500 ms pay for 16 MiB");
+        // Stored now, found by searches that use that part or more of the table.
+        tt.store(99, 100, Some(3), 10, Bound::Exact, 0);
+        tt.new_search(Some(Duration::from_millis(50)));
+        assert_eq!(tt.live_mib(), 16, "what a search used stays in use");
+        assert!(tt.probe(99).is_some());
+        tt.new_search(None);
+        assert_eq!(tt.live_mib(), 64, "no time limit: the whole table");
+        tt.clear();
+        tt.new_search(Some(Duration::from_millis(50)));
+        assert_eq!(
+            tt.live_mib(),
+            64,
+            "cleared by writing zeros: its pages stay backed"
+        );
     }
 }
