@@ -324,7 +324,10 @@ impl Region {
         // The slack around the aligned range goes back, so that the address space used is
         // the table's (a limit on it then sees what was asked for).
         let (mapped, mapped_bytes) = if huge {
-            let tail = offset + bytes;
+            // munmap takes only whole pages: the tail starts at the page after the table's.
+            // SAFETY: sysconf reads a constant of the system.
+            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
+            let tail = offset + bytes.div_ceil(page) * page;
             // SAFETY: both ranges lie inside the mapping and outside the table's range;
             // nothing refers to them.
             unsafe {
