@@ -469,6 +469,8 @@ impl EngineCore {
     }
 
     /// The move to play and its search's report.
+    // One argument for each of Python's keyword arguments.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (board, depth = None, time = None, nodes = None, clock = None, increment = None))]
     fn search(
         &self,
