@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use emilia::board::{transcript, Color, Move, Position, SIZES};
+use emilia::board::{transcript, Color, Move, Position, Square, MAX_SIZE, SIZES};
 use emilia::engine::{Config, Engine, Source, Stopper};
 use emilia::perft::{perft_any, Convention};
 use emilia::search::{Clock, Limits, MoveScore, SearchReport};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyList, PyString};
 
 create_exception!(
     _emilia,
@@ -40,6 +41,22 @@ create_exception!(
     PyValueError,
     "An engine option that is unknown, out of range, or cannot be had."
 );
+
+/// The index of `"pass"` in [`move_names`], after the squares of the largest board.
+const PASS: usize = MAX_SIZE * MAX_SIZE;
+
+/// The names of the squares of the largest board, row by row (`a1`, `b1`, ...), then
+/// `"pass"`: made once, so that listing moves creates no strings.
+fn move_names(py: Python<'_>) -> &[Py<PyString>] {
+    static NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
+    NAMES.get_or_init(py, || {
+        (0..MAX_SIZE * MAX_SIZE)
+            .map(|i| Square::from_index(i, MAX_SIZE).to_string())
+            .chain(["pass".to_string()])
+            .map(|name| PyString::intern(py, &name).unbind())
+            .collect()
+    })
+}
 
 fn invalid(error: impl std::fmt::Display) -> PyErr {
     InvalidBoardError::new_err(error.to_string())
@@ -171,22 +188,41 @@ impl PyBoard {
     /// The legal moves as the protocol names them (`"f5"`); `["pass"]` when the mover must
     /// pass; empty when the game is over.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let names = self
-            .position
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.to_string());
-        PyList::new(py, names)
+        let names = move_names(py);
+        let size = self.position.size();
+        let moves = self.position.board.moves();
+        if moves.is_empty() {
+            let pass = (!self.position.is_game_over()).then(|| names[PASS].bind(py));
+            return PyList::new(py, pass);
+        }
+        PyList::new(
+            py,
+            moves
+                .into_iter()
+                .map(|i| names[i / size * MAX_SIZE + i % size].bind(py)),
+        )
     }
 
     /// Plays `move` (a square such as `"f5"`, or `"pass"`) for the side to move; raises
     /// IllegalMoveError, leaving the board as it was, if it is not legal.
     fn play(&mut self, r#move: &str) -> PyResult<()> {
         let mv = self.parse_move(r#move)?;
-        self.position = self
-            .position
-            .play(mv)
-            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        let size = self.position.size();
+        // The common case first: a legal move on a square (the game then goes on).
+        let index = match mv {
+            Move::Play(square) => square.index(size),
+            Move::Pass => None,
+        };
+        self.position = match index {
+            Some(i) if self.position.board.is_legal(i) => Position {
+                board: self.position.board.play(i),
+                to_move: self.position.to_move.opponent(),
+            },
+            _ => self
+                .position
+                .play(mv)
+                .map_err(|e| IllegalMoveError::new_err(e.to_string()))?,
+        };
         self.moves.push(mv);
         Ok(())
     }
