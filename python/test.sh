@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests: a fresh virtual environment, `pip install ./python` in it
-# (which builds the compiled module with maturin, fetched by pip; python/target keeps the
-# build between runs), pytest and numpy (for the array tests), then pytest against Emilia's
+# (which builds the compiled module with maturin, fetched by pip; the workspace's target/
+# keeps the build between runs), pytest and numpy (for the array tests), then pytest against Emilia's
 # release binary (EMILIA, or target/release/emilia, built here when missing). GRhino's tests
 # run where its gtp-rhino is installed (Debian's package grhino) and are skipped, saying so,
 # elsewhere.
