@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The Python package's tests: a fresh virtual environment, `pip install ./python` and pytest
-# in it, then pytest against Emilia's release binary (EMILIA, or target/release/emilia,
-# built here when missing). GRhino's tests run where its gtp-rhino is installed (Debian's
-# package grhino) and are skipped, saying so, elsewhere.
+# The Python package's tests: a fresh virtual environment, `pip install ./python` in it
+# (which builds the compiled module with maturin, fetched by pip; the workspace's target/
+# keeps the build between runs), pytest and numpy (for the array tests), then pytest against Emilia's
+# release binary (EMILIA, or target/release/emilia, built here when missing). GRhino's tests
+# run where its gtp-rhino is installed (Debian's package grhino) and are skipped, saying so,
+# elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest
+"$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest numpy
 if [ -z "${EMILIA:-}" ]; then
     cargo build --release --quiet
     export EMILIA="$PWD/target/release/emilia"

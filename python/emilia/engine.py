@@ -415,10 +415,8 @@ class SimpleEngine:
         while self._line(deadline, "ping").split() != ["pong", str(self._ping_number)]:
             pass
 
-    def _play_nboard(self, moves, position, limit):
-        if limit.nodes is not None:
-            raise ValueError("NBoard has no node limit")
-        color = position.to_move
+    def _send_nboard_game(self, moves, position, limit):
+        """Sends the level and the game (with its clocks) to an NBoard engine."""
         size = position.size
         start = _Position(size)
         squares = "".join({"black": "*", "white": "O", None: "-"}[c] for c in start.cells)
@@ -437,6 +435,12 @@ class SimpleEngine:
             f"set game (;GM[Othello]PC[emilia.engine]{clocks}"
             f"TY[{size}]BO[{size} {squares} *]{plies};)"
         )
+
+    def _play_nboard(self, moves, position, limit):
+        if limit.nodes is not None:
+            raise ValueError("NBoard has no node limit")
+        color = position.to_move
+        self._send_nboard_game(moves, position, limit)
         started = time.monotonic()
         self._send("go")
         bound = limit.time_bound(color)
@@ -499,6 +503,105 @@ class SimpleEngine:
             self._gtp_sync(moves, position.size)
             return self._play_gtp(moves, position, limit)
         return self._play_nboard(moves, position, limit)
+
+    def analyse(self, board, limit, multipv=None, size=8):
+        """The value of every legal move (or of the best ``multipv``), best first, as
+        ``PlayResult``s whose ``pv`` is the move, through the protocol's ``hint N``: Emilia
+        over GTP (``depth``, ``time``, ``nodes``) and NBoard engines (``depth`` as the
+        level; ``time`` ends the analysis with a ``ping``). The game is as for ``play``.
+        A limit or command the engine cannot take is a ValueError."""
+        moves, position = _read_game(board, getattr(board, "size", size))
+        if position.is_game_over():
+            raise ValueError("the game is over")
+        if limit.clock("black") is not None or limit.clock("white") is not None:
+            raise ValueError("analyse takes a time, depth or node limit, not a game clock")
+        count = multipv if multipv is not None else max(1, len(position.moves()))
+        if count < 1:
+            raise ValueError(f"multipv {count}: expected at least 1")
+        started = time.monotonic()
+        if self.protocol == "gtp":
+            scores = self._hint_gtp(moves, position, limit, count)
+        else:
+            scores = self._hint_nboard(moves, position, limit, count)
+        seconds = time.monotonic() - started
+        legal = position.moves() or ["pass"]
+        for move, *_ in scores:
+            if move not in legal:
+                self._garbage("hint", f"{move} (legal: {' '.join(legal)})")
+        return [
+            PlayResult(
+                move=move,
+                score=score,
+                depth=depth,
+                pv=[move],
+                exact=exact,
+                book=book,
+                seconds=seconds,
+            )
+            for move, score, depth, exact, book in scores[:count]
+        ]
+
+    def _hint_gtp(self, moves, position, limit, count):
+        if "hint" not in self._commands:
+            raise ValueError(f"{self.name or self.command[0]} has no hint command")
+        self._gtp_sync(moves, position.size)
+        command = f"hint {int(count)}"
+        if limit.depth is not None:
+            command += f" depth {int(limit.depth)}"
+        if limit.time is not None:
+            command += f" movetime {max(1, round(limit.time * 1000))}"
+        if limit.nodes is not None:
+            command += f" nodes {int(limit.nodes)}"
+        scores = []
+        for line in self._gtp(command, limit.time or 0.0).splitlines():
+            words = line.split()
+            try:
+                exact = "exact" in words
+                depth = None if exact else int(words[words.index("depth") + 1])
+                scores.append((words[0].lower(), float(words[1]), depth, exact, "book" in words))
+            except (ValueError, IndexError):
+                self._garbage(repr(command), line)
+        return scores
+
+    def _hint_nboard(self, moves, position, limit, count):
+        if limit.nodes is not None:
+            raise ValueError("NBoard has no node limit")
+        if limit.depth is None and limit.time is None:
+            raise ValueError("analyse over NBoard takes a depth or a time")
+        self._send_nboard_game(moves, position, limit)
+        started = time.monotonic()
+        self._send(f"hint {int(count)}")
+        deadline = started + (limit.time or 0.0) + self.timeout
+        stop_at = started + limit.time if limit.time is not None else None
+        block = []  # the moves of the deepest depth so far: each depth lists them again
+        while True:
+            if stop_at is not None and time.monotonic() >= stop_at:
+                self._ping_number = getattr(self, "_ping_number", 0) + 1
+                self._send(f"ping {self._ping_number}")  # ends the analysis
+                stop_at = None
+            line = self._line(deadline if stop_at is None else min(deadline, stop_at), "hint", True)
+            if line is None:
+                if stop_at is None:
+                    self._line(deadline, "hint")  # raises the timeout
+                continue
+            words = line.split()
+            if words == ["status"]:
+                break
+            if words and words[0] in ("search", "book") and len(words) >= 5:
+                move = _split_pv(words[1])[0]
+                if any(move == entry[0] for entry in block):
+                    block = []
+                depth = words[4]
+                exact = depth == "100%"
+                digits = depth.split("@")[0].rstrip("%")
+                depth = None if exact or not digits.isdigit() else int(digits)
+                try:
+                    block.append((move, float(words[2]), depth, exact, words[0] == "book"))
+                except ValueError:
+                    self._garbage("hint", line)
+            elif words and words[0] not in ("status", "set", "pong", "nodestats"):
+                self._garbage("hint", line)
+        return block
 
 
 def _split_pv(text):

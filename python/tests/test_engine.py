@@ -183,3 +183,49 @@ def test_an_engine_that_answers_garbage_raises(protocol):
         engine.play("f5", Limit(depth=2))
     assert time.monotonic() - started < 1.5 + 1
     assert "not an engine" in str(error.value) or isinstance(error.value, EngineTimeoutError)
+
+
+def test_analyse_over_gtp_gives_the_in_process_values():
+    import emilia
+
+    game = "f5d6c3d3c4"
+    with SimpleEngine.popen_gtp([EMILIA, "--book", "off", "--threads", "1"]) as engine:
+        every = engine.analyse(game, Limit(depth=5))
+        best = engine.analyse(game, Limit(depth=5), multipv=2)
+        with pytest.raises(ValueError):
+            engine.analyse(game, Limit(black_clock=10, white_clock=10))
+    board = emilia.Board.from_transcript(game)
+    local = emilia.Engine(threads=1, book=False).analyse(board, Limit(depth=5))
+    assert [(r.move, r.score, r.depth) for r in every] == [
+        (r.move, r.score, r.depth) for r in local
+    ]
+    assert sorted(r.move for r in every) == sorted(board.legal_moves())
+    assert [r.move for r in best] == [r.move for r in every[:2]]
+    assert all(r.pv == [r.move] and r.book is False and r.exact is False for r in every)
+
+
+def test_analyse_over_nboard():
+    position = _Position(8)
+    for move in ("f5", "d6", "c3", "d3", "c4"):
+        position.play(move)
+    with SimpleEngine.popen_nboard([EMILIA, "--threads", "1"]) as engine:
+        booked = engine.analyse("f5d6c3d3c4", Limit(depth=4), multipv=3)
+        timed = engine.analyse("f5d6c3d3c4f4", Limit(time=0.3))
+        with pytest.raises(ValueError):
+            engine.analyse("f5", Limit(nodes=1000))
+    assert len(booked) == 3 and all(r.book for r in booked)
+    assert [r.score for r in booked] == sorted((r.score for r in booked), reverse=True)
+    assert len({r.move for r in booked}) == 3 and {r.move for r in booked} <= set(position.moves())
+    position.play("f4")
+    assert timed and {r.move for r in timed} <= set(position.moves())
+    with SimpleEngine.popen_nboard([EMILIA, "--book", "off", "--threads", "1"]) as engine:
+        searched = engine.analyse("f5d6c3d3c4", Limit(depth=4))
+    assert sorted(r.move for r in searched) == sorted(_Position_after("f5d6c3d3c4").moves())
+    assert all(r.depth == 4 and not r.book for r in searched)
+
+
+def _Position_after(transcript):
+    position = _Position(8)
+    for i in range(0, len(transcript), 2):
+        position.play(transcript[i : i + 2])
+    return position
