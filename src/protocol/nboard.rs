@@ -278,12 +278,7 @@ pub(crate) fn serve<W: Write>(
     while !session.finished() {
         match session.session.wait_pondering(|| lines.recv()) {
             Ok(Line::Text(text)) => {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    session.handle(&text)
-                }));
-                if outcome.is_err() {
-                    log::error!("internal error on '{text}'");
-                }
+                let _ = super::guarded(&text, || session.handle(&text));
             }
             // Lines that cannot be commands are ignored, like unknown ones.
             Ok(other) => log::debug!("ignored: {other:?}"),

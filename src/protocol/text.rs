@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::io::Write;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -236,17 +235,8 @@ impl TextSession {
             None => (rest, ""),
         };
         let name = name.to_ascii_lowercase();
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.execute(&name, arguments)));
-        let answer = outcome.unwrap_or_else(|cause| {
-            let what = cause
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| cause.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            log::error!("internal error in '{rest}': {what}");
-            Err(format!("internal error: {what}"))
-        });
-        Some(reply(id, answer))
+        let answer = super::guarded(rest, || self.execute(&name, arguments));
+        Some(reply(id, answer.unwrap_or_else(Err)))
     }
 
     fn execute(&mut self, name: &str, arguments: &str) -> Answer {
