@@ -453,6 +453,32 @@ fn a_byte_order_mark_before_the_first_command_is_dropped() {
 }
 
 #[test]
+fn the_longest_line_is_as_long_with_a_cr_or_a_byte_order_mark() {
+    let longest = "x".repeat(16 * 1024);
+    for ending in ["\n", "\r\n", "\r\n\u{feff}"] {
+        let mut emilia = Emilia::start(&[]);
+        let (ending, bom) = ending.split_at(ending.find('\u{feff}').unwrap_or(ending.len()));
+        emilia.send_raw(format!("{bom}{longest}{ending}").as_bytes());
+        let reply = emilia.reply();
+        assert!(reply.starts_with("? unknown command 'xxx"), "{reply}");
+        emilia.send_raw(format!("{longest}x{ending}").as_bytes());
+        assert_eq!(
+            emilia.reply(),
+            "? line too long: 16385 bytes, the limit is 16384"
+        );
+        emilia.send_raw(b"\n5 name\r\n");
+        assert_eq!(emilia.reply(), "=5 Emilia");
+        // A last line without its line ending is refused, not run.
+        emilia.send_raw(b"quit");
+        emilia.close_stdin();
+        assert_eq!(
+            emilia.reply(),
+            "? incomplete command 'quit': the input ended before the end of the line"
+        );
+    }
+}
+
+#[test]
 fn junk_transcripts_are_refused_in_linear_time() {
     // 16,370 characters of junk took 0.7 s a command, the tokens being re-copied from each
     // position to the end. Twenty of them now take milliseconds; the bound is generous.

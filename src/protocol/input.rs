@@ -260,61 +260,6 @@ pub(crate) fn spawn_reader<R: Read + Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::fd::AsRawFd;
-    use std::time::Instant;
-
-    fn lines(input: &[u8]) -> Vec<Line> {
-        let mut reader = LineReader::new(input);
-        std::iter::from_fn(|| reader.next_line()).collect()
-    }
-
-    #[test]
-    fn splits_lines_and_reports_what_is_wrong() {
-        assert_eq!(
-            lines(b"name\r\n\nplay f5\nquit"),
-            vec![
-                Line::Text("name".into()),
-                Line::Text(String::new()),
-                Line::Text("play f5".into()),
-                Line::Unterminated("quit".into()),
-            ]
-        );
-        let mut long = vec![b'x'; MAX_LINE + 10];
-        long.extend_from_slice(b"\nname\n");
-        assert_eq!(
-            lines(&long),
-            vec![Line::TooLong(MAX_LINE + 10), Line::Text("name".into())]
-        );
-        // The longest line, with a CR before its LF, or a byte-order mark before it.
-        let longest = "x".repeat(MAX_LINE);
-        for input in [
-            format!("{longest}\r\nname\n"),
-            format!("\u{feff}{longest}\nname\n"),
-            format!("\u{feff}{longest}\r\nname\n"),
-        ] {
-            assert_eq!(
-                lines(input.as_bytes()),
-                vec![Line::Text(longest.clone()), Line::Text("name".into())]
-            );
-        }
-        assert_eq!(
-            lines(format!("{longest}x\r\n").as_bytes()),
-            vec![Line::TooLong(MAX_LINE + 1)]
-        );
-        assert_eq!(
-            lines(b"play \xff\xfe\nname\n"),
-            vec![
-                Line::NotUtf8("play \u{fffd}\u{fffd}".into()),
-                Line::Text("name".into())
-            ]
-        );
-        assert_eq!(lines(b""), vec![]);
-        // A byte-order mark before the first line only.
-        assert_eq!(
-            lines(b"\xEF\xBB\xBFname\n\xEF\xBB\xBFname\n"),
-            vec![Line::Text("name".into()), Line::Text("\u{feff}name".into())]
-        );
-    }
 
     #[test]
     fn text_stop_is_recognised_with_an_id_and_in_any_case() {
@@ -346,36 +291,5 @@ mod tests {
             !interrupts.is_gone(),
             "no output to watch: the lines are answered"
         );
-    }
-
-    #[test]
-    fn a_session_goes_on_after_the_end_of_input_while_its_output_is_open() {
-        for input in [&b"genmove black\nshowboard\n"[..], b"nboard 2\ngo\n"] {
-            let stopper = Stopper::default();
-            let interrupts = Interrupts::new(stopper.clone());
-            let (output_reader, output) = std::io::pipe().unwrap();
-            let receiver = spawn_reader(
-                input,
-                interrupts.clone(),
-                AtEnd {
-                    output: Some(output.as_raw_fd()),
-                    exit: false,
-                },
-                None,
-            );
-            assert_eq!(receiver.iter().count(), 2);
-            thread::sleep(HANGUP_POLL * 3);
-            assert!(!interrupts.is_gone(), "the output is still read");
-            assert!(!stopper.pending());
-            drop(output_reader);
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while !interrupts.is_gone() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(1));
-            }
-            assert!(interrupts.is_gone(), "the output's reader went away");
-            // Every search from now on is stopped as it starts.
-            assert!(stopper.pending());
-            drop(output);
-        }
     }
 }

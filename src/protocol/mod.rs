@@ -17,6 +17,20 @@ use crate::engine::Engine;
 use input::{is_nboard_hello, spawn_reader, AtEnd, Interrupts, Line};
 use session_log::{Direction, SessionLog};
 
+/// Runs `handle` on the line `what`; a panic in it is logged and becomes an internal
+/// error, so that the session goes on answering.
+fn guarded<T>(what: &str, handle: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(handle)).map_err(|cause| {
+        let cause = cause
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| cause.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        log::error!("internal error in '{what}': {cause}");
+        format!("internal error: {cause}")
+    })
+}
+
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
 pub(crate) struct Output<W: Write> {

@@ -11,7 +11,7 @@ use crate::board::Move;
 use crate::engine::{self, Engine, Session, Timekeeping};
 use crate::formats::ggf;
 use crate::score::Score;
-use crate::search::{Limits, SearchReport};
+use crate::search::{Limits, MoveScore, SearchReport};
 
 use super::input::{Interrupts, Line};
 use super::Output;
@@ -215,18 +215,7 @@ impl<'a, W: Write> NboardSession<'a, W> {
                     return;
                 }
                 for s in scores {
-                    let depth = if s.exact {
-                        "100%".to_string()
-                    } else {
-                        s.depth.to_string()
-                    };
-                    // Book moves as NBoard's `book <pv> <eval> <games> <depth>`.
-                    let kind = if s.book { "book" } else { "search" };
-                    out.line(&format!(
-                        "{kind} {} {} 0 {depth}",
-                        move_text(s.mv),
-                        eval_text(s.score)
-                    ));
+                    out.line(&score_line(&[s.mv], s, None));
                 }
             });
         self.out.line("status");
@@ -245,20 +234,33 @@ impl<'a, W: Write> NboardSession<'a, W> {
 }
 
 /// A progress report as NBoard's `search <pv> <eval> 0 <depth>`.
-fn search_line(report: &SearchReport) -> String {
-    let pv: String = if report.pv.is_empty() {
-        move_text(report.best)
+fn search_line(r: &SearchReport) -> String {
+    let pv: Vec<Move> = if r.pv.is_empty() {
+        vec![r.best]
     } else {
-        report.pv.iter().map(|&m| move_text(m)).collect()
+        r.pv.clone()
     };
-    // A selective search to the end shows its probability, as `24@95%`.
-    let depth = match (report.exact, report.probability) {
+    let line = MoveScore {
+        mv: r.best,
+        score: r.score,
+        exact: r.exact,
+        depth: r.depth,
+        book: r.book,
+    };
+    score_line(&pv, &line, r.probability)
+}
+
+/// A move's line as NBoard's `search <pv> <eval> 0 <depth>` (book moves `book …`, NBoard's
+/// `<games>` 0): the depth `100%` when exact, `24@95%` for a selective search to the end.
+fn score_line(pv: &[Move], s: &MoveScore, probability: Option<u32>) -> String {
+    let pv: String = pv.iter().map(|&m| move_text(m)).collect();
+    let depth = match (s.exact, probability) {
         (true, _) => "100%".to_string(),
-        (false, Some(percent)) => format!("{}@{percent}%", report.depth),
-        (false, None) => report.depth.to_string(),
+        (false, Some(percent)) => format!("{}@{percent}%", s.depth),
+        (false, None) => s.depth.to_string(),
     };
-    let kind = if report.book { "book" } else { "search" };
-    format!("{kind} {pv} {} 0 {depth}", eval_text(report.score))
+    let kind = if s.book { "book" } else { "search" };
+    format!("{kind} {pv} {} 0 {depth}", eval_text(s.score))
 }
 
 /// Serves an NBoard session whose `nboard` line has been read, answering every line in
@@ -276,12 +278,7 @@ pub(crate) fn serve<W: Write>(
     while !session.finished() {
         match session.session.wait_pondering(|| lines.recv()) {
             Ok(Line::Text(text)) => {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    session.handle(&text)
-                }));
-                if outcome.is_err() {
-                    log::error!("internal error on '{text}'");
-                }
+                let _ = super::guarded(&text, || session.handle(&text));
             }
             // Lines that cannot be commands are ignored, like unknown ones.
             Ok(other) => log::debug!("ignored: {other:?}"),

@@ -3,11 +3,10 @@
 
 use std::fmt;
 use std::io::Write;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, ColorError, Move, Position, PositionError, SIZES};
+use crate::board::{Color, ColorError, Move, Position, PositionError, SetupError, SIZES};
 use crate::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
 use crate::formats::ggf;
 use crate::game::Game;
@@ -236,17 +235,8 @@ impl TextSession {
             None => (rest, ""),
         };
         let name = name.to_ascii_lowercase();
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.execute(&name, arguments)));
-        let answer = outcome.unwrap_or_else(|cause| {
-            let what = cause
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| cause.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            log::error!("internal error in '{rest}': {what}");
-            Err(format!("internal error: {what}"))
-        });
-        Some(reply(id, answer))
+        let answer = super::guarded(rest, || self.execute(&name, arguments));
+        Some(reply(id, answer.unwrap_or_else(Err)))
     }
 
     fn execute(&mut self, name: &str, arguments: &str) -> Answer {
@@ -419,10 +409,10 @@ impl TextSession {
         };
         let limits = parse_search_args(rest, true, command)?;
         if !play {
-            let choice = self.session.choose(color, limits, &mut log_progress);
+            let choice = self.session.choose(color, limits, &mut |_| {});
             return Ok(choice.map_err(|e| e.to_string())?.mv.to_string());
         }
-        let choice = self.session.go(color, limits, &mut log_progress);
+        let choice = self.session.go(color, limits, &mut |_| {});
         let choice = choice.map_err(|e| e.to_string())?;
         let mv = choice.mv;
         self.session
@@ -458,13 +448,12 @@ impl TextSession {
     }
 
     fn setboard(&mut self, args: &[&str]) -> Answer {
-        let Some((side, squares)) = args.split_last().filter(|(_, s)| !s.is_empty()) else {
+        if args.len() < 2 {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
-        let position = Position::from_parts(&squares.concat(), side).map_err(|e| {
-            extra_after_side(args)
-                .or_else(|| word_not_squares(squares, &e))
-                .unwrap_or(format!("malformed board: {e}"))
+        let position = Position::from_words(args).map_err(|e| match e {
+            SetupError::AfterSide { .. } => format!("setboard: {e}"),
+            e => format!("malformed board: {e}"),
         })?;
         self.set_game(Game::new(position))
     }
@@ -508,10 +497,9 @@ impl TextSession {
             return Err("solve searches to the end: give movetime or nodes, not depth".into());
         }
         let start = Instant::now();
-        let solved = self.session.solve(limits, &mut |report| {
-            log_progress(report);
-            progress_note("solve", report, start);
-        });
+        let solved = self
+            .session
+            .solve(limits, &mut |r| progress_note("solve", r, start));
         match solved.map_err(|e| e.to_string())? {
             Solved::Exact(r) => Ok(format!("{} {}", r.best, exact_discs(r.score))),
             // Stopped by the client: the best found so far is the answer it asked for.
@@ -571,58 +559,14 @@ impl TextSession {
             ggf::parse(text).map_err(|e| e.to_string())?
         } else {
             let start = Position::start(self.size()).expect("current size");
-            let (_, moves) = start.play_transcript(text).map_err(|e| {
-                let what = match e {
-                    PositionError::Square(e) => e.to_string(),
-                    PositionError::Illegal(ply, e) => format!("move {ply}: {e}"),
-                    e => e.to_string(),
-                };
-                format!("malformed transcript: {what}")
-            })?;
-            let mut game = Game::new(start);
-            for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
-                game.play_implicit(mv, None, None)
-                    .map_err(|e| format!("malformed transcript: {e}"))?;
-            }
-            game
+            Game::from_transcript(start, text).map_err(|e| match e {
+                PositionError::Square(e) => format!("malformed transcript: {e}"),
+                PositionError::Illegal(ply, e) => format!("malformed transcript: move {ply}: {e}"),
+                e => format!("malformed transcript: {e}"),
+            })?
         };
         self.set_game(game)
     }
-}
-
-/// The error for `setboard` words that hold a whole board and its side to move followed
-/// by more words (the last such reading), rather than "65 squares".
-fn extra_after_side(args: &[&str]) -> Option<String> {
-    let mut squares = 0;
-    let mut found = None;
-    for (i, word) in args.iter().enumerate() {
-        let whole_board = SIZES.iter().any(|s| s * s == squares);
-        if whole_board && word.parse::<Color>().is_ok() && i + 1 < args.len() {
-            found = Some(format!(
-                "setboard: unexpected '{}' after the side to move '{word}'",
-                args[i + 1]
-            ));
-        }
-        squares += word.chars().count();
-    }
-    found
-}
-
-/// The error for a `setboard` word that holds a character no square is (such as a size
-/// before the rows, `setboard 8 <rows> X`): names that word.
-fn word_not_squares(words: &[&str], error: &PositionError) -> Option<String> {
-    let PositionError::BadChar(c, index) = *error else {
-        return None;
-    };
-    let mut before = 0;
-    let word = words.iter().find(|word| {
-        before += word.chars().count();
-        before > index
-    })?;
-    Some(format!(
-        "malformed board: '{word}' is not squares of the board ('{c}' is none of X, O and -): \
-         give the squares (rows may be split by spaces), then the side to move"
-    ))
 }
 
 /// Writes a search's progress to stderr once it has run [`PROGRESS_AFTER`]: a long
@@ -642,22 +586,6 @@ fn progress_note(command: &str, report: &SearchReport, start: Instant) {
         report.score,
         report.nodes,
         report.nodes as f64 / seconds.max(1e-9)
-    );
-}
-
-fn log_progress(report: &SearchReport) {
-    log::info!(
-        "depth {} score {} nodes {} time {:.3}s pv {}",
-        report.depth,
-        report.score,
-        report.nodes,
-        report.elapsed.as_secs_f64(),
-        report
-            .pv
-            .iter()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
     );
 }
 

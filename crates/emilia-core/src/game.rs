@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::board::{Color, Move, MoveError, Position};
+use crate::board::{Color, Move, MoveError, Position, PositionError};
 
 /// One ply of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -224,6 +224,19 @@ impl Game {
             return self.play_as_annotated(other, mv, eval, seconds);
         }
         self.play_annotated(mv, eval, seconds)
+    }
+
+    /// The game a transcript plays from `start`, every pass in it implicit, as
+    /// [`Game::play_implicit`] records them.
+    pub fn from_transcript(start: Position, text: &str) -> Result<Game, PositionError> {
+        let (_, moves) = start.play_transcript(text)?;
+        let mut game = Game::new(start);
+        for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
+            // The transcript played: each move is legal, after a pass where it needs one.
+            game.play_implicit(mv, None, None)
+                .expect("a transcript's moves are legal");
+        }
+        Ok(game)
     }
 
     /// Takes back the last move asked for (with any implicit pass it caused) and returns

@@ -26,7 +26,7 @@ pub use board8::Board8;
 pub use boardn::{BoardN, SquareSet};
 pub use color::{Color, ColorError};
 pub use grid::GridBoard;
-pub use position::{transcript, AnyBoard, MoveError, Position, PositionError};
+pub use position::{transcript, AnyBoard, MoveError, Position, PositionError, SetupError};
 pub use square::{Move, Square, SquareError, MAX_SIZE};
 
 /// Board sides that Emilia plays.

@@ -214,6 +214,45 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Why words cannot set up a position ([`Position::from_words`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A whole board and its side to move, then more words (the last such reading).
+    AfterSide {
+        /// The side to move read.
+        side: String,
+        /// The word after it.
+        extra: String,
+    },
+    /// A word holding a character no square is (such as a size before the rows).
+    NotSquares {
+        /// The word.
+        word: String,
+        /// The character.
+        found: char,
+    },
+    /// Otherwise malformed.
+    Position(PositionError),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::AfterSide { side, extra } => {
+                write!(f, "unexpected '{extra}' after the side to move '{side}'")
+            }
+            SetupError::NotSquares { word, found } => write!(
+                f,
+                "'{word}' is not squares of the board ('{found}' is none of X, O and -): give \
+                 the squares (rows may be split by spaces), then the side to move"
+            ),
+            SetupError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 impl From<SquareError> for PositionError {
     fn from(e: SquareError) -> PositionError {
         PositionError::Square(e)
@@ -326,6 +365,42 @@ impl Position {
         (0..self.size() * self.size())
             .map(|i| self.disc(i).map_or('-', Color::disc_char))
             .collect()
+    }
+
+    /// Reads a board from words: its squares (rows may be split into words), then the side
+    /// to move, as [`Position::from_parts`] reads them; an error names the word at fault.
+    pub fn from_words(words: &[&str]) -> Result<Position, SetupError> {
+        let Some((side, squares)) = words.split_last() else {
+            return Err(SetupError::Position(PositionError::Side(String::new())));
+        };
+        Position::from_parts(&squares.concat(), side).map_err(|e| {
+            let mut count = 0;
+            let mut after_side = None;
+            for (i, word) in words.iter().enumerate() {
+                let whole_board = SIZES.iter().any(|s| s * s == count);
+                if whole_board && word.parse::<Color>().is_ok() && i + 1 < words.len() {
+                    let (side, extra) = (word.to_string(), words[i + 1].to_string());
+                    after_side = Some(SetupError::AfterSide { side, extra });
+                }
+                count += word.chars().count();
+            }
+            let PositionError::BadChar(found, index) = e else {
+                return after_side.unwrap_or(SetupError::Position(e));
+            };
+            let mut before = 0;
+            let word = squares.iter().find(|word| {
+                before += word.chars().count();
+                before > index
+            });
+            match (after_side, word) {
+                (Some(after_side), _) => after_side,
+                (None, Some(word)) => SetupError::NotSquares {
+                    word: word.to_string(),
+                    found,
+                },
+                (None, None) => SetupError::Position(e),
+            }
+        })
     }
 
     /// Reads a board from its squares and its side to move (`X`/`O`/`black`/`white`…).

@@ -216,6 +216,10 @@ impl Session {
         let mut game = self.game.clone();
         game.turn_for(color)?;
         let start = Instant::now();
+        let progress = &mut |r: &SearchReport| {
+            log_iteration(r);
+            progress(r)
+        };
         let (report, ponder_hit) = if game.must_pass() {
             (None, None)
         } else {
@@ -292,7 +296,10 @@ impl Session {
             return Err(self.game.over_error());
         }
         let position = *self.game.position();
-        let report = self.engine.solve(&position, &limits, progress);
+        let report = self.engine.solve(&position, &limits, &mut |r| {
+            log_iteration(r);
+            progress(r)
+        });
         Ok(if report.exact {
             Solved::Exact(report)
         } else if self.engine.stopper().pending() {
@@ -330,4 +337,17 @@ impl Session {
         let now = *self.game.position();
         self.engine.wait_pondering(&now, wait)
     }
+}
+
+/// Logs a finished iteration of a move's search or a solve.
+fn log_iteration(report: &SearchReport) {
+    let pv: Vec<String> = report.pv.iter().map(Move::to_string).collect();
+    log::info!(
+        "depth {} score {} nodes {} time {:.3}s pv {}",
+        report.depth,
+        report.score,
+        report.nodes,
+        report.elapsed.as_secs_f64(),
+        pv.join(" ")
+    );
 }
