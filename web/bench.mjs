@@ -1,6 +1,7 @@
 // `emilia bench midgame` from the WebAssembly build, under Node: the same positions, settings
 // and lines. Usage: node web/bench.mjs [--depth N] [--seconds S] (after web/build.sh).
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { initSync, benchMidgame } from "./dist/emilia_web.js";
 
@@ -26,6 +27,6 @@ for (let i = 0; i < args.length; i += 2) {
   }
 }
 
-const wasm = readFileSync(fileURLToPath(new URL("./dist/emilia_web_bg.wasm", import.meta.url)));
+const wasm = gunzipSync(readFileSync(fileURLToPath(new URL("./dist/emilia_web_bg.wasm.gz", import.meta.url))));
 initSync({ module: wasm });
 benchMidgame(depth, seconds, (line) => console.log(line));

@@ -26,6 +26,9 @@ rm -rf "$dist"
 mkdir -p "$dist"
 "$bindgen" --target web --no-typescript --out-dir "$dist" \
     "$target/wasm32-unknown-unknown/release/emilia_web.wasm"
+# Served compressed: the engine's embedded tables make the module large (the page unpacks
+# it with the browser's DecompressionStream; no server setting is needed).
+gzip -9 -n "$dist/emilia_web_bg.wasm"
 cp "$web"/www/* "$dist/"
 cp "$root/data/xot-openings.txt" "$dist/"
 echo "build.sh: the page is in $dist ($(du -sh "$dist" | cut -f1))"

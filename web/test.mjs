@@ -74,7 +74,7 @@ async function open(context, url, query) {
 }
 
 const boardState = (page) =>
-  page.$$eval("#board .square", (squares) => squares.map((s) => s.dataset.disc || "-").join(""));
+  page.$$eval("#board .square", (squares) => squares.map((s) => (s.dataset.disc || "-")[0]).join(""));
 
 // Plays as the person on move, the engine answering, by clicking a legal square each turn,
 // until the game is over; returns the number of clicks.
@@ -187,10 +187,11 @@ try {
     await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Black to move"));
     const before = await boardState(page);
     const legal = await page.$$eval(".square.legal", (list) => list.map((s) => s.dataset.square));
+    const board = await page.evaluate(() => window.emiliaBoard());
     await page.click(`[data-square="${legal[0]}"]`);
     await page.waitForFunction(
       (b) => document.querySelector("#status").textContent.startsWith("Black to move") && window.emiliaBoard() !== b,
-      await page.evaluate(() => window.emiliaBoard()),
+      board,
     );
     assert.notEqual(await boardState(page), before);
     await page.click("#undo");
@@ -201,8 +202,9 @@ try {
   });
 
   await check("stop answers within 100 ms", async () => {
-    const page = await open(context, url, "black=human&white=engine&mode=time&strength=10");
-    await page.click('[data-square="f5"]');
+    // 10x10, which has no book: the engine searches.
+    const page = await open(context, url, "size=10&black=human&white=engine&mode=time&strength=10");
+    await page.click(".square.legal");
     // Thinking, and past its first iteration.
     await page.waitForFunction(
       () => document.body.dataset.thinking === "true" && document.querySelector("#thinking").textContent.includes("depth"),

@@ -476,7 +476,10 @@ function readAddress() {
 
 async function main() {
   readAddress();
-  const module = await WebAssembly.compileStreaming(fetch("emilia_web_bg.wasm"));
+  const response = await fetch("emilia_web_bg.wasm.gz");
+  if (!response.ok) throw new Error(`emilia_web_bg.wasm.gz: ${response.status}`);
+  const bytes = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  const module = await WebAssembly.compile(bytes);
   await init({ module_or_path: module });
   state.engine = new EngineClient(module);
   $("new").onclick = newGame;
