@@ -181,6 +181,27 @@ try {
     });
   }
 
+  await check("a game's analysis: every move's loss, the chart, and GGF export", async () => {
+    const game = "f5d6c3d3c4f4f6f3e6e7d7g6f8f7g5g4e2c8d8c5e3f2b4c2d2e1g3c1h6h5h4e8b8g7d1b5c6f1b3h2a4b2g2a5a2h1g1h3h8c7g8h7a6a3a1b1b6b7a8a7";
+    const page = await open(context, url, "black=human&white=human&mode=depth&strength=4");
+    await page.fill("#text", game);
+    await page.click("#load");
+    assert.match(await page.textContent("#status"), /^Game over: /);
+    await page.click("#analyze");
+    await page.waitForSelector("#chart svg polyline", { timeout: 120000 });
+    const losses = await page.$$eval("#moves li", (list) => list.map((li) => li.dataset.loss));
+    assert.equal(losses.length, 60);
+    assert.ok(losses.every((l) => l !== undefined && Number(l) >= 0), losses.join(" "));
+    await page.screenshot({ path: join(shots, "analysis.png"), fullPage: true });
+    await page.click("#ggf");
+    const ggf = await page.inputValue("#text");
+    assert.ok(ggf.startsWith("(;GM[Othello]"), ggf);
+    assert.ok(ggf.includes("B[F5]") && ggf.includes("W[D6]"), ggf);
+    await page.click("#transcript");
+    assert.equal(await page.inputValue("#text"), game);
+    await page.close();
+  });
+
   await check("undo restores the position", async () => {
     const page = await open(context, url, "black=human&white=engine&mode=depth&strength=3");
     await page.click('[data-square="f5"]');

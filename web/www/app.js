@@ -457,7 +457,13 @@ function drawChart(analysis, plyCount) {
 }
 
 function exportText(kind) {
-  const text = kind === "ggf" ? state.game.ggf() : state.game.transcript();
+  let text;
+  try {
+    text = kind === "ggf" ? state.game.ggf() : state.game.transcript();
+  } catch (error) {
+    say(`cannot export: ${error.message}`);
+    return;
+  }
   $("text").value = text;
   const link = $("download");
   URL.revokeObjectURL(link.href);
