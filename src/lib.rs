@@ -1,96 +1,23 @@
-//! Emilia, an Othello (Reversi) engine for boards of 6x6, 8x8, 10x10 and 12x12.
+//! Emilia, an Othello (Reversi) engine for boards of 6x6, 8x8, 10x10 and 12x12: the
+//! `emilia` program's library.
 //!
-//! The library is what the `emilia` program plays with: the rules and their notations, an
-//! [`Engine`](engine::Engine) that searches positions and keeps its tables between moves and
-//! games, an exact endgame solver, and readers of the usual file formats.
-//!
-//! # The main types
-//!
-//! - [`board`]: [`Position`](board::Position) (a board with the colour to move; read from a
-//!   transcript or a board string, played on with [`Move`](board::Move)s), [`Square`](board::Square),
-//!   [`Color`](board::Color), and the [`Board`](board::Board) trait over the board types of
-//!   every size.
-//! - [`game`]: [`Game`](game::Game), a game record with passes, undo, clocks and result.
-//! - [`engine`]: [`Engine`](engine::Engine), the persistent engine, set up with named options
-//!   ([`Engine::set_option`](engine::Engine::set_option), listed in
-//!   [`OPTIONS`](engine::OPTIONS)).
-//! - [`search`]: what a search is given and gives back: [`Limits`](search::Limits) (depth,
-//!   level, time, clock, nodes), [`SearchReport`](search::SearchReport) (move, score, depth,
-//!   principal variation) and [`MoveScore`](search::MoveScore).
-//! - [`score`]: [`Score`](score::Score), the unit of every evaluation and result
-//!   (hundredths of a disc).
-//! - [`endgame`]: the exact solver; [`eval`]: the evaluations an engine can use.
-//! - [`formats`]: GGF games, OBF and endgame lists of positions, WTHOR databases;
-//!   [`perft`] counts game trees; [`referee`] plays matches between engine programs.
-//!
-//! Errors are typed: each fallible function returns its own error type (with `Display` and
-//! `std::error::Error`), whose message says what was wrong with the input.
-//!
-//! Inside, each layer imports only the layers below it: the rules, games and file formats;
-//! the evaluations; the endgame solver; the search, which owns its vocabulary (limits,
-//! clock, reports) and its time manager; the engine with its opening book; and on top the
-//! protocol front-ends, self-play, training and the command line of the `emilia` program,
-//! which are not part of the library.
-//!
-//! # Example
-//!
-//! Set up a position, search it, read the result and play the move:
-//!
-//! ```
-//! use emilia::board::{Color, Position};
-//! use emilia::engine::Engine;
-//! use emilia::search::Limits;
-//!
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // The 8x8 position after 1. f5 d6 c3, from its transcript.
-//! let (position, _moves) = Position::start(8).unwrap().play_transcript("f5d6c3")?;
-//! assert_eq!(position.to_move, Color::White);
-//!
-//! // An engine with 16 MiB of tables and no opening book, searching on one thread.
-//! let mut engine = Engine::without_book(16);
-//! engine.set_option("threads", "1")?;
-//! let limits = Limits {
-//!     depth: Some(8),
-//!     ..Limits::default()
-//! };
-//! let report = engine.search(&position, &limits, &mut |_iteration| {});
-//! assert!(position.legal_moves().contains(&report.best));
-//! assert_eq!(report.depth, 8);
-//! assert_eq!(report.pv.first(), Some(&report.best));
-//! println!("{} scores {} discs for White", report.best, report.score);
-//!
-//! // The same board as a string of squares (`X` Black, `O` White, `-` empty) and the side to
-//! // move; then the engine's move played on it.
-//! let same = Position::from_parts(&position.squares_string(), "O")?;
-//! assert_eq!(same, position);
-//! let next = position.play(report.best)?;
-//! assert_eq!(next.to_move, Color::Black);
-//!
-//! // Bad input is refused with the reason.
-//! let err = Position::from_parts("X-O", "X").unwrap_err();
-//! assert!(err.to_string().starts_with("board has 3 squares"), "{err}");
-//! # Ok(())
-//! # }
-//! ```
+//! The engine itself (rules, notations, file formats, evaluations, search, endgame solver,
+//! the engine and its opening book) is the `emilia-core` crate, whose modules this crate
+//! re-exports under the same names (`emilia::board` is `emilia_core::board`). This crate
+//! adds what the program is made of: the protocol front-ends, the command line, the
+//! [`referee`] that plays matches between engine programs, self-play, training and the
+//! book builder.
 
-pub mod board;
-pub(crate) mod book;
+pub use emilia_core::{
+    board, book, endgame, engine, eval, formats, game, memory, perft, rng, score, search,
+    with_board,
+};
+
+pub(crate) mod book_builder;
 mod cli;
-pub mod endgame;
-pub mod engine;
-pub mod eval;
 pub(crate) mod files;
-pub mod formats;
-pub(crate) mod frame;
-pub mod game;
-pub(crate) mod memory;
-pub mod perft;
-pub(crate) mod players;
 pub(crate) mod protocol;
 pub mod referee;
-pub(crate) mod rng;
-pub mod score;
-pub mod search;
 pub(crate) mod selfplay;
 pub(crate) mod train;
 

@@ -105,9 +105,7 @@ impl Args {
             bail!("--{name} {mib} is out of range {min} to {max} (MiB)");
         }
         // A trial mapping, which touches no page: refused as the tables would be.
-        let slots = (mib << 20) / std::mem::size_of::<crate::memory::Slot>();
-        crate::memory::TableMemory::<crate::memory::Slot>::zeroed(slots)
-            .map_err(|e| anyhow!("--{name} {mib}: {e}"))?;
+        crate::memory::check_table_mib(mib).map_err(|e| anyhow!("--{name} {mib}: {e}"))?;
         Ok(mib)
     }
 

@@ -10,10 +10,11 @@ use anyhow::{bail, Context, Result};
 use super::output::{duration_text, note, out, Stdout};
 use super::Args;
 use crate::board::{AnyBoard, Board, Position, Square};
-use crate::book::build::{self, BuildOptions};
-use crate::book::deepen::{DeepenOptions, Deepener, Progress};
-use crate::book::expand::{self, ExpandOptions};
-use crate::book::{coverage, format, games, verify, Backing, Book, Key, Leaf, Shard};
+use crate::book::{format, Backing, Book, Key, Leaf, Shard};
+use crate::book_builder::build::{self, BuildOptions};
+use crate::book_builder::deepen::{DeepenOptions, Deepener, Progress};
+use crate::book_builder::expand::{self, ExpandOptions};
+use crate::book_builder::{coverage, games, verify};
 use crate::eval::pattern::symmetry;
 use crate::protocol::diagram::diagram;
 

@@ -85,4 +85,30 @@ mod tests {
         assert!(parse_line("XO Black 1 2").is_err());
         assert!(parse_line(&line.replace("Black", "Red")).is_err());
     }
+
+    #[test]
+    fn exact_results_at_21_and_22_empties_are_predicted_within_a_few_discs() {
+        // Solved positions from outside the training games (independent data).
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/endgames/eg_21_22.txt"
+        );
+        let positions = read(std::path::Path::new(path)).unwrap();
+        assert!(positions.len() > 400);
+        let eval = crate::eval::pattern::PatternEval::load_embedded().unwrap();
+        let (mut error, mut zero) = (0.0, 0.0);
+        for p in &positions {
+            error += (crate::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
+            zero += (p.value as f64).abs();
+        }
+        let (mae, zero_mae) = (
+            error / positions.len() as f64,
+            zero / positions.len() as f64,
+        );
+        assert!(mae < 8.0, "mean absolute error {mae:.2} discs");
+        assert!(
+            mae < 0.5 * zero_mae,
+            "{mae:.2} vs {zero_mae:.2} for always 0"
+        );
+    }
 }
