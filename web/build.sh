@@ -19,6 +19,9 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
     rustup target add wasm32-unknown-unknown
 fi
 
+# WebAssembly's 128-bit SIMD (every current browser and Node has it): the searches run about
+# 1.5x faster with it (docs/experiments.md, The engine in WebAssembly).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128"
 nice -n 19 cargo build --release --target wasm32-unknown-unknown --target-dir "$target" \
     --manifest-path "$web/Cargo.toml" -p emilia-web
 dist="$web/dist"
