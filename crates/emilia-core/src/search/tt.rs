@@ -192,7 +192,7 @@ fn bounds_of(score: i32, bound: Bound) -> (i16, i16) {
 
 /// A fixed-size transposition table, shared by the threads of a search: probes and stores
 /// take `&self`.
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     buckets: TableMemory<Bucket>,
     generation: u8,
 }
