@@ -84,6 +84,7 @@ use emilia_codec::frame;
 pub mod game;
 pub mod memory;
 pub mod perft;
+pub mod platform;
 pub(crate) mod players;
 pub mod rng;
 pub mod score;

@@ -118,12 +118,14 @@ const HUGE_PAGE_BYTES: usize = 2 << 20;
 
 /// Tables at least this large are cleared by giving their pages back (writing zeros over
 /// them would take a noticeable time: about 0.1 s a GiB).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const DISCARD_BYTES: usize = 256 << 20;
 
 /// How much the background thread touches at a time: one huge page. The kernel holds the
 /// process's memory map for the duration of each call, and a search that maps memory (or
 /// faults on a page while another thread waits to) waits for it: a large chunk made
 /// moves late by seconds under load.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const POPULATE_CHUNK: usize = HUGE_PAGE_BYTES;
 
 /// The stack of a thread that touches tables: it only asks the kernel, so a small one does,
@@ -134,6 +136,7 @@ const POPULATE_STACK: usize = 64 << 10;
 static SEARCHES_RUNNING: AtomicUsize = AtomicUsize::new(0);
 
 /// How often waiting background touching looks whether the searches have ended.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const POPULATE_WAIT: Duration = Duration::from_millis(1);
 
 /// Held while a search runs: tables' pages are touched in the background only between
@@ -514,6 +517,7 @@ fn available_bytes() -> Option<usize> {
 /// What a limit on the address space must leave besides the tables: thread stacks (2 MiB
 /// each), the heap, and the evaluations' tables made later. Without it, tables sized to
 /// the limit left no room for a thread or a small allocation, and the process aborted.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const ADDRESS_SPACE_HEADROOM: usize = 16 << 20;
 
 /// Under a limit on the address space, keeps the allocator to one arena: by default each

@@ -139,13 +139,13 @@ impl Layout {
 
 /// The squares of `G`'s board.
 #[inline(always)]
-pub fn board<G: Geometry>() -> G::Bits {
+pub(crate) fn board<G: Geometry>() -> G::Bits {
     G::Bits::from_words(const { Layout::of::<G>().board() })
 }
 
 /// The opponent's discs a run along a row (or diagonal) may pass through.
 #[inline(always)]
-pub fn run_columns<G: Geometry>() -> G::Bits {
+pub(crate) fn run_columns<G: Geometry>() -> G::Bits {
     G::Bits::from_words(const { Layout::of::<G>().run_columns() })
 }
 
@@ -210,7 +210,7 @@ fn moves_along<G: Geometry>(player: G::Bits, mask: G::Bits, shift: u32) -> G::Bi
 
 /// Squares where `player` may move against `opponent` on `G`'s board, by shifts.
 #[inline(always)]
-pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
+pub(crate) fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
     let stride = G::STRIDE as u32;
     let inner = opponent & run_columns::<G>();
     let moves = moves_along::<G>(player, inner, 1)
@@ -223,7 +223,7 @@ pub fn legal_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
 /// Discs of `opponent` flipped when `player` moves on `bit` of `G`'s board, ray by ray:
 /// along each ray the nearest square that is no opponent disc must hold a player's disc.
 #[inline(always)]
-pub fn flips<G: Geometry>(player: G::Bits, opponent: G::Bits, bit: usize) -> G::Bits {
+pub(crate) fn flips<G: Geometry>(player: G::Bits, opponent: G::Bits, bit: usize) -> G::Bits {
     let table: &RayTable = const { &ray_table(Layout::of::<G>()) };
     let rays = &table[bit];
     let mut flipped = G::Bits::EMPTY;
@@ -321,7 +321,11 @@ pub(crate) fn line_flips(player: u32, opponent: u32, rank: u32) -> u32 {
 /// flipped there and spread back (`pext`/`pdep` where the processor has them). Where rows
 /// never straddle two words (the stride divides 64) the row is taken by a shift.
 #[inline(always)]
-pub fn flips_by_lines<G: Geometry>(player: G::Bits, opponent: G::Bits, bit: usize) -> G::Bits {
+pub(crate) fn flips_by_lines<G: Geometry>(
+    player: G::Bits,
+    opponent: G::Bits,
+    bit: usize,
+) -> G::Bits {
     use super::bitboard::{gather, scatter};
     let table: &[LinesThrough; MAX_BITS] = const { &line_table(Layout::of::<G>()) };
     let lines = &table[bit];
@@ -353,7 +357,7 @@ pub fn flips_by_lines<G: Geometry>(player: G::Bits, opponent: G::Bits, bit: usiz
 
 /// Squares orthogonally or diagonally next to any square of `set` on `G`'s board.
 #[inline(always)]
-pub fn neighbours<G: Geometry>(set: G::Bits) -> G::Bits {
+pub(crate) fn neighbours<G: Geometry>(set: G::Bits) -> G::Bits {
     let stride = G::STRIDE as u32;
     let not_first = G::Bits::from_words(const { Layout::of::<G>().columns(1, G::SIZE - 1) });
     let not_last = G::Bits::from_words(const { Layout::of::<G>().columns(0, G::SIZE - 2) });

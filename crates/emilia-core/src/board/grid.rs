@@ -27,7 +27,7 @@ impl<G: Geometry> Iterator for Squares<G> {
 impl<G: Geometry> ExactSizeIterator for Squares<G> {}
 
 /// The bit set of `G` holding the squares of `set` (row-major indices).
-pub fn bits_of<G: Geometry>(set: SquareSet) -> G::Bits {
+pub(super) fn bits_of<G: Geometry>(set: SquareSet) -> G::Bits {
     if G::STRIDE == G::SIZE {
         return G::Bits::from_words(set.0);
     }

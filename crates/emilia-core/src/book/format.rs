@@ -1,6 +1,6 @@
 //! The book file.
 //!
-//! Layout (little endian), in the frame of [`crate::frame`] (magic `EMILIABK`, version 1):
+//! Layout (little endian), in the frame of [`emilia_codec::frame`] (magic `EMILIABK`, version 1):
 //!
 //! | bytes | field |
 //! |---|---|

@@ -33,8 +33,8 @@ mod split;
 mod stability;
 mod table;
 
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 use crate::board::geometry::Geometry;
 use crate::board::{AnyBoard, Board8, GridBoard};

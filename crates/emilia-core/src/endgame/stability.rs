@@ -176,6 +176,7 @@ pub(super) fn stable_edges(player: u64, opponent: u64) -> u64 {
 /// pair the two diagonal directions in a vector register, which at every turn of the loop
 /// costs moves between register files that take longer than the integer operations.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
 fn in_register(mut x: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: an empty instruction sequence; it reads and writes only `x`'s register.

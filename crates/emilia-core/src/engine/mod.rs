@@ -3,7 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::packed::PackedBook;
@@ -270,8 +272,12 @@ impl Engine {
     /// returns what `wait` returned. What pondering found serves the next search if it is
     /// of the same position: it starts at the depth reached here on the table filled here
     /// ([`Engine::go`] says whether it did). A stop requested before `wait` returns ends
-    /// pondering early; nothing is reported while it runs.
+    /// pondering early; nothing is reported while it runs. Where threads cannot be started
+    /// ([`platform`](crate::platform)), it only waits.
     pub fn ponder_while<T>(&mut self, position: &Position, wait: impl FnOnce() -> T) -> T {
+        if !crate::platform::HAS_THREADS {
+            return wait();
+        }
         // Lowered here, before the search starts: a stop from now on ends it.
         self.stopper.arm();
         let stopper = self.stopper.clone();

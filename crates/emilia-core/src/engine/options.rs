@@ -254,8 +254,9 @@ const PLAYERS: [&str; 7] = [
     "emilia", "random", "greedy", "squares", "quadrant", "kukreja", "phased",
 ];
 
-/// Most threads a search takes.
-const MAX_THREADS: u64 = 64;
+/// Most threads a search takes: one where threads cannot be started
+/// ([`platform`](crate::platform)).
+const MAX_THREADS: u64 = if crate::platform::HAS_THREADS { 64 } else { 1 };
 
 /// Every engine option, in the order `setoption` lists them.
 pub static OPTIONS: [EngineOption; 14] = [

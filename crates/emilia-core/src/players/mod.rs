@@ -25,7 +25,9 @@ mod random;
 mod search;
 mod squares;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::board::{Move, Position};
 use crate::rng::Rng;

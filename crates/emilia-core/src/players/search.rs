@@ -2,7 +2,7 @@
 //! deepened iteratively until a depth or a deadline, optionally with move ordering and a
 //! transposition table. Their evaluations plug in through [`Heuristic`].
 
-use std::time::Instant;
+use crate::platform::Instant;
 
 use super::Choice;
 use crate::board::{Board, Move, Square};

@@ -4,7 +4,9 @@
 //! decision ([`super::time::ExactPlan`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::board::{AnyBoard, Move, Square};
 use crate::endgame::{self, Solvers};

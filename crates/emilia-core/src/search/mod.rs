@@ -23,9 +23,9 @@ mod report;
 pub mod time;
 pub(crate) mod tt;
 
+use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use crate::board::{Board, Board8, Move, Square};
 use crate::endgame::{self, SmallSolver, SolveLimits};

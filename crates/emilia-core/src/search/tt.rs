@@ -207,7 +207,7 @@ fn bounds_of(score: i32, bound: Bound) -> (i16, i16) {
 
 /// A fixed-size transposition table, shared by the threads of a search: probes and stores
 /// take `&self`.
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     buckets: TableMemory<Bucket>,
     /// The buckets the current search uses, from the first on ([`TranspositionTable::new_search`]).
     live: usize,

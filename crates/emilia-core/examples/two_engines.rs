@@ -1,0 +1,39 @@
+//! Two engines play a game of Othello in-process: one searching 4 plies, the other 8.
+//!
+//! `cargo run --release -p emilia-core --example two_engines`
+
+use emilia_core::board::Color;
+use emilia_core::engine::{Config, Engine};
+use emilia_core::game::Game;
+use emilia_core::search::Limits;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Two engines, each with 16 MiB of tables and one thread, without the opening book.
+    let mut engines = [Engine::without_book(16), Engine::without_book(16)];
+    for engine in &mut engines {
+        let config = Config {
+            threads: 1,
+            ..engine.config().clone()
+        };
+        engine.configure(config)?;
+    }
+    let depths = [4, 8];
+    let mut game = Game::standard(8).expect("8x8 is a board size");
+    while !game.is_over() {
+        let side = usize::from(game.position().to_move == Color::White);
+        let limits = Limits {
+            depth: Some(depths[side]),
+            ..Limits::default()
+        };
+        let report = engines[side].search(game.position(), &limits, &mut |_| {});
+        println!(
+            "{:?} plays {} ({} discs)",
+            game.position().to_move,
+            report.best,
+            report.score
+        );
+        game.play(report.best)?;
+    }
+    println!("{}: {}", game.transcript(), game.result());
+    Ok(())
+}

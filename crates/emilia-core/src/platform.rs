@@ -1,0 +1,122 @@
+//! What the core takes from the system beyond computing: the time, and threads. Native
+//! targets have both from the standard library. On `wasm32-unknown-unknown` there is
+//! neither: `std::time::Instant::now` panics there and threads cannot be started, so the
+//! clock is the embedder's (see [`set_clock`], which exists on that target only) and every
+//! search runs on the calling thread (the `threads` option is 1 there, and
+//! [`Engine::ponder_while`](crate::engine::Engine::ponder_while) only waits).
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use std::time::Instant;
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use embedder_clock::{set_clock, Instant};
+
+/// Whether this target can start threads: helper threads, pondering, the watchdog.
+pub(crate) const HAS_THREADS: bool = !cfg!(all(target_arch = "wasm32", target_os = "unknown"));
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod embedder_clock {
+    use std::ops::{Add, AddAssign, Sub};
+    use std::sync::RwLock;
+    use std::time::Duration;
+
+    /// The embedder's clock: milliseconds since any fixed origin.
+    static CLOCK: RwLock<Option<fn() -> f64>> = RwLock::new(None);
+
+    /// Sets the clock the core reads on this target: a function returning milliseconds
+    /// since any fixed origin, never decreasing (in a browser or Node,
+    /// `performance.now()`). Call it once before the first search; a search limited by
+    /// time cannot stop without it, so reading the time before it is set panics.
+    ///
+    /// With wasm-bindgen, for example:
+    ///
+    /// ```ignore
+    /// #[wasm_bindgen]
+    /// extern "C" {
+    ///     #[wasm_bindgen(js_namespace = performance)]
+    ///     fn now() -> f64;
+    /// }
+    /// emilia_core::platform::set_clock(now);
+    /// ```
+    pub fn set_clock(clock: fn() -> f64) {
+        *CLOCK.write().unwrap_or_else(|e| e.into_inner()) = Some(clock);
+    }
+
+    /// A moment of the embedder's clock, with the methods of `std::time::Instant` that the
+    /// core uses.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub struct Instant(Duration);
+
+    impl Instant {
+        /// Now, by the clock set with [`set_clock`].
+        pub fn now() -> Instant {
+            let clock = CLOCK
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("emilia_core::platform::set_clock must be called before the clock is read");
+            let ms = clock();
+            Instant(Duration::from_secs_f64(if ms > 0.0 {
+                ms / 1000.0
+            } else {
+                0.0
+            }))
+        }
+
+        /// The time since `earlier`, zero if `earlier` is later.
+        pub fn duration_since(&self, earlier: Instant) -> Duration {
+            self.0.saturating_sub(earlier.0)
+        }
+
+        /// The time since `earlier`, zero if `earlier` is later.
+        pub fn saturating_duration_since(&self, earlier: Instant) -> Duration {
+            self.duration_since(earlier)
+        }
+
+        /// The time since `earlier`, or `None` if `earlier` is later.
+        pub fn checked_duration_since(&self, earlier: Instant) -> Option<Duration> {
+            self.0.checked_sub(earlier.0)
+        }
+
+        /// The time since this moment.
+        pub fn elapsed(&self) -> Duration {
+            Instant::now().duration_since(*self)
+        }
+
+        /// This moment plus `duration`, if representable.
+        pub fn checked_add(&self, duration: Duration) -> Option<Instant> {
+            self.0.checked_add(duration).map(Instant)
+        }
+
+        /// This moment minus `duration`, if not before the clock's origin.
+        pub fn checked_sub(&self, duration: Duration) -> Option<Instant> {
+            self.0.checked_sub(duration).map(Instant)
+        }
+    }
+
+    impl Add<Duration> for Instant {
+        type Output = Instant;
+        fn add(self, duration: Duration) -> Instant {
+            Instant(self.0 + duration)
+        }
+    }
+
+    impl AddAssign<Duration> for Instant {
+        fn add_assign(&mut self, duration: Duration) {
+            self.0 += duration;
+        }
+    }
+
+    impl Sub<Duration> for Instant {
+        type Output = Instant;
+        fn sub(self, duration: Duration) -> Instant {
+            Instant(self.0.saturating_sub(duration))
+        }
+    }
+
+    impl Sub<Instant> for Instant {
+        type Output = Duration;
+        fn sub(self, earlier: Instant) -> Duration {
+            self.duration_since(earlier)
+        }
+    }
+}
