@@ -14,7 +14,7 @@ fn found(program: &str) -> bool {
 }
 
 #[test]
-#[ignore = "the core reads the system clock on wasm32, which panics there: it needs its clock seam"]
+
 fn the_page_plays_and_analyses_in_a_browser() {
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_string());
     let missing: Vec<&str> = [

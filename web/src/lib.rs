@@ -18,3 +18,25 @@ mod json;
 pub use bench::bench_midgame;
 pub use engine::{Listener, WebEngine};
 pub use game::WebGame;
+
+/// Gives the engine its clocks when the module starts: `performance.now()` to time its
+/// searches and `Date.now()` to date exported games (WebAssembly has no clock of its own).
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    emilia::platform::set_clock(clock::performance_now);
+    emilia::platform::set_wall_clock(clock::date_now);
+}
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod clock {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance, js_name = now)]
+        pub(crate) fn performance_now() -> f64;
+        #[wasm_bindgen(js_namespace = Date, js_name = now)]
+        pub(crate) fn date_now() -> f64;
+    }
+}

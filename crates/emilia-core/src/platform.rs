@@ -9,7 +9,22 @@
 pub use std::time::Instant;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-pub use embedder_clock::{set_clock, Instant};
+pub use embedder_clock::{set_clock, set_wall_clock, Instant};
+
+/// Seconds since 1970 (UTC), for the dates that records carry. On
+/// `wasm32-unknown-unknown`, from the clock set with [`set_wall_clock`] (0 before one is).
+pub(crate) fn unix_seconds() -> u64 {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    }
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        embedder_clock::wall_seconds()
+    }
+}
 
 /// Whether this target can start threads: helper threads, pondering, the watchdog.
 pub(crate) const HAS_THREADS: bool = !cfg!(all(target_arch = "wasm32", target_os = "unknown"));
@@ -40,6 +55,22 @@ mod embedder_clock {
     /// ```
     pub fn set_clock(clock: fn() -> f64) {
         *CLOCK.write().unwrap_or_else(|e| e.into_inner()) = Some(clock);
+    }
+
+    /// The embedder's calendar clock: milliseconds since 1970 (UTC).
+    static WALL_CLOCK: RwLock<Option<fn() -> f64>> = RwLock::new(None);
+
+    /// Sets the calendar clock that dates records (a GGF game's `DT`) on this target: a
+    /// function returning milliseconds since 1970 in UTC (in a browser or Node,
+    /// `Date.now()`). Without it, records are dated 1970-01-01.
+    pub fn set_wall_clock(clock: fn() -> f64) {
+        *WALL_CLOCK.write().unwrap_or_else(|e| e.into_inner()) = Some(clock);
+    }
+
+    /// Seconds since 1970 by the calendar clock, 0 when none is set.
+    pub(super) fn wall_seconds() -> u64 {
+        let clock = *WALL_CLOCK.read().unwrap_or_else(|e| e.into_inner());
+        clock.map_or(0, |clock| (clock() / 1000.0).max(0.0) as u64)
     }
 
     /// A moment of the embedder's clock, with the methods of `std::time::Instant` that the

@@ -2,7 +2,9 @@
 //! front-end (a protocol, a binding, a page) turns its input into calls on one session and
 //! the results into its output, and decides nothing about the search itself.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::board::{Color, Move};
 use crate::game::{Game, PlayError};

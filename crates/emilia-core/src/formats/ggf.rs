@@ -10,7 +10,7 @@
 //! `PB`, `PW`, `RE`, the clocks, `TY`, `BO` and the moves.
 
 use std::fmt;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use crate::board::{Color, Move, Position};
 use crate::game::{ClockSetting, Game};
@@ -381,9 +381,7 @@ pub fn now_utc() -> String {
 }
 
 fn now_seconds() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    crate::platform::unix_seconds()
 }
 
 /// `secs` after 1970 in UTC as `YYYY-MM-DD HH:MM:SS GMT`, as NBoard writes dates.
