@@ -80,6 +80,54 @@ impl fmt::Display for PlayError {
 impl std::error::Error for PlayError {}
 
 /// A game from a start position, with every ply played since.
+///
+/// ```
+/// use emilia_core::board::{Color, Move, Position};
+/// use emilia_core::game::{Game, PlayError};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut game = Game::standard(8).unwrap();
+/// game.play("f5".parse()?)?;
+/// game.play("d6".parse()?)?;
+/// assert_eq!(game.transcript(), "f5d6");
+/// assert_eq!(game.position().to_move, Color::Black);
+/// assert_eq!(game.result(), "0"); // three discs each
+///
+/// // An illegal move is refused and changes nothing.
+/// let refused = game.play("a1".parse()?).unwrap_err();
+/// assert!(matches!(refused, PlayError::Illegal(_)), "{refused}");
+/// assert_eq!(game.plies().len(), 2);
+///
+/// // Undo takes back the last move.
+/// assert_eq!(game.undo(), Some("d6".parse()?));
+/// assert_eq!(game.transcript(), "f5");
+/// assert_eq!(game.result(), "B+3");
+///
+/// // A game played to its end on 6x6, each side taking its first legal move (a pass
+/// // when it has none): the result is the final disc difference.
+/// let mut game = Game::standard(6).unwrap();
+/// while !game.is_over() {
+///     let mv = game.position().legal_moves()[0];
+///     game.play(mv)?;
+/// }
+/// let end = *game.position();
+/// assert_eq!(game.positions().len(), game.plies().len() + 1);
+/// assert_eq!(game.score_for_black(), end.final_score_for(Color::Black));
+/// let margin = game.score_for_black();
+/// let expected = match margin {
+///     0 => "0".to_string(),
+///     m if m > 0 => format!("B+{m}"),
+///     m => format!("W+{}", -m),
+/// };
+/// assert_eq!(game.result(), expected);
+/// assert!(matches!(game.play(Move::Pass), Err(PlayError::GameOver { .. })));
+///
+/// // The transcript replays the same game.
+/// let replayed = Game::from_transcript(Position::start(6).unwrap(), &game.transcript())?;
+/// assert_eq!(replayed.position(), &end);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     /// Positions before each ply, then the current one: always one more than `plies`.

@@ -12,9 +12,10 @@
 //!   [`Color`](board::Color), and the [`Board`](board::Board) trait over the board types of
 //!   every size.
 //! - [`game`]: [`Game`](game::Game), a game record with passes, undo, clocks and result.
-//! - [`engine`]: [`Engine`](engine::Engine), the persistent engine, set up with named options
-//!   ([`Engine::set_option`](engine::Engine::set_option), listed in
-//!   [`OPTIONS`](engine::OPTIONS)).
+//! - [`engine`]: [`Engine`](engine::Engine), the persistent engine, set up with a typed
+//!   [`Config`](engine::Config) (or named options, [`OPTIONS`](engine::OPTIONS)), stopped
+//!   from any thread by its [`Stopper`](engine::Stopper); [`Session`](engine::Session), the
+//!   engine playing one game with its record and clocks.
 //! - [`search`]: what a search is given and gives back: [`Limits`](search::Limits) (depth,
 //!   level, time, clock, nodes), [`SearchReport`](search::SearchReport) (move, score, depth,
 //!   principal variation) and [`MoveScore`](search::MoveScore).
@@ -26,12 +27,6 @@
 //!
 //! Errors are typed: each fallible function returns its own error type (with `Display` and
 //! `std::error::Error`), whose message says what was wrong with the input.
-//!
-//! Inside, each layer imports only the layers below it: the rules, games and file formats;
-//! the evaluations; the endgame solver; the search, which owns its vocabulary (limits,
-//! clock, reports) and its time manager; the engine with its opening book. The protocol
-//! front-ends, self-play, training, the book builder and the command line are the `emilia`
-//! program's, built on this crate; nothing here knows them.
 //!
 //! # Example
 //!

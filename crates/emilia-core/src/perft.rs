@@ -136,6 +136,18 @@ pub(crate) fn perft_grid<G: Geometry>(
 }
 
 /// Leaves at `depth` plies below any board, on its fastest path.
+///
+/// ```
+/// use emilia_core::board::Position;
+/// use emilia_core::perft::{perft_any, Convention};
+///
+/// // The published counts of 8x8 Othello from the start position.
+/// let start = Position::start(8).unwrap().board;
+/// let counts: Vec<u64> = (1..=6)
+///     .map(|depth| perft_any(&start, depth, Convention::EndedDropOut))
+///     .collect();
+/// assert_eq!(counts, [4, 12, 56, 244, 1396, 8200]);
+/// ```
 pub fn perft_any(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
     match board {
         AnyBoard::Six(b) => perft_grid(b, depth, convention),

@@ -260,6 +260,53 @@ impl From<SquareError> for PositionError {
 }
 
 /// A board with colours: whose discs are whose, and who is to move.
+///
+/// A position is a value: [`Position::play`] returns the next one and leaves this one as it
+/// was. It prints as its board string (squares in a1, b1, … order, then the side to move)
+/// and reads back from it.
+///
+/// ```
+/// use emilia_core::board::{transcript, Color, Move, Position};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let start = Position::start(8).unwrap();
+/// assert_eq!(start.to_move, Color::Black);
+/// assert_eq!((start.count(Color::Black), start.count(Color::White)), (2, 2));
+///
+/// // Black's four openings, and one of them played.
+/// let moves = start.legal_moves();
+/// let names: Vec<String> = moves.iter().map(Move::to_string).collect();
+/// assert_eq!(names.len(), 4);
+/// for name in ["d3", "c4", "f5", "e6"] {
+///     assert!(names.contains(&name.to_string()), "{name} in {names:?}");
+/// }
+/// let f5: Move = "f5".parse()?;
+/// let after = start.play(f5)?;
+/// assert_eq!(after.to_move, Color::White);
+/// assert_eq!((after.count(Color::Black), after.count(Color::White)), (4, 1));
+///
+/// // An illegal move is refused; the position stays as it was.
+/// assert!(after.play("a1".parse()?).is_err());
+///
+/// // The board string and back.
+/// assert_eq!(after.squares_string().len(), 64);
+/// assert_eq!(Position::from_parts(&after.squares_string(), "O")?, after);
+/// assert_eq!(after.to_string().parse::<Position>()?, after);
+///
+/// // A transcript played from the start, and written again from its moves.
+/// let (reached, played) = start.play_transcript("F5d6C3")?;
+/// assert_eq!(played.len(), 3);
+/// assert_eq!(transcript(&played), "f5d6c3");
+/// assert_eq!(reached, after.play("d6".parse()?)?.play("c3".parse()?)?);
+/// assert!(start.play_transcript("f5f5").is_err());
+///
+/// // The other sizes: 6x6, 10x10, 12x12 (and no other).
+/// assert_eq!(Position::start(6).unwrap().legal_moves().len(), 4);
+/// assert_eq!(Position::start(12).unwrap().size(), 12);
+/// assert!(Position::start(7).is_none());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     /// The board from the side to move's point of view.

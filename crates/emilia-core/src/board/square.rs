@@ -8,6 +8,26 @@ pub const MAX_SIZE: usize = 12;
 
 /// A square named by column and row, `a1` at the top left. Valid on any board up to 12x12;
 /// whether it lies on a given board is checked against that board's size.
+///
+/// ```
+/// use emilia_core::board::Square;
+///
+/// let square: Square = "c4".parse().unwrap();
+/// assert_eq!((square.col(), square.row()), (2, 3));
+/// assert_eq!(square.to_string(), "c4");
+/// assert_eq!("C4".parse::<Square>(), Ok(square));
+///
+/// // Squares are numbered row by row on a board of the given side.
+/// assert_eq!(square.index(8), Some(26));
+/// assert_eq!(square.index(6), Some(20));
+/// assert_eq!("l12".parse::<Square>().unwrap().index(8), None);
+/// assert_eq!(Square::from_index(26, 8), square);
+///
+/// // Not a square: said why.
+/// assert!("m1".parse::<Square>().is_err());
+/// assert!("c0".parse::<Square>().is_err());
+/// assert!("4c".parse::<Square>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Square {
     col: u8,
@@ -107,6 +127,21 @@ impl FromStr for Square {
 }
 
 /// A move: a disc on a square, or a pass.
+///
+/// ```
+/// use emilia_core::board::{Move, Square};
+///
+/// let f5: Move = "f5".parse().unwrap();
+/// assert_eq!(f5, Move::Play(Square::new(5, 4).unwrap()));
+/// assert_eq!(f5.to_string(), "f5");
+///
+/// // A pass reads in the spellings other programs write, and prints as `pass`.
+/// for spelling in ["pass", "PA", "ps", "--", "@@"] {
+///     assert_eq!(spelling.parse::<Move>(), Ok(Move::Pass));
+/// }
+/// assert_eq!(Move::Pass.to_string(), "pass");
+/// assert!("f".parse::<Move>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// The side to move has no legal move and passes.

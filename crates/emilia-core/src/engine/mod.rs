@@ -72,7 +72,60 @@ impl std::fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
-/// The persistent engine.
+/// The persistent engine: it searches positions of every board size and keeps its tables
+/// between moves and games. Set it up with a [`Config`] (or the protocols' named options,
+/// [`Engine::set_option`]), search with [`Limits`], and stop a search from another thread
+/// with its [`Stopper`].
+///
+/// ```
+/// use std::sync::mpsc;
+/// use std::time::Duration;
+/// use emilia_core::board::Position;
+/// use emilia_core::engine::Engine;
+/// use emilia_core::search::Limits;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // 16 MiB of tables, no opening book, one search thread.
+/// let mut engine = Engine::without_book(16);
+/// let mut config = engine.config().clone();
+/// config.threads = 1;
+/// engine.configure(config)?;
+///
+/// // A search six plies deep: one report per finished iteration, then the result.
+/// let start = Position::start(8).unwrap();
+/// let mut depths = Vec::new();
+/// let limits = Limits {
+///     depth: Some(6),
+///     ..Limits::default()
+/// };
+/// let report = engine.search(&start, &limits, &mut |iteration| depths.push(iteration.depth));
+/// assert_eq!(depths.last(), Some(&6));
+/// assert_eq!(report.depth, 6);
+/// assert!(start.legal_moves().contains(&report.best));
+///
+/// // A search with no end of its own (a minute), stopped from another thread once it has
+/// // finished its first iteration: it returns at once with its best move so far.
+/// let stopper = engine.stopper();
+/// let (started, first_iteration) = mpsc::channel();
+/// let long = Limits {
+///     move_time: Some(Duration::from_secs(60)),
+///     ..Limits::default()
+/// };
+/// let report = std::thread::scope(|scope| {
+///     scope.spawn(move || {
+///         first_iteration.recv().unwrap();
+///         stopper.stop();
+///     });
+///     engine.search(&start, &long, &mut |_| {
+///         let _ = started.send(());
+///     })
+/// });
+/// assert!(report.elapsed < Duration::from_secs(60));
+/// assert!(report.depth >= 1 && report.depth < 60);
+/// assert!(start.legal_moves().contains(&report.best));
+/// # Ok(())
+/// # }
+/// ```
 pub struct Engine {
     /// Every setting (the options).
     config: Config,
@@ -439,6 +492,38 @@ impl Engine {
     /// Solves `position` exactly: searches to the end of the game unless `limits` (time,
     /// nodes, or the stop flag) cut it short; `exact` in the report says which. A depth or
     /// level in `limits` is ignored.
+    ///
+    /// A 6x6 position near the end, solved and checked against a plain minimax of the
+    /// rules:
+    ///
+    /// ```
+    /// use emilia_core::board::Position;
+    /// use emilia_core::engine::Engine;
+    /// use emilia_core::search::Limits;
+    ///
+    /// /// The final disc difference for the side to move under perfect play.
+    /// fn minimax(position: &Position) -> i32 {
+    ///     if position.is_game_over() {
+    ///         return position.final_score_for(position.to_move);
+    ///     }
+    ///     let moves = position.legal_moves(); // `[Move::Pass]` when the mover has none
+    ///     moves.iter().map(|&m| -minimax(&position.play(m).unwrap())).max().unwrap()
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (position, _) = Position::start(6)
+    ///     .unwrap()
+    ///     .play_transcript("c2b2a2d2e2b4e5f1a4d5e3a1c5a3f2d6c6f4f6b6a5c1")?;
+    /// let mut engine = Engine::without_book(16);
+    /// let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+    /// assert!(report.exact);
+    /// let perfect = minimax(&position);
+    /// assert_eq!(report.score.whole_discs(), perfect);
+    /// // The move it found reaches that score.
+    /// assert_eq!(-minimax(&position.play(report.best)?), perfect);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn solve(
         &mut self,
         position: &Position,
@@ -535,6 +620,50 @@ impl Engine {
     /// depth's report (nodes and time so far) and the best `count` after every finished
     /// depth (once, when the book's moves are enough).
     /// When the mover must pass, the one move is the pass, scored from the opponent's side.
+    ///
+    /// Every move of a 6x6 position ten empty squares from the end, searched to the end and
+    /// checked against a plain minimax of the rules:
+    ///
+    /// ```
+    /// use emilia_core::board::{Color, Position};
+    /// use emilia_core::engine::Engine;
+    /// use emilia_core::search::Limits;
+    ///
+    /// /// The final disc difference for the side to move under perfect play.
+    /// fn minimax(position: &Position) -> i32 {
+    ///     if position.is_game_over() {
+    ///         return position.final_score_for(position.to_move);
+    ///     }
+    ///     let moves = position.legal_moves(); // `[Move::Pass]` when the mover has none
+    ///     moves.iter().map(|&m| -minimax(&position.play(m).unwrap())).max().unwrap()
+    /// }
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (position, _) = Position::start(6)
+    ///     .unwrap()
+    ///     .play_transcript("c2b2a2d2e2b4e5f1a4d5e3a1c5a3f2d6c6f4f6b6a5c1")?;
+    /// let empty = 36 - position.count(Color::Black) - position.count(Color::White);
+    /// assert_eq!(empty, 10);
+    ///
+    /// let mut engine = Engine::without_book(16);
+    /// let limits = Limits {
+    ///     depth: Some(empty),
+    ///     ..Limits::default()
+    /// };
+    /// let moves = position.legal_moves();
+    /// let scores = engine.hint(&position, moves.len(), &limits, &mut |_, _| {});
+    /// assert_eq!(scores.len(), moves.len());
+    /// for pair in scores.windows(2) {
+    ///     assert!(pair[0].score >= pair[1].score, "best first");
+    /// }
+    /// for score in &scores {
+    ///     assert!(score.exact);
+    ///     let after = position.play(score.mv)?;
+    ///     assert_eq!(score.score.whole_discs(), -minimax(&after), "{}", score.mv);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn hint(
         &mut self,
         position: &Position,

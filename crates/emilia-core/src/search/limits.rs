@@ -29,6 +29,27 @@ impl Clock {
 
 /// What bounds one search. Several limits may be combined; the first reached ends it. With
 /// none set, the engine searches for a default time.
+///
+/// ```
+/// use std::time::Duration;
+/// use emilia_core::search::{Clock, Limits};
+///
+/// // Eight plies deep, but no longer than two seconds.
+/// let limits = Limits {
+///     depth: Some(8),
+///     move_time: Some(Duration::from_secs(2)),
+///     ..Limits::default()
+/// };
+/// assert!(!limits.is_unbounded());
+/// assert!(Limits::default().is_unbounded());
+///
+/// // A game clock: the engine plans its own time from what is left.
+/// let clocked = Limits {
+///     clock: Some(Clock::sudden_death(Duration::from_secs(60))),
+///     ..Limits::default()
+/// };
+/// assert_eq!(clocked.clock.unwrap().increment, Duration::ZERO);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest midgame iteration, in plies.
