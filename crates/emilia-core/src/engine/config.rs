@@ -23,6 +23,34 @@ pub enum Source {
 }
 
 /// Every setting of an engine ([`Engine::config`], [`Engine::configure`]).
+///
+/// ```
+/// use emilia_core::board::Position;
+/// use emilia_core::engine::Engine;
+/// use emilia_core::search::Limits;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut engine = Engine::without_book(16);
+/// let mut config = engine.config().clone();
+/// config.threads = 1;
+/// // Every search that sets no limit of its own stops at depth 4.
+/// config.limits = Limits {
+///     depth: Some(4),
+///     ..Limits::default()
+/// };
+/// engine.configure(config.clone())?;
+/// assert_eq!(engine.config(), &config);
+/// let report = engine.search(&Position::start(6).unwrap(), &Limits::default(), &mut |_| {});
+/// assert_eq!(report.depth, 4);
+///
+/// // What cannot be had is refused, and the engine keeps its settings.
+/// let mut missing = config.clone();
+/// missing.weights = Some("no/such/weights.bin".into());
+/// assert!(engine.configure(missing).is_err());
+/// assert_eq!(engine.config(), &config);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// Memory of all search tables together, MiB.

@@ -82,6 +82,34 @@ impl std::fmt::Display for SetOptionError {
 impl std::error::Error for SetOptionError {}
 
 /// The engine playing one game: the record, the clocks and the last search.
+///
+/// ```
+/// use emilia_core::engine::{Engine, Session, Timekeeping};
+/// use emilia_core::search::Limits;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut session = Session::new(Engine::without_book(16), Timekeeping::Record);
+/// session.set_option("threads", "1")?;
+/// session.new_game(6)?;
+/// assert!(session.new_game(7).is_err());
+///
+/// // The engine chooses a move for each side in turn, and plays it.
+/// let limits = Limits {
+///     depth: Some(4),
+///     ..Limits::default()
+/// };
+/// for _ in 0..2 {
+///     let choice = session.go(None, limits.clone(), &mut |_| {})?;
+///     assert!(session.game().position().legal_moves().contains(&choice.mv));
+///     assert_eq!(choice.report.as_ref().map(|r| r.depth), Some(4));
+///     session.play_choice(choice)?;
+/// }
+/// assert_eq!(session.game().plies().len(), 2);
+/// assert_eq!(session.game().transcript().len(), 4);
+/// assert_eq!(session.last_search().map(|(report, _)| report.depth), Some(4));
+/// # Ok(())
+/// # }
+/// ```
 pub struct Session {
     engine: Engine,
     game: Game,

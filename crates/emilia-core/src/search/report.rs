@@ -7,6 +7,35 @@ use crate::board::Move;
 use crate::score::Score;
 
 /// The outcome of a search, or its progress after a finished iteration.
+///
+/// ```
+/// use emilia_core::board::Position;
+/// use emilia_core::engine::Engine;
+/// use emilia_core::search::{Limits, SearchReport};
+///
+/// let mut engine = Engine::without_book(16);
+/// let start = Position::start(8).unwrap();
+/// let limits = Limits {
+///     depth: Some(5),
+///     ..Limits::default()
+/// };
+/// let mut iterations: Vec<SearchReport> = Vec::new();
+/// let report = engine.search(&start, &limits, &mut |r| iterations.push(r.clone()));
+///
+/// // One report per finished iteration, deeper each time; the last is the result.
+/// let depths: Vec<u32> = iterations.iter().map(|r| r.depth).collect();
+/// assert!(depths.windows(2).all(|d| d[0] < d[1]), "{depths:?}");
+/// assert_eq!(iterations.last().map(|r| r.best), Some(report.best));
+/// assert!(!report.exact && !report.book);
+/// assert!(report.nodes > 0);
+///
+/// // The principal variation starts with the move and can be played out.
+/// assert_eq!(report.pv[0], report.best);
+/// let mut position = start;
+/// for &mv in &report.pv {
+///     position = position.play(mv).unwrap();
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchReport {
     /// The move to play; `Move::Pass` when the mover has none.
