@@ -666,6 +666,29 @@ fn pondering_between_moves_answers_every_line() {
     assert_eq!(stderr, "");
 }
 
+/// The end of the input while pondering ends the process without waiting for the search
+/// to stop (the engine's log notes "pondered" when a pondering search has stopped).
+#[test]
+fn the_end_of_the_input_while_pondering_does_not_wait_for_the_search() {
+    let mut emilia = Emilia::start(&["-v", "--threads", "2", "--hash", "8", "--book", "off"]);
+    emilia.send("nboard 2");
+    assert_eq!(emilia.line(), "set myname Emilia10");
+    emilia.send("set ponder on");
+    emilia.send(&format!("set game {START}"));
+    emilia.send("go");
+    let answer = read_until(&mut emilia, "===").pop().unwrap();
+    emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
+    emilia.send("ping 1");
+    assert_eq!(emilia.line(), "pong 1");
+    // From the second move pondering goes on far longer than this.
+    std::thread::sleep(Duration::from_millis(100));
+    emilia.close_stdin();
+    let (status, stderr) = emilia.wait(Duration::from_secs(5));
+    assert!(status.success(), "{status}");
+    assert!(stderr.contains("depth"), "the log is on: {stderr}");
+    assert!(!stderr.contains("pondered"), "{stderr}");
+}
+
 #[test]
 fn a_player_with_8x8_tables_is_refused_with_a_board_of_another_size() {
     let six = "(;GM[Othello]PC[NBoard]TY[6]BO[6 --------------O*----*O-------------- *];)";

@@ -900,6 +900,39 @@ fn commands_at_random_moments_during_pondering_get_their_answers() {
     assert_eq!(stderr, "");
 }
 
+/// Leaving does not wait for pondering to stop: `quit` is answered and the end of the input
+/// ends the process while the pondering search runs on (the engine's log notes "pondered"
+/// when a pondering search has stopped; it must not appear). With many search threads on
+/// few cores, waiting for every one of them to see the stop kept `quit` waiting.
+#[test]
+fn leaving_while_pondering_does_not_wait_for_the_search_to_stop() {
+    for by_quit in [true, false] {
+        let mut emilia = Emilia::start(&[
+            "-v",
+            "--ponder",
+            "on",
+            "--threads",
+            "2",
+            "--hash",
+            "8",
+            "--book",
+            "off",
+        ]);
+        emilia.ok("genmove black movetime 50");
+        // From the start position pondering goes on far longer than this.
+        std::thread::sleep(Duration::from_millis(100));
+        if by_quit {
+            assert_eq!(emilia.ask("quit"), "=");
+        } else {
+            emilia.close_stdin();
+        }
+        let (status, stderr) = emilia.wait(Duration::from_secs(5));
+        assert!(status.success(), "{status}");
+        assert!(stderr.contains("depth"), "the log is on: {stderr}");
+        assert!(!stderr.contains("pondered"), "quit {by_quit}: {stderr}");
+    }
+}
+
 /// Emilia (Black, pondering) against a second Emilia (White): when White plays the reply
 /// Emilia expected, Emilia's next search starts from what pondering found, and
 /// `last_search` says so.

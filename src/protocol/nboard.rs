@@ -267,16 +267,28 @@ fn score_line(pv: &[Move], s: &MoveScore, probability: Option<u32>) -> String {
 /// order; returns at `quit`, once every line before the end of the input is answered, or
 /// when the GUI is gone (the output closed). A `ping` or `quit` stops the search under way
 /// as soon as it is read (the reader raises the stop flag); the search still answers.
+/// With `ends_process`, a `quit` or the end of the input read while waiting (pondering
+/// perhaps) ends the process there.
 pub(crate) fn serve<W: Write>(
     engine: Engine,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
     interrupts: Interrupts,
+    ends_process: bool,
 ) {
     let mut session = NboardSession::new(engine, out, interrupts);
     session.handle("nboard 2");
     while !session.finished() {
-        match session.session.wait_pondering(|| lines.recv()) {
+        let next_line = || {
+            let line = lines.recv();
+            let quit = matches!(&line, Ok(Line::Text(text))
+                if text.split_whitespace().next() == Some("quit"));
+            if ends_process && (quit || line.is_err()) {
+                super::end_process();
+            }
+            line
+        };
+        match session.session.wait_pondering(next_line) {
             Ok(Line::Text(text)) => {
                 let _ = super::guarded(&text, || session.handle(&text));
             }

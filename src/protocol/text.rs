@@ -800,6 +800,20 @@ fn clean(line: &str) -> String {
         .to_string()
 }
 
+/// The reply to `line` if it is `quit` (as [`TextSession::handle_input`] answers it).
+fn quit_reply(line: &Line) -> Option<String> {
+    let Line::Text(text) = line else {
+        return None;
+    };
+    let cleaned = clean(text);
+    let (Ok(id), rest) = split_id(&cleaned) else {
+        return None;
+    };
+    let name = rest.split_whitespace().next()?;
+    name.eq_ignore_ascii_case("quit")
+        .then(|| reply(id, Ok(String::new())))
+}
+
 /// Splits an optional numeric id off a cleaned line.
 fn split_id(line: &str) -> (Result<Option<u64>, String>, &str) {
     let first = line.split(' ').next().unwrap_or("");
@@ -849,20 +863,35 @@ fn unknown_command(name: &str) -> String {
 
 /// Serves the text protocol: `first` is the session's first line, the rest come from
 /// `lines`. Returns at `quit`, at the end of the input, when the output is closed, or when
-/// `interrupts` tell that the client is gone.
+/// `interrupts` tell that the client is gone; with `ends_process`, a `quit` or the end of
+/// the input read while waiting (pondering perhaps) is answered and ends the process there.
 pub(crate) fn serve<W: std::io::Write>(
     engine: Engine,
     first: Line,
     lines: &Receiver<Line>,
     out: &mut Output<W>,
     interrupts: &Interrupts,
+    ends_process: bool,
 ) {
     let mut session = TextSession::new(engine, interrupts.clone());
     let mut next = Some(first);
     while !interrupts.is_gone() {
         let line = match next.take() {
             Some(line) => line,
-            None => match session.session.wait_pondering(|| lines.recv()) {
+            None => match session.session.wait_pondering(|| {
+                let line = lines.recv();
+                if ends_process {
+                    match line.as_ref().map(quit_reply) {
+                        Ok(Some(answer)) => {
+                            out.send(&answer);
+                            super::end_process();
+                        }
+                        Err(_) => super::end_process(),
+                        Ok(None) => {}
+                    }
+                }
+                line
+            }) {
                 Ok(line) => line,
                 Err(_) => return,
             },
