@@ -7,19 +7,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use common::rng::Rng;
 use emilia::board::{AnyBoard, Board, Board8, BoardN, Cell, Move, Square, SquareSet};
-use emilia::endgame::{Outcome, Proof, SolveLimits, Solver, Solvers, MOST_NODES_PAST_LIMIT};
+use emilia::endgame::{Outcome, SolveLimits, Solver, MOST_NODES_PAST_LIMIT};
 use emilia::formats::obf::{read_endgames, read_obf, Record};
 
 fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-fn board8(record: &Record) -> Board8 {
-    match record.position.board {
-        AnyBoard::Eight(b) => b,
-        _ => panic!("not 8x8"),
-    }
 }
 
 fn as_move(best: Option<usize>) -> Move {
@@ -74,16 +67,17 @@ fn matches_minimax_on_random_positions() {
         let count = if empties <= 8 { 60 } else { 15 };
         for board in random_positions(count, empties, 0x5EED + empties as u64) {
             let expected = minimax(&board);
-            let solution = solver.solve_exact(&board);
+            let any = AnyBoard::Eight(board);
+            let solution = solver.solve_exact(&any);
             assert_eq!(solution.score, expected, "{board:?} ({empties} empties)");
             match solution.best {
                 Some(m) => assert_eq!(-minimax(&board.play(m)), expected, "{board:?}"),
                 None => assert!(!board.has_moves()),
             }
             // Null windows around the score agree with it.
-            assert!(solver.solve(&board, expected - 1, expected + 1).score == expected);
-            assert!(solver.solve(&board, expected, expected + 1).score <= expected);
-            assert!(solver.solve(&board, expected - 1, expected).score >= expected);
+            assert!(solver.solve(&any, expected - 1, expected + 1).score == expected);
+            assert!(solver.solve(&any, expected, expected + 1).score <= expected);
+            assert!(solver.solve(&any, expected - 1, expected).score >= expected);
         }
     }
 }
@@ -92,7 +86,7 @@ fn matches_minimax_on_random_positions() {
 /// file lists with that score.
 fn check_obf(records: &[Record], solver: &mut Solver) {
     for (i, record) in records.iter().enumerate() {
-        let solution = solver.solve_exact(&board8(record));
+        let solution = solver.solve_exact(&record.position.board);
         let expected = record.score.expect("a listed score");
         assert_eq!(
             solution.score,
@@ -149,7 +143,7 @@ fn solves_endgame_list_samples() {
         ("eg_21_22.txt", 100),
     ] {
         for record in sample(file, step, 3) {
-            let board = board8(&record);
+            let board = record.position.board;
             let expected = record.score.unwrap();
             let score = solver.solve_exact(&board).score;
             checked += 1;
@@ -157,7 +151,9 @@ fn solves_endgame_list_samples() {
                 // Same winner, and the gap no more than the empties.
                 let gap = score.abs() - expected.abs();
                 assert!(
-                    score.signum() == expected.signum() && gap > 0 && gap <= board.empties() as i32,
+                    score.signum() == expected.signum()
+                        && gap > 0
+                        && gap <= board.counts().2 as i32,
                     "{}: {score} against the file's {expected}",
                     record.position
                 );
@@ -190,7 +186,7 @@ fn a_forced_pass_has_no_best_move() {
             if board.has_moves() || !board.pass().has_moves() {
                 continue;
             }
-            let solution = solver.solve_exact(&board);
+            let solution = solver.solve_exact(&AnyBoard::Eight(board));
             assert_eq!(solution.best, None);
             assert_eq!(solution.score, -minimax(&board.pass()));
             found += 1;
@@ -204,7 +200,7 @@ fn win_loss_draw_agrees_with_the_exact_score() {
     let records = read_obf(&data("ffo/fforum-1-19.obf")).unwrap();
     let mut solver = Solver::new(16);
     for record in &records {
-        let (outcome, solution) = solver.solve_wld(&board8(record));
+        let (outcome, solution) = solver.solve_wld(&record.position.board);
         let expected = match record.score.unwrap() {
             s if s > 0 => Outcome::Win,
             0 => Outcome::Draw,
@@ -213,7 +209,7 @@ fn win_loss_draw_agrees_with_the_exact_score() {
         assert_eq!(outcome, expected, "{}", record.position);
         // A winning or drawing move must keep the result.
         if let Some(m) = solution.best {
-            let after = board8(record).play(m);
+            let after = record.position.board.play(m);
             let score = -solver.solve_exact(&after).score;
             assert_eq!(score.signum(), record.score.unwrap().signum());
         }
@@ -224,7 +220,7 @@ fn win_loss_draw_agrees_with_the_exact_score() {
 fn limits_stop_the_search_and_leave_the_solver_usable() {
     // FFO #40 (20 empties): millions of nodes.
     let records = read_obf(&data("ffo/fforum-40-59.obf")).unwrap();
-    let board = board8(&records[0]);
+    let board = records[0].position.board;
     let mut solver = Solver::new(16);
 
     let stop = AtomicBool::new(true);
@@ -254,7 +250,7 @@ fn limits_stop_the_search_and_leave_the_solver_usable() {
         stop: Some(&stop),
         ..SolveLimits::NONE
     };
-    let hard = board8(&records[9]); // FFO #49, 26 empties
+    let hard = records[9].position.board; // FFO #49, 26 empties
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             std::thread::sleep(std::time::Duration::from_millis(50));
@@ -318,10 +314,9 @@ fn random_position(size: usize, empties: u32, rng: &mut Rng) -> Option<AnyBoard>
 }
 
 /// Every path that solves 6x6 and 8x8 positions gives the same score: the solver on one
-/// thread and on three (the parallel split, from 16 empties), the 8x8 solver called with a
-/// `Board8`, an outcome proof, the midgame search searching to the end (on 8x8 handing its
-/// small endgames to the solver), the protocol's `solve`, and up to 9 empties the
-/// square-by-square minimax.
+/// thread and on three (the parallel split, from 16 empties), an outcome proof, the midgame
+/// search searching to the end (on 8x8 handing its small endgames to the solver), the
+/// protocol's `solve`, and up to 9 empties the square-by-square minimax.
 #[test]
 fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
     use emilia::board::{Color, Position};
@@ -330,7 +325,7 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
 
     let mut rng = Rng::new(52);
     let mut emilia = common::Emilia::start(&["--threads", "1"]);
-    let (mut one, mut three, mut eight) = (Solvers::new(4), Solvers::new(4), Solver::new(4));
+    let (mut one, mut three) = (Solver::new(4), Solver::new(4));
     three.set_threads(3);
     // The engine searched to the end of the game, on one thread with a fresh table.
     let to_the_end = Limits {
@@ -354,7 +349,7 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
                 continue;
             }
             found += 1;
-            let exact = Solvers::new(4).solve_exact(&board).score;
+            let exact = Solver::new(4).solve_exact(&board).score;
             if empties <= 9 {
                 assert_eq!(exact, reference_minimax(&reference(&board)), "{board:?}");
             }
@@ -364,14 +359,8 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
                 exact,
                 "three threads: {board:?}"
             );
-            let outcome = one
-                .prove(&board, Proof::Outcome, &SolveLimits::NONE)
-                .unwrap();
+            let (_, outcome) = one.solve_wld(&board);
             assert_eq!(outcome.score.signum(), exact.signum(), "outcome: {board:?}");
-            if let AnyBoard::Eight(b) = &board {
-                eight.clear();
-                assert_eq!(eight.solve_exact(b).score, exact, "Board8: {board:?}");
-            }
             let mut engine = Engine::without_book(4);
             engine.set_option("threads", "1").unwrap();
             let position = Position {
@@ -405,7 +394,7 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
 #[test]
 fn every_size_solves_to_the_square_by_square_minimax() {
     let mut rng = Rng::new(17);
-    let mut solvers = Solvers::new(1);
+    let mut solver = Solver::new(1);
     // The last 6x6 positions have 10 empties: the reference's tree then has about a
     // million leaves, the solver's a few thousand nodes.
     for (size, empties, count) in [(6, 7, 30), (6, 10, 3), (10, 7, 6), (12, 7, 6)] {
@@ -416,8 +405,8 @@ fn every_size_solves_to_the_square_by_square_minimax() {
             };
             let slow = reference(&board);
             let expected = reference_minimax(&slow);
-            solvers.clear();
-            let solution = solvers.solve_exact(&board);
+            solver.clear();
+            let solution = solver.solve_exact(&board);
             assert_eq!(solution.score, expected, "{size}x{size}: {slow:?}");
             match solution.best {
                 Some(m) => assert_eq!(-reference_minimax(&slow.play(m)), expected),
@@ -425,7 +414,7 @@ fn every_size_solves_to_the_square_by_square_minimax() {
             }
             // A window: a bound on the right side outside it.
             let limits = SolveLimits::NONE;
-            let above = solvers.solve_within(&board, expected - 5, expected - 1, &limits);
+            let above = solver.solve_within(&board, expected - 5, expected - 1, &limits);
             assert!(above.unwrap().score >= expected - 1);
             checked += 1;
         }
@@ -454,7 +443,7 @@ fn more_threads_solve_to_the_same_scores() {
         .chain(sample("eg_21_22.txt", 100, 13));
     let mut checked = 0;
     for (i, record) in lists.enumerate() {
-        let board = board8(&record);
+        let board = record.position.board;
         let mut one = Solver::new(8);
         let mut more = Solver::new(8);
         more.set_threads(2 + i % 3);
@@ -478,7 +467,7 @@ fn more_threads_solve_to_the_same_scores() {
 #[test]
 fn a_parallel_solve_stops_on_its_limits_and_stays_right() {
     let records = read_obf(&data("ffo/fforum-40-59.obf")).unwrap();
-    let board = board8(&records[0]);
+    let board = records[0].position.board;
     let mut solver = Solver::new(16);
     solver.set_threads(3);
     let limits = SolveLimits {
@@ -491,7 +480,7 @@ fn a_parallel_solve_stops_on_its_limits_and_stays_right() {
         stop: Some(&stop),
         ..SolveLimits::NONE
     };
-    let hard = board8(&records[9]); // FFO #49, 26 empties
+    let hard = records[9].position.board; // FFO #49, 26 empties
     let started = std::time::Instant::now();
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -522,14 +511,14 @@ fn a_solve_keeps_its_node_count_where_progress_reports_read_it() {
         (records[0].position.board, 2),
         (ten, 1),
     ] {
-        let mut solvers = Solvers::new(8);
-        solvers.set_threads(threads);
+        let mut solver = Solver::new(8);
+        solver.set_threads(threads);
         let seen = std::sync::atomic::AtomicU64::new(0);
         let limits = SolveLimits {
             nodes_seen: Some(&seen),
             ..SolveLimits::NONE
         };
-        let solution = solvers.solve_within(&board, -65, 65, &limits).unwrap();
+        let solution = solver.solve_within(&board, -65, 65, &limits).unwrap();
         let seen = seen.into_inner();
         assert!(solution.nodes > 100_000, "{}", solution.nodes);
         assert!(
@@ -546,21 +535,25 @@ fn a_solve_keeps_its_node_count_where_progress_reports_read_it() {
 /// outcome; a draw is exact.
 #[test]
 fn outcome_proofs_agree_with_exact_solves() {
-    let mut solvers = Solvers::new(16);
+    let mut solver = Solver::new(16);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for (file, step) in [("eg_13_14.txt", 10), ("eg_17_18.txt", 40)] {
         for record in sample(file, step, 1) {
-            let board = AnyBoard::Eight(board8(&record));
-            let exact = solvers.solve_exact(&board).score;
-            let outcome = solvers
-                .prove(&board, Proof::Outcome, &SolveLimits::NONE)
-                .unwrap();
+            let board = record.position.board;
+            let exact = solver.solve_exact(&board).score;
+            let (proved, outcome) = solver.solve_wld(&board);
             assert_eq!(
                 outcome.score.signum(),
                 exact.signum(),
                 "{}",
                 record.position
             );
+            let expected = match exact.signum() {
+                1 => Outcome::Win,
+                0 => Outcome::Draw,
+                _ => Outcome::Loss,
+            };
+            assert_eq!(proved, expected, "{}", record.position);
             match exact.signum() {
                 1 => wins += 1,
                 0 => {
@@ -573,7 +566,7 @@ fn outcome_proofs_agree_with_exact_solves() {
                 }
             }
             let after = board.play(outcome.best.unwrap());
-            let kept = -solvers.solve_exact(&after).score;
+            let kept = -solver.solve_exact(&after).score;
             assert_eq!(kept.signum(), exact.signum(), "{}", record.position);
         }
     }
@@ -597,7 +590,7 @@ fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
     // Before, the 8x8 solver looked at a node limit only in nodes of 9 empties or more,
     // and its ordering searches never: whole subtrees passed the limit by thousands.
     let mut rng = Rng::new(23);
-    let mut solvers = Solvers::new(1);
+    let mut solver = Solver::new(1);
     let (mut stopped, mut finished) = (0, 0);
     for (size, empties, count) in [(8, 10, 6), (8, 14, 6), (8, 18, 3), (6, 12, 4), (10, 9, 3)] {
         let mut done = 0;
@@ -608,15 +601,15 @@ fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
             if !board.has_moves() {
                 continue;
             }
-            solvers.clear();
-            let exact = solvers.solve_exact(&board).score;
+            solver.clear();
+            let exact = solver.solve_exact(&board).score;
             for limit in [1, 20, 100, 400, 2_000, 10_000, 200_000] {
                 // A fresh table each time, so that no solve is answered by an earlier one.
-                solvers.clear();
+                solver.clear();
                 let seen = AtomicU64::new(0);
                 let limits = node_limited(limit, &seen);
                 let most = limit + MOST_NODES_PAST_LIMIT;
-                match solvers.solve_within(&board, i32::MIN + 1, i32::MAX, &limits) {
+                match solver.solve_within(&board, i32::MIN + 1, i32::MAX, &limits) {
                     Some(solution) => {
                         finished += 1;
                         assert!(
@@ -644,15 +637,15 @@ fn a_node_limit_is_passed_by_at_most_the_squares_solved_without_looking() {
     // more) passes it by at most the bound a thread. Before, each looked at the count of
     // all only every thousand nodes or so.
     for threads in [2, 3] {
-        solvers.set_threads(threads);
+        solver.set_threads(threads);
         for board in random_positions(3, 22, 41) {
             let board = AnyBoard::Eight(board);
             for limit in [3_000, 30_000, 300_000] {
-                solvers.clear();
+                solver.clear();
                 let seen = AtomicU64::new(0);
                 let limits = node_limited(limit, &seen);
                 let most = limit + threads as u64 * MOST_NODES_PAST_LIMIT;
-                let nodes = match solvers.solve_within(&board, -65, 65, &limits) {
+                let nodes = match solver.solve_within(&board, -65, 65, &limits) {
                     Some(solution) => solution.nodes,
                     None => seen.load(Ordering::Relaxed),
                 };

@@ -219,11 +219,15 @@ impl Deepener {
                 Next::Position {
                     board: child,
                     same_mover: true,
-                } => self.solver.solve_within(&child, floor, 65, &limits)?.score,
+                } => {
+                    self.solver
+                        .solve_within(&AnyBoard::Eight(child), floor, 65, &limits)?
+                        .score
+                }
                 Next::Position { board: child, .. } => {
                     -self
                         .solver
-                        .solve_within(&child, -65, -floor, &limits)?
+                        .solve_within(&AnyBoard::Eight(child), -65, -floor, &limits)?
                         .score
                 }
             };
@@ -397,7 +401,9 @@ mod tests {
             .unwrap();
         let (value, backing) = node.value().unwrap();
         assert_eq!(backing, Backing::Exact);
-        let exact = Solver::new(4).solve_exact(&key.board()).score;
+        let exact = Solver::new(4)
+            .solve_exact(&AnyBoard::Eight(key.board()))
+            .score;
         assert_eq!(value as i32, exact * 100);
         // The other positions are searched to depth 4 or 5, so that every search ends with
         // an even number of empty squares; the start's only move leads to a position

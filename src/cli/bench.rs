@@ -114,16 +114,16 @@ const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo(threads: usize) -> Result<()> {
     let records = crate::formats::obf::read_obf(FFO_40_49)?;
-    let mut solvers = crate::endgame::Solvers::new(crate::endgame::DEFAULT_TABLE_MIB);
-    solvers.set_threads(threads);
+    let mut solver = crate::endgame::Solver::new(crate::endgame::DEFAULT_TABLE_MIB);
+    solver.set_threads(threads);
     let plural = if threads == 1 { "" } else { "s" };
     outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;
     let report = super::solve::solve_records(
-        &mut solvers,
+        &mut solver,
         &records[..10],
         40,
         true,
-        crate::endgame::Proof::Exact,
+        super::solve::Proof::Exact,
     )?;
     if report.wrong > 0 {
         bail!("ffo: {} wrong scores", report.wrong);

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::output::{note, out, outln};
 use super::Args;
 use crate::board::{Move, Position, Square, SIZES};
-use crate::endgame::{Proof, SolveLimits, Solvers, DEFAULT_TABLE_MIB};
+use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
 use crate::formats::obf::{read_endgames, read_obf, Record};
 
 const HELP: &str = "\
@@ -98,15 +98,14 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     let threads = args.threads("all")?;
     let table_mib = args.table_mib("table", DEFAULT_TABLE_MIB)?;
-    let mut solvers =
-        Solvers::try_new(table_mib).map_err(|e| anyhow!("--table {table_mib}: {e}"))?;
-    solvers.set_threads(threads);
+    let mut solver = Solver::try_new(table_mib).map_err(|e| anyhow!("--table {table_mib}: {e}"))?;
+    solver.set_threads(threads);
     let proof = if args.flag("outcome") {
         Proof::Outcome
     } else {
         Proof::Exact
     };
-    let report = solve_records(&mut solvers, &records, 1, !args.flag("keep-table"), proof)?;
+    let report = solve_records(&mut solver, &records, 1, !args.flag("keep-table"), proof)?;
     if report.wrong > 0 {
         bail!(
             "{} of {} scores differ from the file",
@@ -195,10 +194,19 @@ fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
     }
 }
 
+/// What a solve proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Proof {
+    /// The exact final disc difference.
+    Exact,
+    /// Only whether the side to move wins, draws or loses ([`Solver::solve_wld`]).
+    Outcome,
+}
+
 /// Solves every record, printing a line each (numbered from `first_number`) and a total line;
 /// clears the table before each position when `clear` is set.
 pub(crate) fn solve_records(
-    solvers: &mut Solvers,
+    solver: &mut Solver,
     records: &[Record],
     first_number: usize,
     clear: bool,
@@ -225,9 +233,8 @@ pub(crate) fn solve_records(
     for (i, record) in records.iter().enumerate() {
         let board = &record.position.board;
         let size = record.position.size();
-        solvers.prepare(board);
         if clear {
-            solvers.clear();
+            solver.clear();
         }
         let (_, _, empties) = board.counts();
         if records.len() > 1 {
@@ -240,9 +247,10 @@ pub(crate) fn solve_records(
             ));
         }
         let (start, cpu_start) = (Instant::now(), cpu_seconds());
-        let solution = solvers
-            .prove(board, proof, &SolveLimits::NONE)
-            .expect("a solve without limits runs to the end");
+        let solution = match proof {
+            Proof::Exact => solver.solve_exact(board),
+            Proof::Outcome => solver.solve_wld(board).1,
+        };
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = cpu_seconds().zip(cpu_start).map(|(end, start)| end - start);
         report.nodes += solution.nodes;

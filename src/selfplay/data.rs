@@ -569,7 +569,9 @@ mod tests {
             .iter()
             .filter(|p| p.empties() <= settings.solve_empties)
         {
-            let value = solver.solve_exact(&p.board).score;
+            let value = solver
+                .solve_exact(&crate::board::AnyBoard::Eight(p.board))
+                .score;
             let black = if p.black_to_move { value } else { -value };
             assert_eq!(black, played.black_result);
             checked += 1;

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use crate::board::Board8;
+use crate::board::{AnyBoard, Board8};
 use crate::endgame::Solver;
 use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
 use crate::eval::weights::Weights;
@@ -225,7 +225,7 @@ fn solve_labels(mut games: Vec<&mut ReplayedGame>, max_empties: u32, threads: us
                     for game in chunk {
                         labels::add_solved(game, max_empties, &mut |board| {
                             solved += 1;
-                            solver.solve_exact(board).score
+                            solver.solve_exact(&AnyBoard::Eight(*board)).score
                         });
                     }
                     solved

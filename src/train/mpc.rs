@@ -323,7 +323,7 @@ pub fn measure_end(engine: &mut Engine, solver: &mut Solver, board: &Board8) -> 
     let empties = board.empties();
     let mut measured = measure_depths(engine, board, mpc::shallow_depth(empties));
     solver.clear();
-    measured.exact = Some(solver.solve_exact(board).score * 100);
+    measured.exact = Some(solver.solve_exact(&AnyBoard::Eight(*board)).score * 100);
     measured
 }
 

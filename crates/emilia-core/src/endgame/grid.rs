@@ -492,7 +492,7 @@ impl<G: Geometry> Shape for Grid<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board10, Six, Ten};
+    use crate::board::{AnyBoard, Board10, Six, Ten};
     use crate::endgame::search::tests::assert_careless_pass_proves;
     use crate::endgame::{SolveLimits, Solver};
     use crate::rng::Rng;
@@ -548,9 +548,7 @@ mod tests {
             let board = lasting_position::<Six>(&mut rng, 4 + checked % 7);
             let expected = minimax(&board);
             solver.clear();
-            let solution = solver
-                .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
-                .unwrap();
+            let solution = solver.solve(&AnyBoard::Six(board), -1000, 1000);
             assert_eq!(solution.score, expected, "{board:?}");
             // The best move achieves the score.
             match solution.best {
@@ -558,10 +556,10 @@ mod tests {
                 None => assert!(!board.has_moves()),
             }
             // Windows: a bound on the right side outside, the score inside.
-            let below = solver.solve_grid(&board, expected + 1, expected + 3, &SolveLimits::NONE);
-            assert!(below.unwrap().score <= expected + 1);
-            let above = solver.solve_grid(&board, expected - 3, expected - 1, &SolveLimits::NONE);
-            assert!(above.unwrap().score >= expected - 1);
+            let below = solver.solve(&AnyBoard::Six(board), expected + 1, expected + 3);
+            assert!(below.score <= expected + 1);
+            let above = solver.solve(&AnyBoard::Six(board), expected - 3, expected - 1);
+            assert!(above.score >= expected - 1);
         }
     }
 
@@ -575,10 +573,7 @@ mod tests {
             let board = lasting_position::<Ten>(&mut rng, 14);
             // Below `SELECTIVE_MIN_EMPTIES`: no pass.
             solver.clear();
-            let score = solver
-                .solve_grid(&board, -101, 101, &SolveLimits::NONE)
-                .unwrap()
-                .score;
+            let score = solver.solve(&AnyBoard::Ten(board), -101, 101).score;
             assert_careless_pass_proves::<Grid<Ten>>(board.player, board.opponent, 14, score);
         }
     }
@@ -615,23 +610,16 @@ mod tests {
         for checked in 0..6 {
             let board = lasting_position::<Six>(&mut rng, 18 + checked % 3);
             one.clear();
-            let expected = one
-                .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
-                .unwrap()
-                .score;
+            let expected = one.solve(&AnyBoard::Six(board), -1000, 1000).score;
             for threads in [2, 3, 4] {
                 many.set_threads(threads);
                 many.clear();
-                let solution = many
-                    .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
-                    .unwrap();
+                let solution = many.solve(&AnyBoard::Six(board), -1000, 1000);
                 assert_eq!(solution.score, expected, "{threads} threads: {board:?}");
                 if let Some(m) = solution.best {
                     one.clear();
                     assert_eq!(
-                        -one.solve_grid(&board.play(m), -1000, 1000, &SolveLimits::NONE)
-                            .unwrap()
-                            .score,
+                        -one.solve(&AnyBoard::Six(board.play(m)), -1000, 1000).score,
                         expected
                     );
                 }
@@ -641,7 +629,9 @@ mod tests {
                 };
                 many.clear();
                 let squares = 36;
-                if let Some(cut) = many.solve_grid(&board, -squares, squares, &limits) {
+                if let Some(cut) =
+                    many.solve_within(&AnyBoard::Six(board), -squares, squares, &limits)
+                {
                     assert_eq!(cut.score, expected);
                 }
             }
@@ -655,10 +645,7 @@ mod tests {
         for _ in 0..20 {
             let board: Board10 = lasting_position(&mut rng, 7);
             assert_eq!(
-                solver
-                    .solve_grid(&board, -1000, 1000, &SolveLimits::NONE)
-                    .unwrap()
-                    .score,
+                solver.solve(&AnyBoard::Ten(board), -1000, 1000).score,
                 minimax(&board)
             );
         }

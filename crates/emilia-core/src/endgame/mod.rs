@@ -1,21 +1,55 @@
 //! Exact endgame solving: the final disc difference under perfect play by both sides.
 //!
 //! [`Solver`] solves boards of every size with one search (written once, generic over the
-//! board's shape: see `search.rs`), and [`Solvers`] holds one made on first use. A solver
-//! owns a transposition table and is reused from call to call:
+//! board's shape: see `search.rs`); its methods take an [`AnyBoard`], so a position of any
+//! size is solved by the same call. A solver owns a transposition table and is reused from
+//! call to call:
 //!
 //! ```
-//! use emilia_core::board::{Board8, Position, AnyBoard};
+//! use emilia_core::board::Position;
 //! use emilia_core::endgame::Solver;
 //!
 //! // FFO position #1 (14 empties), Black to move: best g8, +18.
 //! let position: Position =
 //!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X".parse().unwrap();
-//! let AnyBoard::Eight(board) = position.board else { unreachable!() };
 //! let mut solver = Solver::new(16);
-//! let solution = solver.solve_exact(&board);
+//! let solution = solver.solve_exact(&position.board);
 //! assert_eq!(solution.score, 18);
 //! assert_eq!(solution.best, Some(62)); // g8
+//! ```
+//!
+//! The same call on 6x6 and 10x10, checked against a plain negamax over every line of play:
+//!
+//! ```
+//! use emilia_core::board::{AnyBoard, Position};
+//! use emilia_core::endgame::Solver;
+//!
+//! /// The final disc difference for the side to move, empty squares to the winner.
+//! fn negamax(board: &AnyBoard) -> i32 {
+//!     if board.is_game_over() {
+//!         let (mine, theirs, empty) = board.counts();
+//!         let difference = mine as i32 - theirs as i32;
+//!         return difference + difference.signum() * empty as i32;
+//!     }
+//!     let moves = board.moves();
+//!     if moves.is_empty() {
+//!         return -negamax(&board.pass());
+//!     }
+//!     moves.iter().map(|&m| -negamax(&board.play(m))).max().unwrap()
+//! }
+//!
+//! let mut solver = Solver::new(1);
+//! for text in [
+//!     "-OOO--XXO--XOXXOXXOXOXXOOOXO--OXXXX- X",
+//!     "XXXX-XX-XOX-OOOOOOOOXOOXOXXXOOXOXXOX-OOOXXOOXOXOOOXXXXXX\
+//!      OOOOXOOOXXXXXX-OOXXOOXXXOOOOOOXXXX-X-XXXXXXX O",
+//! ] {
+//!     let position: Position = text.parse().unwrap();
+//!     let solution = solver.solve_exact(&position.board);
+//!     assert_eq!(solution.score, negamax(&position.board), "{position}");
+//!     let best = solution.best.unwrap();
+//!     assert_eq!(-negamax(&position.board.play(best)), solution.score);
+//! }
 //! ```
 //!
 //! Scores count empty squares for the winner (the world rule), so they are even. Node
@@ -36,8 +70,7 @@ mod table;
 use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::board::geometry::Geometry;
-use crate::board::{AnyBoard, Board8, GridBoard};
+use crate::board::{AnyBoard, Board8, Six, Ten, Twelve};
 pub use crate::memory::MemoryError;
 use eight::Eight;
 use grid::Grid;
@@ -51,112 +84,12 @@ const FAIL_LOW_DROP: i32 = 2;
 /// Transposition-table size of [`Solver::default`], in mebibytes.
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
-/// The exact solver for boards of every size, made on first use with a table of
-/// `table_mib` (or at once by [`Solvers::try_new`], so that no search's clock pays for it).
-pub struct Solvers {
-    table_mib: usize,
-    /// Threads of each solve.
-    threads: usize,
-    solver: Option<Solver>,
-}
-
-impl Solvers {
-    /// Solvers whose tables take about `table_mib` MiB (see [`Solver::new`]).
-    pub fn new(table_mib: usize) -> Solvers {
-        Solvers {
-            table_mib,
-            threads: 1,
-            solver: None,
-        }
-    }
-
-    /// Solvers whose solver is made now with its tables (see [`Solver::try_new`]).
-    pub fn try_new(table_mib: usize) -> Result<Solvers, MemoryError> {
-        Ok(Solvers {
-            table_mib,
-            threads: 1,
-            solver: Some(Solver::try_new(table_mib)?),
-        })
-    }
-
-    /// Forgets what the solver's tables learnt.
-    pub fn clear(&mut self) {
-        if let Some(solver) = self.solver.as_mut() {
-            solver.clear();
-        }
-    }
-
-    /// Makes the solver if it does not exist yet (so that timings can leave out the making
-    /// of its table); every board size is solved by the same one.
-    pub fn prepare(&mut self, _board: &AnyBoard) {
-        self.solver();
-    }
-
-    /// The solver for a midgame search's small 8x8 endgames, once it is made.
-    pub fn small_solver(&self) -> Option<SmallSolver<'_>> {
-        self.solver.as_ref().map(|solver| SmallSolver {
-            tables: &solver.table,
-        })
-    }
-
-    /// Solves on `threads` threads (at least one).
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        if let Some(solver) = self.solver.as_mut() {
-            solver.set_threads(self.threads);
-        }
-    }
-
-    fn solver(&mut self) -> &mut Solver {
-        let (mib, threads) = (self.table_mib, self.threads);
-        self.solver.get_or_insert_with(|| {
-            let mut solver = Solver::new(mib);
-            solver.set_threads(threads);
-            solver
-        })
-    }
-
-    /// The exact score of `board` and a best move (a row-major square index).
-    pub fn solve_exact(&mut self, board: &AnyBoard) -> Solution {
-        self.prove(board, Proof::Exact, &SolveLimits::NONE)
-            .expect("a solve without limits runs to the end")
-    }
-
-    /// Solves `board` for `proof` ([`Proof::window`]); `None` when a limit is reached first.
-    pub fn prove(
-        &mut self,
-        board: &AnyBoard,
-        proof: Proof,
-        limits: &SolveLimits,
-    ) -> Option<Solution> {
-        let (alpha, beta) = proof.window();
-        self.solve_within(board, alpha, beta, limits)
-    }
-
-    /// Solves `board` within the window `alpha..beta`, as [`Solver::solve_within`] does
-    /// (windows beyond the board's scores are clipped to them); `None` when a limit is
-    /// reached first.
-    ///
-    /// # Panics
-    ///
-    /// If `alpha >= beta`.
-    pub fn solve_within(
-        &mut self,
-        board: &AnyBoard,
-        alpha: i32,
-        beta: i32,
-        limits: &SolveLimits,
-    ) -> Option<Solution> {
-        self.solver().solve_board(board, alpha, beta, limits)
-    }
-}
-
 /// The 8x8 solver lent to a midgame search, which hands it the endgames it searches to the
 /// end once they have at most [`SmallSolver::MAX_EMPTIES`] empty squares: the solver's move
 /// ordering, parity and last-move code answer those many times faster than the midgame
 /// search, and what they find stays in the solver's table for its own solves.
 #[derive(Clone, Copy)]
-pub struct SmallSolver<'a> {
+pub(crate) struct SmallSolver<'a> {
     tables: &'a Tables,
 }
 
@@ -188,27 +121,6 @@ impl SmallSolver<'_> {
             (!search.thread.aborted).then_some(score),
             search.thread.nodes,
         )
-    }
-}
-
-/// What a solve proves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The exact final disc difference.
-    Exact,
-    /// Only whether the side to move wins, draws or loses: a null window around a draw,
-    /// half the time of an exact solve in close positions, far less in one-sided ones. A
-    /// draw is an exact result.
-    Outcome,
-}
-
-impl Proof {
-    /// The window `alpha..beta` a solve for this proof searches.
-    pub fn window(self) -> (i32, i32) {
-        match self {
-            Proof::Exact => (i32::MIN + 1, i32::MAX),
-            Proof::Outcome => (-1, 1),
-        }
     }
 }
 
@@ -334,33 +246,41 @@ impl Solver {
         self.table.clear();
     }
 
-    /// Solves `board` within the window `alpha..beta` (exact inside, a bound outside; see
-    /// [`Solution::score`]). Windows beyond -64..64 are clipped to it.
-    ///
-    /// # Panics
-    ///
-    /// If `alpha >= beta`.
-    pub fn solve(&mut self, board: &Board8, alpha: i32, beta: i32) -> Solution {
-        self.solve_within(board, alpha, beta, &SolveLimits::NONE)
-            .expect("a solve without limits runs to the end")
+    /// The 8x8 solver lent to a midgame search, sharing this solver's tables.
+    pub(crate) fn small_solver(&self) -> SmallSolver<'_> {
+        SmallSolver {
+            tables: &self.table,
+        }
     }
 
-    /// The exact score and a best move.
-    pub fn solve_exact(&mut self, board: &Board8) -> Solution {
-        self.solve(board, -65, 65)
+    /// The exact score of `board` and a best move.
+    pub fn solve_exact(&mut self, board: &AnyBoard) -> Solution {
+        self.solve(board, -i32::MAX, i32::MAX)
     }
 
-    /// Whether the side to move wins, draws or loses, with a move that achieves it; a
-    /// null-window search, faster than [`Solver::solve_exact`].
-    pub fn solve_wld(&mut self, board: &Board8) -> (Outcome, Solution) {
-        let (alpha, beta) = Proof::Outcome.window();
-        let solution = self.solve(board, alpha, beta);
+    /// Whether the side to move wins, draws or loses, with a move that achieves it: a null
+    /// window around a draw, half the time of [`Solver::solve_exact`] in close positions,
+    /// far less in one-sided ones. The solution's score is exact only for a draw.
+    pub fn solve_wld(&mut self, board: &AnyBoard) -> (Outcome, Solution) {
+        let solution = self.solve(board, -1, 1);
         let outcome = match solution.score {
             s if s > 0 => Outcome::Win,
             0 => Outcome::Draw,
             _ => Outcome::Loss,
         };
         (outcome, solution)
+    }
+
+    /// Solves `board` within the window `alpha..beta` (exact inside, a bound outside; see
+    /// [`Solution::score`]). Windows beyond the board's scores (±64 on 8x8) are clipped to
+    /// them.
+    ///
+    /// # Panics
+    ///
+    /// If `alpha >= beta`.
+    pub fn solve(&mut self, board: &AnyBoard, alpha: i32, beta: i32) -> Solution {
+        self.solve_within(board, alpha, beta, &SolveLimits::NONE)
+            .expect("a solve without limits runs to the end")
     }
 
     /// Like [`Solver::solve`], but gives up and returns `None` when a limit is reached.
@@ -373,42 +293,33 @@ impl Solver {
     /// the search closes in from below. With enough empties a selective series runs first
     /// (cutting where a shallow search predicts the result), and the exact one starts from
     /// its score with the best moves it found. The limits apply to the whole series.
+    ///
+    /// # Panics
+    ///
+    /// If `alpha >= beta`.
     pub fn solve_within(
-        &mut self,
-        board: &Board8,
-        alpha: i32,
-        beta: i32,
-        limits: &SolveLimits,
-    ) -> Option<Solution> {
-        self.solve_shape::<Eight>(board.player, board.opponent, alpha, beta, limits)
-    }
-
-    /// [`Solver::solve_within`] for a board of any size (the best move a row-major square
-    /// index).
-    pub(crate) fn solve_board(
         &mut self,
         board: &AnyBoard,
         alpha: i32,
         beta: i32,
         limits: &SolveLimits,
     ) -> Option<Solution> {
+        // 8x8 has bitboards, kernels and ordering of its own; the other sizes share the
+        // generic bit sets.
         match board {
-            AnyBoard::Eight(b) => self.solve_within(b, alpha, beta, limits),
-            AnyBoard::Six(b) => self.solve_grid(b, alpha, beta, limits),
-            AnyBoard::Ten(b) => self.solve_grid(b, alpha, beta, limits),
-            AnyBoard::Twelve(b) => self.solve_grid(b, alpha, beta, limits),
+            AnyBoard::Eight(b) => {
+                self.solve_shape::<Eight>(b.player, b.opponent, alpha, beta, limits)
+            }
+            AnyBoard::Six(b) => {
+                self.solve_shape::<Grid<Six>>(b.player, b.opponent, alpha, beta, limits)
+            }
+            AnyBoard::Ten(b) => {
+                self.solve_shape::<Grid<Ten>>(b.player, b.opponent, alpha, beta, limits)
+            }
+            AnyBoard::Twelve(b) => {
+                self.solve_shape::<Grid<Twelve>>(b.player, b.opponent, alpha, beta, limits)
+            }
         }
-    }
-
-    /// [`Solver::solve_within`] on the generic bit sets of `G` (8x8 included).
-    pub(crate) fn solve_grid<G: Geometry>(
-        &mut self,
-        board: &GridBoard<G>,
-        alpha: i32,
-        beta: i32,
-        limits: &SolveLimits,
-    ) -> Option<Solution> {
-        self.solve_shape::<Grid<G>>(board.player, board.opponent, alpha, beta, limits)
     }
 
     /// Solves `(player, opponent)` of the shape `K` within `alpha..beta`, clipped to its

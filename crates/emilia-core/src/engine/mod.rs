@@ -10,7 +10,7 @@ use crate::platform::Instant;
 use crate::board::{AnyBoard, Board, Move, Position, Square};
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
-use crate::endgame::{self, MemoryError, Solver, Solvers};
+use crate::endgame::{self, MemoryError, Solver};
 use crate::eval::{Classic, ClassicWeights, EvalKind, Pattern, SquareTable};
 use crate::memory::SearchRunning;
 use crate::players::BaselinePlayer;
@@ -130,9 +130,9 @@ pub struct Engine {
     /// Every setting (the options).
     config: Config,
     tt: TranspositionTable,
-    /// The exact endgame solvers with their share of `hash`, the 8x8 one made with the
-    /// engine so that no search's clock pays for its tables.
-    solver: Solvers,
+    /// The exact endgame solver with its share of `hash`, made with the engine so that no
+    /// search's clock pays for its tables.
+    solver: Solver,
     /// The pattern evaluation; `None` only if the built-in weights failed to load (then the
     /// engine falls back to the classic evaluation).
     pattern: Option<Pattern>,
@@ -795,7 +795,7 @@ impl Engine {
                 &[]
             },
         };
-        // The solvers handle a forced pass at the root as well as any other move.
+        // The solver handles a forced pass at the root as well as any other move.
         if !score_all_moves && settings.excluded.is_empty() && !position.is_game_over() {
             if let Some(exact) =
                 ExactPlan::new(position.size(), empties, &plan, max_depth, limits.nodes)
@@ -813,11 +813,8 @@ impl Engine {
         settings: &search::SearchSettings,
         progress: &mut search::Progress,
     ) -> search::SearchResult {
-        if let AnyBoard::Eight(_) = position.board {
-            self.solver.prepare(&position.board);
-        }
         let settings = &search::SearchSettings {
-            small_solver: self.solver.small_solver(),
+            small_solver: Some(self.solver.small_solver()),
             ..*settings
         };
         let (tt, threads) = (&self.tt, self.config.threads);
@@ -968,9 +965,9 @@ fn solve_with_progress<T: Send>(
 /// How a `hash` budget is shared among the search tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TableSplit {
-    /// What the exact solvers are created with ([`Solvers::new`]; one solver at a time, each
-    /// with the tables of [`Solver::new`]): half the budget, which the large table rounds
-    /// down to a power of two; the near table adds 1 MiB (at most a quarter of the budget).
+    /// What the exact solver is created with ([`Solver::new`]): half the budget, which the
+    /// large table rounds down to a power of two; the near table adds 1 MiB (at most a
+    /// quarter of the budget).
     pub solver_mib: usize,
     /// The midgame transposition table: the rest of the budget (at least one bucket).
     pub midgame_bytes: usize,
@@ -993,7 +990,7 @@ pub(crate) fn available_cores() -> usize {
 
 /// The midgame table and the solver for `mib` MiB of `hash`, shared as [`table_split`]
 /// says. A refusal names the whole `mib`, which the user asked for, not the part refused.
-fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError> {
+fn make_tables(mib: usize) -> Result<(TranspositionTable, Solver), MemoryError> {
     let wanted = mib << 20;
     let whole = |error: MemoryError| match error {
         MemoryError::Unavailable { available, .. } => {
@@ -1005,7 +1002,7 @@ fn make_tables(mib: usize) -> Result<(TranspositionTable, Solvers), MemoryError>
     let split = table_split(mib);
     Ok((
         TranspositionTable::with_bytes(split.midgame_bytes).map_err(whole)?,
-        Solvers::try_new(split.solver_mib).map_err(whole)?,
+        Solver::try_new(split.solver_mib).map_err(whole)?,
     ))
 }
 
@@ -1094,7 +1091,7 @@ mod tests {
     #[test]
     fn the_exact_solver_takes_over_near_the_end_on_every_size() {
         let mut engine = Engine::with_hash(4);
-        let mut solvers = crate::endgame::Solvers::new(1);
+        let mut solver = Solver::new(1);
         for size in crate::board::SIZES {
             // A game between shallow searches, to 12 empties.
             let mut position = Position::start(size).unwrap();
@@ -1115,11 +1112,11 @@ mod tests {
             };
             let report = engine.search(&position, &timed, &mut |_| {});
             assert!(report.exact, "{size}: {report:?}");
-            let expected = solvers.solve_exact(&position.board).score;
+            let expected = solver.solve_exact(&position.board).score;
             assert_eq!(report.score, Score::from_discs(expected), "{size}");
             // The move played keeps the score.
             let after = position.play(report.best).unwrap();
-            let reply = solvers.solve_exact(&after.board).score;
+            let reply = solver.solve_exact(&after.board).score;
             assert_eq!(-reply, expected, "{size}: {}", report.best);
         }
     }

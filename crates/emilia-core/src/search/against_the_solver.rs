@@ -51,12 +51,11 @@ fn the_midgame_search_to_the_end_agrees_with_the_8x8_solver() {
     let positions = eight_by_eight(41, 24, 15);
     assert!(positions.len() >= 4);
     let mut engine = engine();
-    let mut solvers = crate::endgame::Solvers::new(4);
-    solvers.prepare(&positions[0].board);
+    let solver = crate::endgame::Solver::new(4);
     let stop = AtomicBool::new(false);
     let alone = SearchSettings::by_depth(60, &stop);
     let lending = SearchSettings {
-        small_solver: solvers.small_solver(),
+        small_solver: Some(solver.small_solver()),
         ..alone
     };
     // On 1 to 4 threads: the parallel search is exact too.
@@ -92,12 +91,11 @@ fn with_the_solver_lent_a_search_three_plies_short_of_the_end_goes_there() {
     let positions = eight_by_eight(7, 60, 6);
     assert!(positions.len() >= 4);
     let mut engine = engine();
-    let mut solvers = crate::endgame::Solvers::new(4);
-    solvers.prepare(&positions[0].board);
+    let solver = crate::endgame::Solver::new(4);
     let stop = AtomicBool::new(false);
     let alone = SearchSettings::by_depth(3, &stop);
     let lending = SearchSettings {
-        small_solver: solvers.small_solver(),
+        small_solver: Some(solver.small_solver()),
         ..alone
     };
     let mut short_alone = 0;

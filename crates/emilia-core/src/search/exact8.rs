@@ -1,6 +1,5 @@
-//! The exact endgame solvers as a search, on every board size (the 8x8 solver being the
-//! fastest): runs them within a search's limits and turns the solution into a search
-//! report. When the solver takes over from the midgame search is the time manager's
+//! The exact endgame solver as a search, on every board size: runs it within a search's
+//! limits and turns the solution into a search report. When the solver takes over from the midgame search is the time manager's
 //! decision ([`super::time::ExactPlan`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -9,14 +8,14 @@ use std::time::Duration;
 use crate::platform::Instant;
 
 use crate::board::{AnyBoard, Move, Square};
-use crate::endgame::{self, Solvers};
+use crate::endgame::{self, Solver};
 use crate::score::Score;
 use crate::search::SearchReport;
 
 /// Solves `board` (whose game must not be over) within the limits; `None` when a limit
 /// stopped it first. `nodes_seen` follows the node count while the solve runs.
 pub(crate) fn solve(
-    solvers: &mut Solvers,
+    solver: &mut Solver,
     board: &AnyBoard,
     start: Instant,
     deadline: Option<Duration>,
@@ -30,7 +29,7 @@ pub(crate) fn solve(
         max_nodes,
         nodes_seen,
     };
-    let solution = solvers.solve_within(board, i32::MIN + 1, i32::MAX, &limits)?;
+    let solution = solver.solve_within(board, i32::MIN + 1, i32::MAX, &limits)?;
     let (_, _, empties) = board.counts();
     let best = solution.best.map_or(Move::Pass, |m| {
         Move::Play(Square::from_index(m, board.size()))
