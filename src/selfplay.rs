@@ -1,10 +1,12 @@
 //! In-process games between players (engine settings or a random mover): the strength
-//! measurements and the tuner's training games, without pipes or processes.
+//! measurements and the tuner's training games, without pipes or processes. The games are
+//! played by the core's one game loop, [`Game::play_out`].
 
 pub mod data;
 
 use crate::board::{Color, Move, Position};
 use crate::engine::Engine;
+use crate::game::{Game, PlayError};
 use crate::referee::stats::{elo, format_elo};
 use crate::rng::Rng;
 use crate::search::Limits;
@@ -45,113 +47,49 @@ impl Player {
     }
 }
 
-/// A finished game.
+/// A game of a match, with its result.
 #[derive(Clone, Debug)]
-pub(crate) struct SelfPlayGame {
-    /// Every position where a side had to choose (passes included), with the move chosen.
-    pub(crate) record: Vec<(Position, Move)>,
-    /// The final position.
-    pub(crate) end: Position,
+pub(crate) struct MatchGame {
+    /// The game as played; it stops before an illegal move.
+    pub(crate) game: Game,
+    /// Black's final disc difference, empties to the winner; a player that made an
+    /// illegal move (a bug) loses by the whole board.
+    pub(crate) black_discs: i32,
 }
 
-impl SelfPlayGame {
-    /// Final disc difference for `color`, empties to the winner.
+impl MatchGame {
+    /// Final disc difference for `color`.
     pub(crate) fn score_for(&self, color: Color) -> i32 {
-        self.end.final_score_for(color)
-    }
-}
-
-/// A move a chooser made that the rules refuse, with the game up to it.
-#[derive(Clone, Debug)]
-pub(crate) struct IllegalMove {
-    /// The game before the move.
-    pub(crate) game: Box<SelfPlayGame>,
-    /// The move refused.
-    pub(crate) mv: Move,
-    /// Why.
-    pub(crate) reason: String,
-}
-
-impl std::fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "illegal move {} in {}: {}",
-            self.mv, self.game.end, self.reason
-        )
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
-/// The one in-process game loop: plays from `start` to the end with the moves `choose`
-/// makes in every position where a side is to move (forced passes included). Stops at the
-/// first error of `choose`, or at an illegal move.
-pub(crate) fn play_out<E: From<IllegalMove>>(
-    start: &Position,
-    mut choose: impl FnMut(&Position) -> Result<Move, E>,
-) -> Result<SelfPlayGame, E> {
-    let mut position = *start;
-    let mut record = Vec::new();
-    while !position.is_game_over() {
-        let mv = choose(&position)?;
-        match position.play(mv) {
-            Ok(next) => {
-                record.push((position, mv));
-                position = next;
-            }
-            Err(e) => {
-                let game = Box::new(SelfPlayGame {
-                    record,
-                    end: position,
-                });
-                return Err(IllegalMove {
-                    game,
-                    mv,
-                    reason: e.to_string(),
-                }
-                .into());
-            }
+        match color {
+            Color::Black => self.black_discs,
+            Color::White => -self.black_discs,
         }
     }
-    Ok(SelfPlayGame {
-        record,
-        end: position,
-    })
 }
 
 /// Plays a game from `start` to the end. An illegal move from a player (a bug) loses: the
 /// game stops and is scored as a wipe-out against the offender.
-pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> SelfPlayGame {
-    let played = play_out(start, |position| {
-        Ok::<_, IllegalMove>(match position.to_move {
+pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> MatchGame {
+    let mut game = Game::new(*start);
+    let played = game.play_out(|position| {
+        Ok::<_, PlayError>(match position.to_move {
             Color::Black => black.choose(position),
             Color::White => white.choose(position),
         })
     });
-    played.unwrap_or_else(|illegal| {
-        log::error!("{illegal}");
-        SelfPlayGame {
-            end: forfeit(&illegal.game.end),
-            record: illegal.game.record,
-        }
-    })
-}
-
-/// A finished board where the side to move has no discs: the forfeit result.
-fn forfeit(position: &Position) -> Position {
-    let size = position.size();
-    let loser = position.to_move;
-    let squares: String = (0..size * size)
-        .map(|i| {
-            if i == 0 {
-                loser.opponent().disc_char()
-            } else {
-                '-'
+    let black_discs = match played {
+        Ok(()) => game.score_for_black(),
+        Err(e) => {
+            let position = game.position();
+            log::error!("{e} in {position}");
+            let board = (position.size() * position.size()) as i32;
+            match position.to_move {
+                Color::Black => -board,
+                Color::White => board,
             }
-        })
-        .collect();
-    Position::from_parts(&squares, &loser.disc_char().to_string()).unwrap_or(*position)
+        }
+    };
+    MatchGame { game, black_discs }
 }
 
 /// Wins, draws and losses of one player.
@@ -223,18 +161,18 @@ pub(crate) fn play_match(
     openings: &[Position],
     a: &mut Player,
     b: &mut Player,
-    after_game: &mut dyn FnMut(&SelfPlayGame, i32),
+    after_game: &mut dyn FnMut(&Game, i32),
 ) -> MatchScore {
     let mut score = MatchScore::default();
     for opening in openings {
         for a_colour in [Color::Black, Color::White] {
-            let game = match a_colour {
+            let played = match a_colour {
                 Color::Black => play_game(opening, a, b),
                 Color::White => play_game(opening, b, a),
             };
-            let discs = game.score_for(a_colour);
+            let discs = played.score_for(a_colour);
             score.add(discs);
-            after_game(&game, discs);
+            after_game(&played.game, discs);
         }
     }
     score
@@ -289,8 +227,9 @@ mod tests {
         let start = Position::start(6).unwrap();
         let mut a = Player::Random(Rng::new(1));
         let mut b = Player::Random(Rng::new(2));
-        let game = play_game(&start, &mut a, &mut b);
-        assert!(game.end.is_game_over());
-        assert!(game.record.len() >= 28);
+        let played = play_game(&start, &mut a, &mut b);
+        assert!(played.game.is_over());
+        assert!(played.game.plies().len() >= 28);
+        assert_eq!(played.black_discs, played.game.score_for_black());
     }
 }

@@ -353,9 +353,9 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
         let mut classic = Player::engine(&[("eval", "classic")], limits.clone(), 16);
         let mut squares = Player::engine(&[("eval", "squares")], limits, 16);
         let mut done = 0;
-        let score = play_match(&openings, &mut classic, &mut squares, &mut |_, discs| {
+        let score = play_match(&openings, &mut classic, &mut squares, &mut |game, discs| {
             done += 1;
-            log::info!("game {done}: {discs:+}");
+            log::info!("game {done}: {discs:+} {}", game.transcript());
         });
         outln!(
             "strength classic vs squares ({ms} ms a move, {} XOT openings x 2 colours): {score}",
@@ -387,8 +387,8 @@ fn options_match(args: &Args, games: usize, ms: u64) -> Result<()> {
     let mut a = Player::engine(&parse_options(a_text)?, limits.clone(), 16);
     let mut b = Player::engine(&parse_options(b_text)?, limits, 16);
     let openings = xot_openings(games.div_ceil(2));
-    let score = play_match(&openings, &mut a, &mut b, &mut |_, discs| {
-        log::info!("game: {discs:+}");
+    let score = play_match(&openings, &mut a, &mut b, &mut |game, discs| {
+        log::info!("game: {discs:+} {}", game.transcript());
     });
     outln!(
         "strength [{a_text}] vs [{b_text}] ({ms} ms a move, {} XOT openings x 2 colours): {score}",

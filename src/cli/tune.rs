@@ -10,10 +10,11 @@ use crate::board::{Move, Position};
 use crate::eval::features::features;
 use crate::eval::tune::{fit, rms_error, weights_table, Sample};
 use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
+use crate::game::{Game, PlayError};
 use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
-use crate::selfplay::{play_match, play_out, xot_openings, IllegalMove, Player, SelfPlayGame};
+use crate::selfplay::{play_match, xot_openings, Player};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -126,7 +127,9 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
         };
         let opening = &openings[game % openings.len()];
         let played = play_game_with(opening, &mut player);
-        for (position, _) in &played.record {
+        let end = played.position();
+        // Every position where a side moved or passed.
+        for position in &played.positions()[..played.plies().len()] {
             let (_, _, empties) = position.board.counts();
             let squares = position.size() * position.size();
             let stage = ((squares - 4) as f64 - empties as f64) / (squares - 4) as f64;
@@ -135,7 +138,7 @@ fn self_play_samples(games: usize, depth: u32, noise: f64) -> Vec<(usize, Sample
                 Sample {
                     features: with_board!(&position.board, b => features(b)),
                     stage,
-                    target: f64::from(score::from_discs(played.score_for(position.to_move))),
+                    target: f64::from(score::from_discs(end.final_score_for(position.to_move))),
                 },
             ));
         }
@@ -164,10 +167,12 @@ impl NoisyPlayer<'_> {
     }
 }
 
-/// One self-play game: the same noisy player moves for both sides.
-fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> SelfPlayGame {
-    play_out(start, |position| {
-        Ok::<_, IllegalMove>(player.choose(position))
-    })
-    .unwrap_or_else(|illegal| *illegal.game)
+/// One self-play game: the same noisy player moves for both sides. An illegal move (a
+/// bug) ends it where it was made.
+fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
+    let mut game = Game::new(*start);
+    if let Err(e) = game.play_out(|position| Ok::<_, PlayError>(player.choose(position))) {
+        log::error!("{e} in {}", game.position());
+    }
+    game
 }

@@ -53,9 +53,9 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{mix64, Color, Move, Position, Square};
 use crate::engine::Engine;
+use crate::game::Game;
 use crate::rng::Rng;
 use crate::search::Limits;
-use crate::selfplay::play_out;
 
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -235,12 +235,10 @@ pub fn play_game(
     };
     let margin = (settings.margin * 100.0).round() as i32;
     let mut search_scores = Vec::new();
-    // The opening's moves, then the random ones, then the engine's; forced passes are
-    // played as they come.
-    let game = play_out(&start, |position| -> Result<Move> {
-        if !position.board.has_moves() {
-            return Ok(Move::Pass);
-        }
+    // The opening's moves, then the random ones, then the engine's; the game loop plays
+    // the forced passes.
+    let mut game = Game::new(start);
+    game.play_out(|position| -> Result<Move> {
         if let Some(&index) = opening.next() {
             opening_moves += 1;
             return Ok(Move::Play(Square::from_index(index, size)));
@@ -273,9 +271,9 @@ pub fn play_game(
         Ok(near[rng.below(near.len())])
     })?;
     let moves = game
-        .record
+        .plies()
         .iter()
-        .filter_map(|(_, mv)| match mv {
+        .filter_map(|ply| match ply.mv {
             Move::Play(square) => Some(square.row() * size + square.col()),
             Move::Pass => None,
         })
@@ -283,7 +281,7 @@ pub fn play_game(
     Ok(LabelledGame {
         size,
         moves,
-        black_result: game.end.final_score_for(Color::Black),
+        black_result: game.score_for_black(),
         opening_moves,
         solved_from: settings.solve_empties,
         search_scores,

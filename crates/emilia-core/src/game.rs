@@ -287,6 +287,54 @@ impl Game {
         Ok(game)
     }
 
+    /// Plays on to the end of the game, the one loop every in-process game goes through:
+    /// `choose` gives the move in each position where the side to move has a legal move,
+    /// and a side without one passes (recorded as an implicit pass) without being asked.
+    /// Stops at the first error of `choose`, or at a move the rules refuse
+    /// ([`PlayError::Illegal`], turned into `E`); the game then holds every ply before it.
+    ///
+    /// ```
+    /// use emilia_core::board::{Color, Move, Position};
+    /// use emilia_core::game::{Game, PlayError};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Black takes its first legal move, White its last, to the end of a 6x6 game.
+    /// let mut game = Game::standard(6).unwrap();
+    /// game.play_out(|position: &Position| -> Result<Move, PlayError> {
+    ///     let moves = position.legal_moves();
+    ///     assert_ne!(moves, [Move::Pass], "passes are not asked for");
+    ///     Ok(match position.to_move {
+    ///         Color::Black => moves[0],
+    ///         Color::White => moves[moves.len() - 1],
+    ///     })
+    /// })?;
+    /// assert!(game.is_over());
+    /// println!("{}: {}", game.transcript(), game.result());
+    ///
+    /// // A move the rules refuse ends the loop; the game keeps the plies before it.
+    /// let mut game = Game::standard(8).unwrap();
+    /// let f5: Move = "f5".parse()?;
+    /// let refused = game.play_out(|_: &Position| Ok::<_, PlayError>(f5)).unwrap_err();
+    /// assert!(matches!(refused, PlayError::Illegal(_)), "{refused}");
+    /// assert_eq!(game.transcript(), "f5");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn play_out<E: From<PlayError>>(
+        &mut self,
+        mut choose: impl FnMut(&Position) -> Result<Move, E>,
+    ) -> Result<(), E> {
+        while !self.is_over() {
+            if self.must_pass() {
+                let other = self.position().to_move.opponent();
+                self.turn_for(other)?;
+            }
+            let mv = choose(self.position())?;
+            self.play(mv)?;
+        }
+        Ok(())
+    }
+
     /// Takes back the last move asked for (with any implicit pass it caused) and returns
     /// it, or `None` at the start of the game.
     pub fn undo(&mut self) -> Option<Move> {
@@ -458,6 +506,66 @@ mod tests {
         let err = game.play_as(Color::Black, mv("h8")).unwrap_err();
         assert!(matches!(err, PlayError::Illegal(MoveError::NoFlips(_))));
         assert!(game.plies().is_empty());
+    }
+
+    #[test]
+    fn play_out_passes_for_a_side_without_moves_and_stops_at_errors() {
+        // White must pass; the chooser is asked only for Black's c1, which ends the game.
+        let mut game = Game::new(white_must_pass());
+        let mut asked = Vec::new();
+        game.play_out(|position| {
+            asked.push(*position);
+            Ok::<_, PlayError>(mv("c1"))
+        })
+        .unwrap();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].to_move, Color::Black);
+        let plies: Vec<(Color, Move, bool)> = game
+            .plies()
+            .iter()
+            .map(|p| (p.color, p.mv, p.implicit))
+            .collect();
+        assert_eq!(
+            plies,
+            [
+                (Color::White, Move::Pass, true),
+                (Color::Black, mv("c1"), false)
+            ]
+        );
+        assert_eq!(game.result(), "B+64");
+        // A finished game asks nothing.
+        game.play_out(|_| -> Result<Move, PlayError> { panic!("asked after the end") })
+            .unwrap();
+
+        // The chooser's own error ends the loop, with the plies before it kept.
+        #[derive(Debug, PartialEq)]
+        enum Failed {
+            Chooser,
+            Rules(PlayError),
+        }
+        impl From<PlayError> for Failed {
+            fn from(e: PlayError) -> Failed {
+                Failed::Rules(e)
+            }
+        }
+        let mut game = Game::standard(8).unwrap();
+        let mut first = true;
+        let stopped = game.play_out(|_| {
+            if std::mem::take(&mut first) {
+                Ok(mv("f5"))
+            } else {
+                Err(Failed::Chooser)
+            }
+        });
+        assert_eq!(stopped, Err(Failed::Chooser));
+        assert_eq!(game.transcript(), "f5");
+        // A pass while a move exists is refused by the rules, the game unchanged.
+        let refused = game.play_out(|_| Ok::<_, Failed>(Move::Pass));
+        assert_eq!(
+            refused,
+            Err(Failed::Rules(PlayError::Illegal(MoveError::CannotPass)))
+        );
+        assert_eq!(game.transcript(), "f5");
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub(crate) fn random_move(position: &Position, rng: &mut Rng) -> Choice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::SIZES;
+    use crate::board::{Color, SIZES};
 
     /// Plays one whole game between two players from the start, checks every move, and
     /// returns Black's final margin.
@@ -134,18 +134,22 @@ mod tests {
             move_time: Some(Duration::from_millis(200)),
             ..Limits::default()
         };
-        let mut position = Position::start(size).unwrap();
-        while !position.is_game_over() {
-            let player: &mut dyn BaselinePlayer = match position.to_move {
-                crate::board::Color::Black => black,
-                crate::board::Color::White => white,
+        let mut game = crate::game::Game::standard(size).unwrap();
+        let played = game.play_out(|position| {
+            let choice = match position.to_move {
+                Color::Black => black.choose(position, &limits),
+                Color::White => white.choose(position, &limits),
             };
-            let choice = player.choose(&position, &limits);
-            position = position
-                .play(choice.mv)
-                .unwrap_or_else(|e| panic!("{} on {size}x{size}: {e}", player.name()));
+            Ok::<_, crate::game::PlayError>(choice.mv)
+        });
+        if let Err(e) = played {
+            let offender = match game.position().to_move {
+                Color::Black => black.name(),
+                Color::White => white.name(),
+            };
+            panic!("{offender} on {size}x{size}: {e}");
         }
-        position.final_score_for(crate::board::Color::Black)
+        game.score_for_black()
     }
 
     #[test]
