@@ -62,8 +62,8 @@ fn the_first_exact_solve_makes_no_table_on_the_clock() {
         // either way (the time manager hands 14 empties to the solver).
         let report = engine.search(&position, &limits, &mut |_| {});
         assert!(position.legal_moves().contains(&report.best));
-        // The evaluation lays out a stage's tables at their first use (about 1.1 MB, a
-        // fraction of a millisecond); the search tables are 32 MiB and more.
+        // The evaluation's tables are laid out when the program is built; the search
+        // tables are 32 MiB and more.
         let largest = LARGEST.load(Ordering::Relaxed);
         assert!(
             largest < 2 << 20,

@@ -215,12 +215,6 @@ impl<T: Zeroable> TableMemory<T> {
         })
     }
 
-    /// The first value, for writes while the table is shared: the caller keeps writes to a
-    /// value from overlapping any reference to it (`Deref` makes one to all of them).
-    pub(crate) fn shared_ptr(&self) -> *mut T {
-        self.region.start as *mut T
-    }
-
     /// How many values from the first on have their pages backed already: a search that
     /// keeps to them touches no new page (see [`TableMemory::populate_in_background`]).
     /// All of them where nothing touches pages in the background.
@@ -465,29 +459,6 @@ impl Drop for Region {
             );
         }
     }
-}
-
-/// Lets the pages wholly inside `bytes`, data built into the program that has been read
-/// for the last time, leave resident memory. They are mapped from the program file, so the
-/// system reads them back from it should they be touched again.
-pub(crate) fn release_built_in(bytes: &'static [u8]) {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: sysconf has no preconditions.
-        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
-            size if size > 0 => size as usize,
-            _ => return,
-        };
-        let start = (bytes.as_ptr() as usize).next_multiple_of(page);
-        let end = (bytes.as_ptr() as usize + bytes.len()) / page * page;
-        if end > start {
-            // SAFETY: the range lies inside `bytes`: read-only data of the program file,
-            // which the advice leaves as it is (pages dropped are read again from the file).
-            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = bytes;
 }
 
 /// Fails when `bytes` are more than the system has available (when it says).

@@ -4,10 +4,12 @@
 //! Scores are for the side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
-//! (`weights/emilia.weights`); [`PatternEval::from_bytes`] loads any other file.
+//! (`weights/emilia.weights`), laid out into full tables when the program is built;
+//! [`PatternEval::from_bytes`] loads any other file.
 
 mod indices;
 mod layout;
+mod position_features;
 pub(crate) mod shapes;
 #[cfg(test)]
 mod shipped;
@@ -19,8 +21,9 @@ pub(crate) use indices::after_move;
 #[cfg(test)]
 use indices::indices_by_squares;
 pub use indices::{indices, IncrementalIndices, Indices};
-use layout::{global_features, INSTANCE_OFFSETS};
+use layout::INSTANCE_OFFSETS;
 pub use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
+use position_features::global_features;
 
 use super::grid_pattern::GridPatternEval;
 use super::weights::{Weights, WeightsError, WeightsFileError};
@@ -28,11 +31,30 @@ use super::{Classic, Evaluator};
 use crate::board::{Board, Board8};
 use crate::memory::TableMemory;
 
-/// The shipped weights (`weights/emilia.weights`), decoded when the program was built (see
-/// `build.rs` for the layout): start-up reads them as they are.
+/// The shipped weights' full tables, every stage's one after the other, laid out when the
+/// program was built (`build.rs`) in the target's byte order; empty when the shipped weights
+/// do not fit this evaluation's layout.
+#[cfg(not(target_family = "wasm"))]
+static BUILT_IN_TABLES: &PageAligned<[u8]> = &PageAligned(*include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/emilia-tables.bin"
+)));
+
+/// Bytes that start on a page: aligned for any entry type, and no page of them is shared
+/// with other data.
+#[cfg(not(target_family = "wasm"))]
+#[repr(C, align(4096))]
+struct PageAligned<T: ?Sized>(T);
+
+/// The shipped weights as stored (symmetric contents share one weight), decoded when the
+/// program was built (see `build.rs` for the layout). WebAssembly expands them when the
+/// evaluation is made: its module is downloaded, and the full tables are nearly twice as
+/// large (34 MB against 19 MB).
+#[cfg(any(test, target_family = "wasm"))]
 static EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/emilia-weights.bin"));
 
 /// Bytes before the weights in [`EMBEDDED_WEIGHTS`].
+#[cfg(any(test, target_family = "wasm"))]
 const EMBEDDED_HEADER: usize = 16;
 
 /// Largest score the evaluation returns: just short of a whole-board win, so that no
@@ -41,39 +63,34 @@ pub const MAX_SCORE: i32 = 6399;
 
 /// A loaded pattern evaluation.
 pub struct PatternEval {
-    /// The weights as stored (symmetric contents share one weight), stage by stage.
-    weights: DenseWeights,
-    /// Full tables of each stage (one entry per content, ready to index), one after the
-    /// other, all expanded when the evaluation is made (18 MB, 9 million entries: about
-    /// 27 ms). Expanded at each stage's first evaluation instead, they cost a fresh
-    /// process's first search most of a short move time, and its deadline on a busy
-    /// machine (docs/experiments.md, First searches of fresh processes).
-    tables: TableMemory<i16>,
-    /// Set once a stage's table is expanded.
-    expanded: Box<[OnceLock<()>]>,
+    tables: Tables,
 }
 
-/// Dense weights: decoded from a file, or built into the program.
-enum DenseWeights {
-    Decoded(Weights),
-    /// Little-endian 16-bit weights, stage by stage.
-    Embedded(&'static [u8]),
+/// Full tables of each stage (one entry per content, ready to index), one after the other:
+/// 31 stages of 547,669 entries, 34 MB.
+enum Tables {
+    /// Laid out when the program was built and read where the program file is mapped:
+    /// nothing to compute or clear when a process starts (expanding them took about 27 ms
+    /// of processor time and 34 MB of memory cleared, once per process), and each page, read
+    /// from the file cache at its first touch, is shared by every process of the program
+    /// (docs/experiments.md, First searches of fresh processes).
+    #[cfg(not(target_family = "wasm"))]
+    BuiltIn(&'static [i16]),
+    /// Expanded from dense weights when the evaluation was made.
+    Expanded(TableMemory<i16>),
 }
 
-impl DenseWeights {
-    /// The built-in bytes of stage `stage`'s weights.
-    fn embedded_stage(values: &'static [u8], stage: usize) -> &'static [u8] {
-        let len = Layout::get().dense_len;
-        &values[2 * stage * len..2 * (stage + 1) * len]
+/// The full tables built into the program, when they fit this evaluation.
+#[cfg(not(target_family = "wasm"))]
+fn built_in_tables() -> Option<&'static [i16]> {
+    let bytes: &'static [u8] = &BUILT_IN_TABLES.0;
+    if bytes.len() != STAGES * FULL_LEN * std::mem::size_of::<i16>() {
+        return None;
     }
-
-    /// Built-in weights of stage `stage`, now laid out, leave resident memory (11 MB for
-    /// all stages, beside the 18 MB of laid-out tables).
-    fn release(&self, stage: usize) {
-        if let DenseWeights::Embedded(values) = self {
-            crate::memory::release_built_in(DenseWeights::embedded_stage(values, stage));
-        }
-    }
+    // SAFETY: the bytes start on a page, so aligned for i16, and hold STAGES * FULL_LEN
+    // of them in the target's byte order (any bits are a valid i16); they are immutable
+    // and live as long as the program.
+    Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<i16>(), STAGES * FULL_LEN) })
 }
 
 impl std::fmt::Debug for PatternEval {
@@ -105,57 +122,61 @@ impl PatternEval {
                 "trained for another set of patterns".to_string(),
             ));
         }
-        PatternEval::with(DenseWeights::Decoded(weights.clone()))
+        PatternEval::expanded(|stage| weights.stage(stage).to_vec())
     }
 
-    fn with(weights: DenseWeights) -> Result<PatternEval, WeightsError> {
-        let tables = TableMemory::zeroed(STAGES * FULL_LEN)
+    /// The evaluation whose full tables are expanded now from the dense weights of each
+    /// stage, `stage_weights(stage)` (each [`Layout::dense_len`] long).
+    fn expanded(stage_weights: impl Fn(usize) -> Vec<i16>) -> Result<PatternEval, WeightsError> {
+        let mut tables = TableMemory::zeroed(STAGES * FULL_LEN)
             .map_err(|e| WeightsError::Memory(e.to_string()))?;
-        let eval = PatternEval {
-            weights,
-            tables,
-            expanded: (0..STAGES).map(|_| OnceLock::new()).collect(),
-        };
-        for stage in 0..STAGES {
-            eval.table(stage);
+        let full_to_dense = &Layout::get().full_to_dense;
+        for (stage, table) in tables.chunks_exact_mut(FULL_LEN).enumerate() {
+            let dense = stage_weights(stage);
+            for (entry, &at) in table.iter_mut().zip(full_to_dense) {
+                *entry = dense[at as usize];
+            }
         }
-        Ok(eval)
+        Ok(PatternEval {
+            tables: Tables::Expanded(tables),
+        })
     }
 
     /// The full table of stage `stage`.
     #[inline(always)]
     fn table(&self, stage: usize) -> &[i16; FULL_LEN] {
-        assert!(stage < STAGES);
-        // SAFETY: the stage's part of the tables, inside them; written only below, before
-        // the stage is marked expanded, and only read (here) once it is.
-        let table = unsafe { self.tables.shared_ptr().add(stage * FULL_LEN) };
-        self.expanded[stage].get_or_init(|| {
-            let fill = |weight: &dyn Fn(usize) -> i16| {
-                for (i, &dense) in Layout::get().full_to_dense.iter().enumerate() {
-                    // SAFETY: `i < FULL_LEN`; no reference to the stage's part exists yet,
-                    // and the lock keeps other threads from it until it is marked expanded.
-                    unsafe { table.add(i).write(weight(dense as usize)) };
-                }
-            };
-            // Read where they are, so that no search allocates.
-            match &self.weights {
-                DenseWeights::Decoded(weights) => {
-                    let weights = weights.stage(stage);
-                    fill(&|d| weights[d])
-                }
-                DenseWeights::Embedded(values) => {
-                    let bytes = DenseWeights::embedded_stage(values, stage);
-                    fill(&|d| i16::from_le_bytes([bytes[2 * d], bytes[2 * d + 1]]))
-                }
-            }
-            self.weights.release(stage);
-        });
-        // SAFETY: expanded, so never written again; FULL_LEN entries, aligned for i16.
-        unsafe { &*(table as *const [i16; FULL_LEN]) }
+        // One kind of tables in WebAssembly, two elsewhere.
+        #[cfg_attr(target_family = "wasm", allow(clippy::infallible_destructuring_match))]
+        let all: &[i16] = match &self.tables {
+            #[cfg(not(target_family = "wasm"))]
+            Tables::BuiltIn(tables) => tables,
+            Tables::Expanded(tables) => tables,
+        };
+        let start = stage * FULL_LEN;
+        all[start..start + FULL_LEN]
+            .try_into()
+            .expect("a stage's table has FULL_LEN entries")
     }
 
     /// The evaluation from the weights built into the program.
     pub fn load_embedded() -> Result<PatternEval, WeightsError> {
+        #[cfg(not(target_family = "wasm"))]
+        return match built_in_tables() {
+            Some(tables) => Ok(PatternEval {
+                tables: Tables::BuiltIn(tables),
+            }),
+            None => Err(WeightsError::Mismatch(
+                "the built-in weights were trained for another set of patterns".to_string(),
+            )),
+        };
+        #[cfg(target_family = "wasm")]
+        PatternEval::expand_embedded()
+    }
+
+    /// The evaluation expanded from the dense weights built into the program (as
+    /// WebAssembly makes it; elsewhere for tests only).
+    #[cfg(any(test, target_family = "wasm"))]
+    fn expand_embedded() -> Result<PatternEval, WeightsError> {
         let u32_at = |at: usize| {
             let bytes = EMBEDDED_WEIGHTS[at..at + 4].try_into().expect("4 bytes");
             u32::from_le_bytes(bytes) as usize
@@ -172,7 +193,13 @@ impl PatternEval {
                 "the built-in weights were trained for another set of patterns".to_string(),
             ));
         }
-        PatternEval::with(DenseWeights::Embedded(&EMBEDDED_WEIGHTS[EMBEDDED_HEADER..]))
+        let values = &EMBEDDED_WEIGHTS[EMBEDDED_HEADER..];
+        PatternEval::expanded(|stage| {
+            values[2 * stage * per_stage..2 * (stage + 1) * per_stage]
+                .chunks_exact(2)
+                .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+                .collect()
+        })
     }
 
     /// The built-in evaluation, loaded once and shared.

@@ -3,7 +3,9 @@
 //! results of positions it was not trained on is tested with the reader of such files, in
 //! the program's training tools.)
 
-use super::{indices, indices_by_squares, symmetry, IncrementalIndices, PatternEval};
+use super::{
+    indices, indices_by_squares, stage, symmetry, IncrementalIndices, PatternEval, Tables, STAGES,
+};
 use crate::board::bitboard::Bits;
 use crate::board::{Board, Board8};
 use crate::eval::weights::{Weights, WeightsError};
@@ -61,14 +63,6 @@ fn the_shipped_weights_load_and_damage_is_reported() {
         });
     }
     assert!(positions > 2000, "{positions} positions");
-    // Once laid out, the built-in weights leave resident memory; an evaluation built from
-    // them afterwards reads them again, unchanged, from the program file.
-    let again = PatternEval::load_embedded().unwrap();
-    for _ in 0..20 {
-        random_game(&mut rng, &mut |board, _| {
-            assert_eq!(from_file.evaluate(board), again.evaluate(board));
-        });
-    }
 
     let message = |bytes: &[u8]| PatternEval::from_bytes(bytes).unwrap_err().to_string();
     let truncated = &EMBEDDED_WEIGHTS[..EMBEDDED_WEIGHTS.len() - 100];
@@ -92,6 +86,51 @@ fn the_shipped_weights_load_and_damage_is_reported() {
         PatternEval::from_bytes(b"not weights at all, just some text that is long").unwrap_err(),
         WeightsError::Frame(FrameError::BadMagic)
     );
+}
+
+/// Every stage's table laid out when the program was built holds, entry by entry, what
+/// expanding the shipped file's weights gives, and what expanding the dense weights built
+/// in (as WebAssembly does) gives; and positions of every stage evaluate alike by each.
+#[test]
+fn every_stage_built_in_is_the_shipped_file_expanded() {
+    let built_in = PatternEval::load_embedded().unwrap();
+    let from_file = PatternEval::from_bytes(EMBEDDED_WEIGHTS).unwrap();
+    let from_dense = PatternEval::expand_embedded().unwrap();
+    assert!(matches!(built_in.tables, Tables::BuiltIn(_)));
+    assert!(matches!(from_file.tables, Tables::Expanded(_)));
+    for stage in 0..STAGES {
+        let table = built_in.table(stage);
+        assert!(table.iter().any(|&w| w != 0), "stage {stage} is all zero");
+        assert!(table == from_file.table(stage), "stage {stage} differs");
+        assert!(table == from_dense.table(stage), "stage {stage} differs");
+        if stage > 0 {
+            assert!(table != built_in.table(stage - 1), "stage {stage} repeats");
+        }
+    }
+    let mut rng = Rng::new(0x57A6E);
+    let mut seen = [0usize; STAGES];
+    for _ in 0..20 {
+        random_game(&mut rng, &mut |board, _| {
+            seen[stage(board.empty_mask().count_ones())] += 1;
+            let score = from_file.evaluate(board);
+            assert_eq!(built_in.evaluate(board), score, "{board:?}");
+            assert_eq!(from_dense.evaluate(board), score, "{board:?}");
+        });
+    }
+    assert!(seen.iter().all(|&n| n > 0), "stages seen: {seen:?}");
+}
+
+/// The built-in evaluation reads the tables where the program holds them: made twice, it
+/// copies nothing (so a process that starts computes and clears no table).
+#[test]
+fn the_built_in_evaluation_reads_the_program_s_tables() {
+    let first = PatternEval::load_embedded().unwrap();
+    let second = PatternEval::load_embedded().unwrap();
+    assert!(std::ptr::eq(first.table(0), second.table(0)));
+    assert!(std::ptr::eq(
+        first.table(0).as_ptr().cast::<u8>(),
+        super::BUILT_IN_TABLES.0.as_ptr()
+    ));
 }
 
 #[test]
