@@ -69,6 +69,7 @@
 //! # }
 //! ```
 
+pub mod bench;
 pub mod board;
 pub mod book;
 pub mod endgame;
