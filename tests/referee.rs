@@ -343,10 +343,59 @@ fn pid_in(path: &std::path::Path) -> u32 {
     }
 }
 
+/// Writes an executable shell script `name` (in the tests' temporary directory) of `text`.
+fn executable_script(name: &str, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_file(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Sends `signal` to `child` (`what` in messages) once a game has started among its engines,
+/// and asserts that it ends by that signal within 10 s and that every process of `pids` (its
+/// engines and their children) ends within 5 s after it; survivors are killed.
+fn assert_a_signal_ends_all(
+    child: &mut std::process::Child,
+    pids: Vec<u32>,
+    signal: i32,
+    what: &str,
+) {
+    use std::os::unix::process::ExitStatusExt;
+    // Let the game start, so that an engine hangs over its move.
+    std::thread::sleep(Duration::from_millis(300));
+    let child_pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: a plain system call on our own child, not reaped yet.
+    assert_eq!(unsafe { libc::kill(child_pid, signal) }, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the {what} did not end on signal {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.signal(), Some(signal), "{status:?}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while pids.iter().any(|&pid| alive(pid)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors: Vec<u32> = pids.into_iter().filter(|&pid| alive(pid)).collect();
+    for &pid in &survivors {
+        // SAFETY: a plain system call; the survivors are this test's hanging engines.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+    assert!(
+        survivors.is_empty(),
+        "processes {survivors:?} outlived signal {signal} to the {what}"
+    );
+}
+
 #[test]
 fn a_signal_to_the_referee_ends_every_engine_and_their_children() {
-    use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::ExitStatusExt;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
     for (signal, name) in [
         (libc::SIGINT, "int"),
@@ -360,17 +409,14 @@ fn a_signal_to_the_referee_ends_every_engine_and_their_children() {
             let _ = std::fs::remove_file(file);
         }
         // A wrapper script whose engine, its child, hangs at its first move.
-        let wrapper = temp_file(&format!("signal-{name}.sh"));
-        std::fs::write(
-            &wrapper,
-            format!(
+        let wrapper = executable_script(
+            &format!("signal-{name}.sh"),
+            &format!(
                 "#!/bin/sh\necho $$ > '{}'\npython3 '{script}' --fault hang --at 1 --pidfile '{}'\n",
                 wrapper_pidfile.display(),
                 engine_pidfile.display()
             ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         let mut referee = Command::new(env!("CARGO_BIN_EXE_emilia"))
             .args([
                 "match",
@@ -389,36 +435,7 @@ fn a_signal_to_the_referee_ends_every_engine_and_their_children() {
             .spawn()
             .unwrap();
         let pids = [&wrapper_pidfile, &engine_pidfile, &other_pidfile].map(|f| pid_in(f));
-        // Let the game start, so that one engine hangs over its move.
-        std::thread::sleep(Duration::from_millis(300));
-        let referee_pid = libc::pid_t::try_from(referee.id()).unwrap();
-        // SAFETY: a plain system call on our own child, not reaped yet.
-        assert_eq!(unsafe { libc::kill(referee_pid, signal) }, 0);
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        let status = loop {
-            if let Some(status) = referee.try_wait().unwrap() {
-                break status;
-            }
-            if std::time::Instant::now() > deadline {
-                let _ = referee.kill();
-                panic!("the referee did not end on signal {signal}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        assert_eq!(status.signal(), Some(signal), "{status:?}");
-        let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while pids.iter().any(|&pid| alive(pid)) && std::time::Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let survivors: Vec<u32> = pids.into_iter().filter(|&pid| alive(pid)).collect();
-        for &pid in &survivors {
-            // SAFETY: a plain system call; the survivors are this test's hanging engines.
-            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
-        }
-        assert!(
-            survivors.is_empty(),
-            "processes {survivors:?} outlived signal {signal} to the referee"
-        );
+        assert_a_signal_ends_all(&mut referee, pids.to_vec(), signal, "referee");
     }
 }
 
@@ -642,24 +659,19 @@ fn a_clock_increment_reaches_emilia_in_both_protocols() {
 fn a_signal_to_the_clock_benchmark_ends_its_engines_and_their_children() {
     // Before, `bench clock` started its engines in its own process group and out of the
     // referee's table: `kill` of the benchmark left them running.
-    use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::ExitStatusExt;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
     for (signal, name) in [(libc::SIGTERM, "term"), (libc::SIGHUP, "hup")] {
         // Each engine is a wrapper script that lists its number, with its child, an engine
         // that hangs at its first move, whose number goes to a file named after the list.
         let list = temp_file(&format!("clock-signal-{name}.pids"));
         let _ = std::fs::remove_file(&list);
-        let wrapper = temp_file(&format!("clock-signal-{name}.sh"));
-        std::fs::write(
-            &wrapper,
-            format!(
+        let wrapper = executable_script(
+            &format!("clock-signal-{name}.sh"),
+            &format!(
                 "#!/bin/sh\necho $$ >> '{list}'\npython3 '{script}' --fault hang --at 1 --pidfile '{list}.'$$\n",
                 list = list.display()
             ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         let mut bench = Command::new(env!("CARGO_BIN_EXE_emilia"))
             .args([
                 "bench", "clock", "--clocks", "1000", "--games", "1", "--engine",
@@ -688,35 +700,6 @@ fn a_signal_to_the_clock_benchmark_ends_its_engines_and_their_children() {
             .map(|w| pid_in(&PathBuf::from(format!("{}.{w}", list.display()))))
             .collect();
         pids.extend(&wrappers);
-        // Let the game start, so that Black's engine hangs over its move.
-        std::thread::sleep(Duration::from_millis(300));
-        let bench_pid = libc::pid_t::try_from(bench.id()).unwrap();
-        // SAFETY: a plain system call on our own child, not reaped yet.
-        assert_eq!(unsafe { libc::kill(bench_pid, signal) }, 0);
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        let status = loop {
-            if let Some(status) = bench.try_wait().unwrap() {
-                break status;
-            }
-            if std::time::Instant::now() > deadline {
-                let _ = bench.kill();
-                panic!("the benchmark did not end on signal {signal}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        assert_eq!(status.signal(), Some(signal), "{status:?}");
-        let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while pids.iter().any(|&pid| alive(pid)) && std::time::Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let survivors: Vec<u32> = pids.into_iter().filter(|&pid| alive(pid)).collect();
-        for &pid in &survivors {
-            // SAFETY: a plain system call; the survivors are this test's hanging engines.
-            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
-        }
-        assert!(
-            survivors.is_empty(),
-            "processes {survivors:?} outlived signal {signal} to the benchmark"
-        );
+        assert_a_signal_ends_all(&mut bench, pids, signal, "benchmark");
     }
 }

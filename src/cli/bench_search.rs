@@ -4,6 +4,8 @@
 use anyhow::{bail, Result};
 use std::time::{Duration, Instant};
 
+use emilia_core::bench;
+
 use super::output::outln;
 use super::Args;
 use crate::board::{Color, Position};
@@ -12,36 +14,6 @@ use crate::rng::Rng;
 use crate::search::time::{self, Margins};
 use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-
-/// Midgame benchmark positions: six XOT openings (52 empties) and four FFO positions
-/// (FFO 41, 43, 47, 51: 22 to 27 empties).
-const MIDGAME_POSITIONS: [&str; 10] = [
-    "f5d6c4d3c2b3b4b5",
-    "f5f4g3g6f3g4e3e2",
-    "f5f6d3c5d6c7b5e3",
-    "f5f6d3c5c6e3c4b4",
-    "f5d6c3f4c5d3g3b5",
-    "d3c5f6f5e6e3d6f7",
-    "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
-    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
-    "-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX-- O",
-    "----O-X------X-----XXXO-OXXXXXOO-XXOOXOOXXOXXXOO--OOOO-O----OO-- O",
-];
-
-/// The midgame positions as positions (transcripts from the start or board strings).
-pub(crate) fn midgame_positions() -> Result<Vec<Position>> {
-    let start = Position::start(8).expect("8x8 start");
-    MIDGAME_POSITIONS
-        .iter()
-        .map(|text| {
-            if text.contains(' ') {
-                Ok(text.parse::<Position>()?)
-            } else {
-                Ok(start.play_transcript(text)?.0)
-            }
-        })
-        .collect()
-}
 
 /// The engine of the search benchmarks: no book, the default table, and the options
 /// `--threads`, `--eval`, `--mpc` and `--probcut` as given.
@@ -72,33 +44,11 @@ pub(crate) fn midgame(args: &Args) -> Result<()> {
             ..Limits::default()
         },
     };
-    let (mut nodes, mut time, mut depths) = (0u64, 0.0f64, 0u32);
-    for (i, position) in midgame_positions()?.iter().enumerate() {
-        engine.clear_hash();
-        let report = engine.search(position, &limits, &mut |_| {});
-        let s = report.elapsed.as_secs_f64();
-        let (_, _, empties) = position.board.counts();
-        outln!(
-            "midgame {:2}: {empties:2} empties, depth {:2}{}, score {:>7}, best {}, {:10} nodes, \
-             {:.3} s, {:.2} Mnps",
-            i + 1,
-            report.depth,
-            if report.exact { " exact" } else { "      " },
-            report.score,
-            report.best,
-            report.nodes,
-            s,
-            report.nodes as f64 / s.max(1e-9) / 1e6
-        )?;
-        nodes += report.nodes;
-        time += s;
-        depths += report.depth;
+    let mut run = bench::midgame(&mut engine, &limits);
+    for result in &mut run {
+        outln!("{result}")?;
     }
-    outln!(
-        "midgame total: {nodes} nodes in {time:.3} s, {:.2} Mnps, mean depth {:.1}",
-        nodes as f64 / time.max(1e-9) / 1e6,
-        depths as f64 / MIDGAME_POSITIONS.len() as f64
-    )?;
+    outln!("{}", run.total())?;
     Ok(())
 }
 

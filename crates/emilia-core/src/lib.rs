@@ -23,14 +23,19 @@
 //!   (hundredths of a disc).
 //! - [`endgame`]: the exact solver; [`eval`]: the evaluations an engine can use.
 //! - [`formats`]: GGF games, OBF and endgame lists of positions, WTHOR databases;
-//!   [`perft`] counts game trees.
+//!   [`perft`] counts game trees; [`bench`](mod@bench) is the midgame benchmark, the
+//!   engine's node-count fingerprint.
+//! - [`platform`]: the clock and threads the core takes from the system (on WebAssembly the
+//!   embedder gives the clock).
 //!
 //! Errors are typed: each fallible function returns its own error type (with `Display` and
 //! `std::error::Error`), whose message says what was wrong with the input.
 //!
-//! # Example
+//! # Examples
 //!
-//! Set up a position, search it, read the result and play the move:
+//! A whole game between two engines of different depths is the crate's example
+//! `examples/two_engines.rs` (`cargo run --release -p emilia-core --example two_engines`).
+//! Below, set up a position, search it, read the result and play the move:
 //!
 //! ```
 //! use emilia_core::board::{Color, Position};
@@ -69,6 +74,7 @@
 //! # }
 //! ```
 
+pub mod bench;
 pub mod board;
 pub mod book;
 pub mod endgame;

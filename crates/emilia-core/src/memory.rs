@@ -7,9 +7,9 @@
 //! busy virtual machine, seconds for a few GiB. Doing that inside a search would spend the
 //! search's clock on it, and doing it before answering would leave a GUI waiting in silence,
 //! so a background thread touches the pages
-//! ([`TableMemory::populate_in_background`]) between the moment a table is made and its
+//! between the moment a table is made and its
 //! first searches; a search that comes first simply touches the pages it needs itself.
-//! While a search runs ([`SearchRunning`]) the thread waits: each of its calls holds the
+//! While a search runs the thread waits: each of its calls holds the
 //! process's memory map, and on a busy machine a search that maps memory meanwhile (a
 //! thread's stack, an evaluation table) waited for it, tens of milliseconds a call.
 //!

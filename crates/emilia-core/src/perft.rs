@@ -158,11 +158,12 @@ pub fn perft_any(board: &AnyBoard, depth: u32, convention: Convention) -> u64 {
 }
 
 /// Plies of the subtrees that [`perft_stoppable`] counts without asking whether to stop:
-/// a few million leaves at most, milliseconds on any board.
+/// a few million leaves at most, milliseconds on any board ([`perft_stoppable`]'s doc
+/// states the six in words).
 const UNSTOPPED_PLIES: u32 = 6;
 
 /// [`perft_any`], or `None` once `stopped()` says so: it is asked before each subtree of
-/// [`UNSTOPPED_PLIES`] plies, so that a count of hours can still be ended at once.
+/// six plies, so that a count of hours can still be ended at once.
 pub fn perft_stoppable(
     board: &AnyBoard,
     depth: u32,

@@ -1,7 +1,7 @@
 //! What the core takes from the system beyond computing: the time, and threads. Native
 //! targets have both from the standard library. On `wasm32-unknown-unknown` there is
 //! neither: `std::time::Instant::now` panics there and threads cannot be started, so the
-//! clock is the embedder's (see [`set_clock`], which exists on that target only) and every
+//! clock is the embedder's (see `platform::set_clock`, which exists on that target only) and every
 //! search runs on the calling thread (the `threads` option is 1 there, and
 //! [`Engine::ponder_while`](crate::engine::Engine::ponder_while) only waits).
 

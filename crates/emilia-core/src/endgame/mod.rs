@@ -85,7 +85,7 @@ const FAIL_LOW_DROP: i32 = 2;
 pub const DEFAULT_TABLE_MIB: usize = 64;
 
 /// The 8x8 solver lent to a midgame search, which hands it the endgames it searches to the
-/// end once they have at most [`SmallSolver::MAX_EMPTIES`] empty squares: the solver's move
+/// end once they have at most 12 empty squares: the solver's move
 /// ordering, parity and last-move code answer those many times faster than the midgame
 /// search, and what they find stays in the solver's table for its own solves.
 #[derive(Clone, Copy)]
@@ -95,7 +95,7 @@ pub(crate) struct SmallSolver<'a> {
 
 impl SmallSolver<'_> {
     /// The most empty squares of the endgames it takes: those whose positions the solver's
-    /// small table keeps.
+    /// small table keeps: 12, which the type's doc states in words.
     pub(crate) const MAX_EMPTIES: u32 = table::NEAR_MAX_EMPTIES - 1;
 
     /// Whether `board` (at most [`SmallSolver::MAX_EMPTIES`] empty squares) scores above

@@ -36,6 +36,7 @@ pub use options::{
     check as check_option, command_line_help, find as find_option, threads as read_threads,
 };
 pub use options::{EngineOption, OptionError, OptionKind, OPTIONS};
+use stop::Shortest;
 pub use stop::Stopper;
 
 /// How many more empty squares than a level's midgame depth a search at that level takes
@@ -531,22 +532,13 @@ impl Engine {
         progress: &mut dyn FnMut(&SearchReport),
     ) -> SearchReport {
         let (_, _, empties) = position.board.counts();
-        // While a stop request is pending, the shortest solve: one node.
-        let shortest = Limits {
-            nodes: Some(1),
-            ..Limits::default()
-        };
-        let limits = if self.stopper.pending() {
-            &shortest
-        } else {
-            limits
-        };
+        let limits = self.stopper.limits_now(limits, Shortest::Node);
         let limits = Limits {
             depth: Some(empties.max(1)),
             level: None,
             move_time: limits.move_time.or(self.config.limits.move_time),
             nodes: limits.nodes.or(self.config.limits.nodes),
-            ..limits.clone()
+            ..limits
         };
         self.run(position, &limits, false, &[], &mut |r, _| progress(r))
             .report
@@ -712,20 +704,12 @@ impl Engine {
     /// the level are empty.
     /// While a stop request is pending, the shortest search: one iteration.
     fn resolve(&self, limits: &Limits, position: &Position) -> Limits {
-        let shortest = Limits {
-            depth: Some(1),
-            ..Limits::default()
-        };
-        let limits = if self.stopper.pending() {
-            &shortest
-        } else {
-            limits
-        };
+        let limits = self.stopper.limits_now(limits, Shortest::Iteration);
         let mut limits = Limits {
             depth: limits.depth.or(self.config.limits.depth),
             move_time: limits.move_time.or(self.config.limits.move_time),
             nodes: limits.nodes.or(self.config.limits.nodes),
-            ..limits.clone()
+            ..limits
         };
         if let Some(level) = limits.level.take() {
             let (_, _, empties) = position.board.counts();

@@ -3,6 +3,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::search::Limits;
+
 /// Stops the engine's searches from any thread (a front-end's input reader, a binding's
 /// `stop()`): a stopped search returns promptly with its best result so far. Clones share
 /// one engine's flag ([`Engine::stopper`](super::Engine::stopper)).
@@ -43,6 +45,24 @@ impl Stopper {
         self.pending.load(Ordering::SeqCst) > 0
     }
 
+    /// The limits of a search starting now: `limits`, or while a request is pending the
+    /// `shortest` search of its kind, which returns at once with a move.
+    pub(crate) fn limits_now(&self, limits: &Limits, shortest: Shortest) -> Limits {
+        if !self.pending() {
+            return limits.clone();
+        }
+        match shortest {
+            Shortest::Iteration => Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            Shortest::Node => Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+        }
+    }
+
     /// The flag the search reads.
     pub(crate) fn flag(&self) -> &AtomicBool {
         &self.flag
@@ -62,6 +82,15 @@ impl Stopper {
             self.stop();
         }
     }
+}
+
+/// The shortest search of a kind: what a search starting while a stop is pending runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Shortest {
+    /// One iteration, for a search to a depth.
+    Iteration,
+    /// One node, for a solve (whose depth is the end of the game).
+    Node,
 }
 
 #[cfg(test)]
@@ -88,5 +117,22 @@ mod tests {
         assert!(!raised(&stopper));
         stopper.stop();
         assert!(raised(&stopper) && !stopper.pending());
+    }
+
+    #[test]
+    fn a_pending_request_shortens_the_limits_until_handled() {
+        let stopper = Stopper::default();
+        let limits = Limits {
+            depth: Some(20),
+            ..Limits::default()
+        };
+        assert_eq!(stopper.limits_now(&limits, Shortest::Iteration), limits);
+        stopper.request();
+        let iteration = stopper.limits_now(&limits, Shortest::Iteration);
+        assert_eq!((iteration.depth, iteration.nodes), (Some(1), None));
+        let node = stopper.limits_now(&limits, Shortest::Node);
+        assert_eq!((node.depth, node.nodes), (None, Some(1)));
+        stopper.handled();
+        assert_eq!(stopper.limits_now(&limits, Shortest::Node), limits);
     }
 }

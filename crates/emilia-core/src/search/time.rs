@@ -84,7 +84,7 @@ pub struct Margins {
     pub clock_pause: Duration,
     /// Kept back once from a fixed move time (with a share of it, see the module docs).
     pub move_time_pause: Duration,
-    /// Kept back once from a game clock besides its pause: what [`UnseenTime`] learned.
+    /// Kept back once from a game clock besides its pause: what the engine learned of the time it does not see pass.
     pub clock_reserve: Duration,
 }
 
@@ -418,7 +418,7 @@ fn phase_weight(empties: u32, size: usize) -> f64 {
 
 /// The share of the clock to come for this move, with `empties` empty squares on a board
 /// of side `size` and the solve planned at `solve_at` empties: its weight over those of
-/// the moves still to search ([`moves_to_search`], two empties apart).
+/// the moves still to search (the mover's, two empties apart, until the solve).
 pub fn clock_share(empties: u32, size: usize, solve_at: u32) -> f64 {
     let total: f64 = (0..moves_to_search(empties, solve_at))
         .map(|k| phase_weight(empties.saturating_sub(2 * k), size))

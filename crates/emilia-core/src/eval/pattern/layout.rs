@@ -125,7 +125,7 @@ pub struct Layout {
     pub full_to_dense: Vec<u32>,
     /// Dense weights per stage.
     pub dense_len: usize,
-    /// For each feature slot (see [`full_features`]), the dense weight of its table's first
+    /// For each feature slot (the pattern instances, then the global features), the dense weight of its table's first
     /// entry. Every table's dense weights are contiguous and fewer than 2^16.
     pub slot_base: [u32; FEATURE_COUNT],
 }
