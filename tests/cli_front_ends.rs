@@ -181,6 +181,31 @@ fn exit_code_in_1gib(args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[test]
+fn times_that_are_not_positive_durations_are_refused_with_a_reason() {
+    let chunks = scratch_dir("times").join("chunks");
+    let chunks = chunks.to_str().unwrap();
+    for args in [
+        vec!["bench", "midgame", "--seconds", "-1"],
+        vec!["bench", "midgame", "--seconds", "NaN"],
+        vec!["bench", "midgame", "--seconds", "0"],
+        vec![
+            "selfplay", "--out", chunks, "--games", "1", "--report", "inf",
+        ],
+        vec![
+            "selfplay", "--out", chunks, "--games", "1", "--report", "1e300",
+        ],
+    ] {
+        let (code, err) = exit_code_in_1gib(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("expected a positive number of seconds"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn table_sizes_that_cannot_be_had_are_refused_with_a_reason() {
     let nearly_full = format!("{}-", "X".repeat(63));
     let dir = scratch_dir("table-sizes");

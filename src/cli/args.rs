@@ -92,6 +92,16 @@ impl Args {
         }
     }
 
+    /// `--name` as a time of `default` seconds when absent: refused unless a positive
+    /// number of seconds a duration can hold (which would otherwise end in a panic).
+    pub(crate) fn seconds(&self, name: &str, default: f64) -> Result<std::time::Duration> {
+        let seconds: f64 = self.get(name, default)?;
+        (seconds > 0.0)
+            .then(|| std::time::Duration::try_from_secs_f64(seconds).ok())
+            .flatten()
+            .ok_or_else(|| anyhow!("--{name} {seconds}: expected a positive number of seconds"))
+    }
+
     /// `--name` as the memory of search tables in MiB, or `default` when absent: refused
     /// outside the range of the engine's option `hash`, or when that much memory cannot be
     /// had (which would otherwise end in a quietly smaller table, or a panic).

@@ -31,7 +31,7 @@ fn bench_engine(args: &Args) -> Result<Engine> {
 /// `bench midgame`: per position, depth reached and nodes per second in `seconds` (or the
 /// nodes of a fixed-depth search with `--depth`), from an empty table each time.
 pub(crate) fn midgame(args: &Args) -> Result<()> {
-    let seconds: f64 = args.get("seconds", 1.0)?;
+    let seconds = args.seconds("seconds", 1.0)?;
     let depth: Option<u32> = args.value("depth").map(str::parse).transpose()?;
     let mut engine = bench_engine(args)?;
     let limits = match depth {
@@ -40,7 +40,7 @@ pub(crate) fn midgame(args: &Args) -> Result<()> {
             ..Limits::default()
         },
         None => Limits {
-            move_time: Some(Duration::from_secs_f64(seconds)),
+            move_time: Some(seconds),
             ..Limits::default()
         },
     };

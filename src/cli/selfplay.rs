@@ -137,7 +137,9 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         .checked_add(chunks)
         .context("--first-chunk plus --chunks overflows")?;
     let threads = args.threads("all")?;
-    let every = Duration::from_secs_f64(args.get("report", 30.0f64)?.max(0.1));
+    let every = args
+        .seconds("report", 30.0)?
+        .max(Duration::from_millis(100));
     let games_per_chunk = settings.games_per_chunk;
     let say = |p: &Progress| {
         let eta = p
