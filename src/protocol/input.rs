@@ -150,6 +150,22 @@ impl Interrupts {
     }
 }
 
+/// The next line, for a session that waits (pondering perhaps) meanwhile. With
+/// `ends_process`, the end of the input or a `quit` (`is_quit` writes its answer) ends the
+/// process at once: stopping pondering first would wait until every search thread got a
+/// core to see the stop, long with many threads on few cores.
+pub(crate) fn next_line(
+    lines: &Receiver<Line>,
+    ends_process: bool,
+    is_quit: impl FnOnce(&Line) -> bool,
+) -> Result<Line, mpsc::RecvError> {
+    let line = lines.recv();
+    if ends_process && line.as_ref().map_or(true, is_quit) {
+        std::process::exit(0);
+    }
+    line
+}
+
 /// Whether an NBoard line asks the engine to stop thinking.
 pub(crate) fn is_nboard_interrupt(line: &str) -> bool {
     matches!(line.split_whitespace().next(), Some("ping" | "quit"))

@@ -31,15 +31,6 @@ fn guarded<T>(what: &str, handle: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Ends the process at once (exit status 0), when the session of the process's own
-/// standard input ends (`quit` answered, or the end of the input with every line
-/// answered): without waiting for a pondering search to stop. With many search threads on
-/// few cores every thread must get a core once to see a stop, which kept `quit` waiting
-/// up to 0.15 s; ending the process ends them all. Every write is flushed already.
-fn end_process() -> ! {
-    std::process::exit(0)
-}
-
 /// Replies on their way out: every write is flushed at once, and a failed write (the
 /// reader went away) closes the output for good, so the session ends quietly.
 pub(crate) struct Output<W: Write> {

@@ -13,7 +13,7 @@ use crate::formats::ggf;
 use crate::score::Score;
 use crate::search::{Limits, MoveScore, SearchReport};
 
-use super::input::{Interrupts, Line};
+use super::input::{next_line, Interrupts, Line};
 use super::Output;
 
 /// Level used before the GUI sends `set depth`.
@@ -267,8 +267,7 @@ fn score_line(pv: &[Move], s: &MoveScore, probability: Option<u32>) -> String {
 /// order; returns at `quit`, once every line before the end of the input is answered, or
 /// when the GUI is gone (the output closed). A `ping` or `quit` stops the search under way
 /// as soon as it is read (the reader raises the stop flag); the search still answers.
-/// With `ends_process`, a `quit` or the end of the input read while waiting (pondering
-/// perhaps) ends the process there.
+/// With `ends_process`, a `quit` or the end of the input read while waiting ends the process.
 pub(crate) fn serve<W: Write>(
     engine: Engine,
     lines: &Receiver<Line>,
@@ -279,16 +278,9 @@ pub(crate) fn serve<W: Write>(
     let mut session = NboardSession::new(engine, out, interrupts);
     session.handle("nboard 2");
     while !session.finished() {
-        let next_line = || {
-            let line = lines.recv();
-            let quit = matches!(&line, Ok(Line::Text(text))
-                if text.split_whitespace().next() == Some("quit"));
-            if ends_process && (quit || line.is_err()) {
-                super::end_process();
-            }
-            line
-        };
-        match session.session.wait_pondering(next_line) {
+        let is_quit = |line: &Line| matches!(line, Line::Text(t) if t.trim() == "quit");
+        let next = || next_line(lines, ends_process, is_quit);
+        match session.session.wait_pondering(next) {
             Ok(Line::Text(text)) => {
                 let _ = super::guarded(&text, || session.handle(&text));
             }

@@ -15,7 +15,7 @@ use crate::score::Score;
 use crate::search::{Clock, Limits, SearchReport};
 
 use super::diagram::diagram;
-use super::input::{Interrupts, Line};
+use super::input::{next_line, Interrupts, Line};
 use super::Output;
 
 /// Every command with its arguments and what it does, in the order `list_commands` and
@@ -802,16 +802,13 @@ fn clean(line: &str) -> String {
 
 /// The reply to `line` if it is `quit` (as [`TextSession::handle_input`] answers it).
 fn quit_reply(line: &Line) -> Option<String> {
-    let Line::Text(text) = line else {
-        return None;
-    };
-    let cleaned = clean(text);
-    let (Ok(id), rest) = split_id(&cleaned) else {
-        return None;
-    };
-    let name = rest.split_whitespace().next()?;
-    name.eq_ignore_ascii_case("quit")
-        .then(|| reply(id, Ok(String::new())))
+    let Line::Text(text) = line else { return None };
+    match split_id(&clean(text)) {
+        (Ok(id), rest) if rest.split_whitespace().next()?.eq_ignore_ascii_case("quit") => {
+            Some(reply(id, Ok(String::new())))
+        }
+        _ => None,
+    }
 }
 
 /// Splits an optional numeric id off a cleaned line.
@@ -879,18 +876,9 @@ pub(crate) fn serve<W: std::io::Write>(
         let line = match next.take() {
             Some(line) => line,
             None => match session.session.wait_pondering(|| {
-                let line = lines.recv();
-                if ends_process {
-                    match line.as_ref().map(quit_reply) {
-                        Ok(Some(answer)) => {
-                            out.send(&answer);
-                            super::end_process();
-                        }
-                        Err(_) => super::end_process(),
-                        Ok(None) => {}
-                    }
-                }
-                line
+                next_line(lines, ends_process, |line| {
+                    quit_reply(line).map(|answer| out.send(&answer)).is_some()
+                })
             }) {
                 Ok(line) => line,
                 Err(_) => return,
