@@ -5,7 +5,7 @@
 //!
 //! `emilia-tables.bin` (not for WebAssembly): the full tables, every stage's one after the
 //! other, 16-bit entries in the target's byte order, laid out by the evaluation's own
-//! layout code (included below); empty when the weights do not fit that layout, which the
+//! layout (`emilia_codec::pattern`); empty when the weights do not fit that layout, which the
 //! program then reports.
 //!
 //! `emilia-weights.bin` (little endian): number of stages (u32), weights per stage (u32),
@@ -13,25 +13,8 @@
 //! module is downloaded, expands when it starts.
 
 use emilia_codec::book_layout as layout_of_book;
+use emilia_codec::pattern::layout;
 use emilia_codec::weights;
-
-#[allow(dead_code)]
-#[path = "src/eval/pattern/layout.rs"]
-mod layout;
-#[allow(dead_code)]
-#[path = "src/eval/pattern/shapes.rs"]
-mod shapes;
-/// The evaluation's layout, with what it is made of: the same source files as the crate's.
-#[allow(dead_code)]
-#[path = "src/eval/pattern/symmetry.rs"]
-mod symmetry;
-
-/// The layout's source files: a change to them lays the tables out again.
-const LAYOUT_SOURCES: [&str; 3] = [
-    "src/eval/pattern/symmetry.rs",
-    "src/eval/pattern/shapes.rs",
-    "src/eval/pattern/layout.rs",
-];
 
 fn main() {
     index_book();
@@ -59,9 +42,6 @@ fn main() {
 /// Writes the full tables of `weights` (see the module docs), or an empty file when they
 /// do not fit the evaluation's layout.
 fn lay_out_tables(weights: &weights::Weights, dir: &str) {
-    for source in LAYOUT_SOURCES {
-        println!("cargo:rerun-if-changed={source}");
-    }
     let layout = layout::Layout::get();
     let fits = weights.stages == layout::STAGES
         && weights.per_stage == layout.dense_len

@@ -19,7 +19,9 @@ use anyhow::{bail, Result};
 
 use crate::board::{AnyBoard, Board8};
 use crate::endgame::Solver;
-use crate::eval::pattern::{indices, stage, Layout, PatternEval, FEATURE_COUNT, STAGES};
+use crate::eval::pattern::{
+    indices, slot_features, stage, Layout, PatternEval, FEATURE_COUNT, STAGES,
+};
 use crate::eval::weights::Weights;
 use crate::eval::{Classic, Evaluator};
 use crate::score;
@@ -266,7 +268,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
             let bucket = &mut buckets[stage(board.empty_mask().count_ones())];
             bucket
                 .0
-                .push(layout.slot_features(&board, &indices(&board)));
+                .push(slot_features(layout, &board, &indices(&board)));
             bucket.1.push(label);
         }
     };

@@ -8,12 +8,14 @@
 //! [`PatternEval::from_bytes`] loads any other file.
 
 mod indices;
-mod layout;
 mod position_features;
-pub(crate) mod shapes;
 #[cfg(test)]
 mod shipped;
-pub mod symmetry;
+
+// The layout knows no board: it lives with the file encodings, where the build script
+// lays the shipped weights out by it.
+pub use emilia_codec::pattern::symmetry;
+use emilia_codec::pattern::{layout, shapes};
 
 use std::sync::OnceLock;
 
@@ -24,6 +26,7 @@ pub use indices::{indices, IncrementalIndices, Indices};
 use layout::INSTANCE_OFFSETS;
 pub use layout::{stage, Layout, FEATURE_COUNT, FULL_LEN, STAGES};
 use position_features::global_features;
+pub use position_features::slot_features;
 
 use super::grid_pattern::GridPatternEval;
 use super::weights::{Weights, WeightsError, WeightsFileError};

@@ -105,25 +105,45 @@ pub(crate) fn parity(board: &Board8) -> usize {
     (board.empty_mask().count_ones() & 1) as usize
 }
 
-impl Layout {
-    /// Dense weight positions of the features of `board`.
-    #[inline]
-    pub(crate) fn dense_features(&self, board: &Board8, indices: &Indices) -> [u32; FEATURE_COUNT] {
-        let mut out = full_features(board, indices);
-        for f in &mut out {
-            *f = self.full_to_dense[*f as usize];
-        }
-        out
+/// Dense weight positions of the features of `board`, in `layout`.
+#[inline]
+pub(crate) fn dense_features(
+    layout: &Layout,
+    board: &Board8,
+    indices: &Indices,
+) -> [u32; FEATURE_COUNT] {
+    let mut out = full_features(board, indices);
+    for f in &mut out {
+        *f = layout.full_to_dense[*f as usize];
     }
+    out
+}
 
-    /// The features of `board` as offsets from [`Layout::slot_base`].
-    #[inline]
-    pub fn slot_features(&self, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
-        let dense = self.dense_features(board, indices);
-        let mut out = [0u16; FEATURE_COUNT];
+/// The features of `board` as offsets from [`Layout::slot_base`].
+#[inline]
+pub fn slot_features(layout: &Layout, board: &Board8, indices: &Indices) -> [u16; FEATURE_COUNT] {
+    let dense = dense_features(layout, board, indices);
+    let mut out = [0u16; FEATURE_COUNT];
+    for j in 0..FEATURE_COUNT {
+        out[j] = (dense[j] - layout.slot_base[j]) as u16;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::pattern::indices;
+
+    #[test]
+    fn each_slot_reads_its_table_from_the_table_base() {
+        let layout = Layout::get();
+        let board = Board8::START;
+        let idx = indices(&board);
+        let dense = dense_features(layout, &board, &idx);
+        let slots = slot_features(layout, &board, &idx);
         for j in 0..FEATURE_COUNT {
-            out[j] = (dense[j] - self.slot_base[j]) as u16;
+            assert_eq!(layout.slot_base[j] + slots[j] as u32, dense[j]);
         }
-        out
     }
 }

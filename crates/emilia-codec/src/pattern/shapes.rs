@@ -118,8 +118,8 @@ pub(crate) const SHAPES: [Shape; 13] = [
 /// One placement of a shape: read the board through symmetry `symmetry`, then take the
 /// shape's mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Instance {
-    /// Index into [`SHAPES`].
+pub struct Instance {
+    /// Its shape, by position in the list of shapes.
     pub shape: usize,
     /// The symmetry the board is viewed through.
     pub symmetry: usize,
@@ -174,7 +174,7 @@ const fn first_view(shape: usize, k: usize) -> bool {
 }
 
 /// Number of shape instances on the board.
-pub(crate) const INSTANCE_COUNT: usize = count_instances();
+pub const INSTANCE_COUNT: usize = count_instances();
 
 const fn make_instances() -> [Instance; INSTANCE_COUNT] {
     let mut out = [Instance {
@@ -204,14 +204,14 @@ const fn make_instances() -> [Instance; INSTANCE_COUNT] {
     out
 }
 
-/// Every instance, grouped by shape in [`SHAPES`] order.
-pub(crate) const INSTANCES: [Instance; INSTANCE_COUNT] = make_instances();
+/// Every instance, grouped by shape in the order of the shapes.
+pub const INSTANCES: [Instance; INSTANCE_COUNT] = make_instances();
 
 /// Squares of a shape, at most this many.
-pub(crate) const MAX_SQUARES: usize = 10;
+pub const MAX_SQUARES: usize = 10;
 
 /// `3^n`.
-pub(crate) const fn pow3(n: usize) -> usize {
+pub const fn pow3(n: usize) -> usize {
     let mut p = 1;
     let mut i = 0;
     while i < n {
@@ -227,7 +227,7 @@ pub(crate) const fn table_size(shape: usize) -> usize {
 }
 
 /// The real-board square of digit `digit` of `instance`.
-pub(crate) const fn digit_square(instance: &Instance, digit: usize) -> usize {
+pub const fn digit_square(instance: &Instance, digit: usize) -> usize {
     let mut mask = instance.mask;
     let mut j = 0;
     while j < digit {

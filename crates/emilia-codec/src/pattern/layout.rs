@@ -27,7 +27,7 @@ pub fn stage(empties: u32) -> usize {
 }
 
 /// Mobility (legal move count) entries; larger counts share the last one.
-pub(super) const MOBILITY_ENTRIES: usize = 32;
+pub const MOBILITY_ENTRIES: usize = 32;
 
 const fn shape_offsets() -> [usize; SHAPES.len() + 1] {
     let mut offsets = [0; SHAPES.len() + 1];
@@ -52,45 +52,46 @@ const fn instance_offsets() -> [u32; INSTANCE_COUNT] {
     offsets
 }
 
-/// Start of each instance's table: [`SHAPE_OFFSETS`] of its shape.
-pub(super) const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = instance_offsets();
+/// Start of each instance's table: that of its shape's table.
+pub const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = instance_offsets();
 
 /// Table of the side to move's mobility.
-pub(super) const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
+pub const PLAYER_MOBILITY: usize = SHAPE_OFFSETS[SHAPES.len()];
 /// Table of the other side's mobility.
-pub(super) const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
+pub const OPPONENT_MOBILITY: usize = PLAYER_MOBILITY + MOBILITY_ENTRIES;
 /// Two entries by parity of the empty squares: the stage's constant term.
-pub(super) const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
+pub const PARITY: usize = OPPONENT_MOBILITY + MOBILITY_ENTRIES;
 /// Potential mobility entries (empty squares next to the other side's discs); larger
 /// counts share the last one.
-pub(super) const POTENTIAL_ENTRIES: usize = 48;
+pub const POTENTIAL_ENTRIES: usize = 48;
 /// Table of the side to move's potential mobility.
-pub(super) const PLAYER_POTENTIAL: usize = PARITY + 2;
+pub const PLAYER_POTENTIAL: usize = PARITY + 2;
 /// Table of the other side's potential mobility.
-pub(super) const OPPONENT_POTENTIAL: usize = PLAYER_POTENTIAL + POTENTIAL_ENTRIES;
+pub const OPPONENT_POTENTIAL: usize = PLAYER_POTENTIAL + POTENTIAL_ENTRIES;
 /// Entries of a line table: two bits for each of the line's eight squares, in two bytes
 /// (of a line mobility table, the legal moves of each side, the side to move's in the low
 /// byte). A content and its mirror image, the line read the other way, share one weight,
 /// so the direction in which a line is read does not matter.
-pub(super) const LINE_ENTRIES: usize = 1 << 16;
+pub const LINE_ENTRIES: usize = 1 << 16;
 /// Lines with a mobility table, counted from the edge: the edges and the lines next to
 /// them (further lines lowered the held-out error by 0.03 disc more, for twice the cost).
-pub(super) const MOBILITY_LINES: usize = 2;
+pub const MOBILITY_LINES: usize = 2;
 /// Line tables: the mobility lines, then the edges' discs with the side to move's legal
 /// moves and with the other side's (the held-out error at 24 empties fell from 5.24 to
 /// 5.15 discs with them).
-pub(super) const LINE_TABLES: usize = MOBILITY_LINES + 2;
+pub const LINE_TABLES: usize = MOBILITY_LINES + 2;
 /// The first line table: the legal moves on the edges, then those on the lines next to
 /// them, then the edges' discs-and-moves tables.
-pub(super) const FIRST_LINE_TABLE: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
+pub const FIRST_LINE_TABLE: usize = OPPONENT_POTENTIAL + POTENTIAL_ENTRIES;
 /// Entries in one stage's full tables.
 pub const FULL_LEN: usize = FIRST_LINE_TABLE + LINE_TABLES * LINE_ENTRIES;
 
 /// Features of the whole board: mobility, parity and potential mobility, and the four
 /// sides of each line table.
-pub(super) const GLOBAL_COUNT: usize = 5 + 4 * LINE_TABLES;
+pub const GLOBAL_COUNT: usize = 5 + 4 * LINE_TABLES;
 
-/// Start of each global feature's table, in the order of [`global_features`].
+/// Start of each global feature's table, in the order in which the core reads a
+/// position's global features.
 pub(super) const GLOBAL_TABLES: [usize; GLOBAL_COUNT] = global_tables();
 
 const fn global_tables() -> [usize; GLOBAL_COUNT] {
@@ -216,7 +217,6 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board8;
 
     #[test]
     fn dense_weights_are_fewer_than_table_entries_by_the_mirror_sharing() {
@@ -238,14 +238,7 @@ mod tests {
             .full_to_dense
             .iter()
             .all(|&d| (d as usize) < layout.dense_len));
-        // Each slot's table is contiguous from its base and fits 16-bit offsets.
-        let board = Board8::START;
-        let idx = super::super::indices(&board);
-        let dense = layout.dense_features(&board, &idx);
-        let slots = layout.slot_features(&board, &idx);
-        for j in 0..FEATURE_COUNT {
-            assert_eq!(layout.slot_base[j] + slots[j] as u32, dense[j]);
-        }
+        // Each shape's table is contiguous from its first entry and fits 16-bit offsets.
         for s in 0..SHAPES.len() {
             let first = layout.full_to_dense[SHAPE_OFFSETS[s]];
             let table = &layout.full_to_dense[SHAPE_OFFSETS[s]..SHAPE_OFFSETS[s + 1]];
