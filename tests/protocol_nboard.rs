@@ -677,11 +677,11 @@ fn the_end_of_the_input_while_pondering_does_not_wait_for_the_search() {
     emilia.send(&format!("set game {START}"));
     emilia.send("go");
     let answer = read_until(&mut emilia, "===").pop().unwrap();
+    // Nothing but the end of the input may come now: a ping would stop pondering (and
+    // note it) before the end.
     emilia.send(&format!("move {}", answer[4..].split('/').next().unwrap()));
-    emilia.send("ping 1");
-    assert_eq!(emilia.line(), "pong 1");
     // From the second move pondering goes on far longer than this.
-    std::thread::sleep(Duration::from_millis(100));
+    std::thread::sleep(Duration::from_millis(300));
     emilia.close_stdin();
     let (status, stderr) = emilia.wait(Duration::from_secs(5));
     assert!(status.success(), "{status}");
