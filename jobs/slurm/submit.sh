@@ -35,7 +35,6 @@ USAGE
 
 sbatch_args=""
 parallel=""
-TASKS=${TASKS:-10}
 while [[ $# -gt 0 ]]; do
     option=$1
     if [[ $option == --help || $option == -h ]]; then
@@ -80,21 +79,29 @@ if [[ -z ${OUT:-} ]]; then
     usage >&2
     exit 2
 fi
-for number in "$TASKS" "${SHARDS:-16}"; do
-    if ! [[ $number =~ ^[1-9][0-9]*$ ]]; then
-        echo "submit.sh: '$number' is not a positive number" >&2
-        exit 2
-    fi
-done
-mkdir -p "$OUT/logs"
-OUT=$(cd "$OUT" && pwd)
-if [[ -n ${BOOK:-} ]]; then
-    BOOK=$(cd "$(dirname "$BOOK")" && pwd)/$(basename "$BOOK")
-fi
-if [[ ${EMILIA:-emilia} == */* ]]; then
+if [[ ${EMILIA:-emilia} == */* && -e $EMILIA ]]; then
     EMILIA=$(cd "$(dirname "$EMILIA")" && pwd)/$(basename "$EMILIA")
 fi
-export JOBS_DIR=$here OUT EMILIA SEED SIZE GAMES DEPTH CHUNKS_PER_TASK TRAIN_ARGS BOOK
+# The settings with their defaults, each checked (the message names a bad one) and made
+# what the jobs will see: numbers without leading zeros, files as absolute paths.
+source "$here/common.sh"
+if [[ -n $parallel ]] && ! [[ $parallel =~ ^%[1-9][0-9]{0,8}$ ]]; then
+    echo "submit.sh: --parallel '${parallel#%}' is not a positive number" >&2
+    exit 2
+fi
+# A run into a folder of an earlier run must have its settings: the jobs would refuse.
+if [[ -d $OUT/settings ]]; then
+    same_settings selfplay "${SELFPLAY_SETTINGS[@]}"
+    same_settings train "${TRAIN_SETTINGS[@]}"
+    same_settings match "${MATCH_SETTINGS[@]}"
+    if [[ -n $BOOK ]]; then
+        same_settings book "${BOOK_SETTINGS[@]}"
+        same_settings merge "${BOOK_SETTINGS[@]}"
+    fi
+fi
+mkdir -p "$OUT/logs"
+OUT=$(cd "$OUT" && pwd)
+export JOBS_DIR OUT EMILIA SEED SIZE TASKS GAMES DEPTH CHUNKS_PER_TASK TRAIN_ARGS BOOK
 export BOOK_DEPTH BOOK_SOLVE SHARDS MATCH_GAMES MATCH_DEPTH MATCH_OPENINGS
 
 # sbatch with the site's options, the log in OUT/logs; prints the job id.
@@ -112,8 +119,8 @@ match=$(submit match --dependency="afterok:$train" "$here/match.sbatch")
 echo "selfplay $selfplay"
 echo "train $train"
 echo "match $match"
-if [[ -n ${BOOK:-} ]]; then
-    deepen=$(submit deepen --array="0-$((${SHARDS:-16} - 1))$parallel" "$here/deepen.sbatch")
+if [[ -n $BOOK ]]; then
+    deepen=$(submit deepen --array="0-$((SHARDS - 1))$parallel" "$here/deepen.sbatch")
     merge=$(submit merge --dependency="afterok:$deepen" "$here/merge.sbatch")
     echo "deepen $deepen"
     echo "merge $merge"
