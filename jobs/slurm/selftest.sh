@@ -145,7 +145,7 @@ chunks=2
 train_args="--solve 0 --iterations 20"
 book_settings=(--book-depth 10 --book-solve 14)
 "$EMILIA" book build --out "$tmp/games40.book" --min-games 40 "$repo/tests/data/WTH_2003.wtb" >/dev/null 2>&1
-run=$tmp/run
+run="$tmp/run one"  # a space in every path the jobs are given
 "$here/submit.sh" --out "$run" --emilia "$EMILIA" "${settings[@]}" --tasks "$tasks" \
     --chunks-per-task "$chunks" --train-args "$train_args" --book "$tmp/games40.book" \
     --shards 2 "${book_settings[@]}" --match-games 10 --match-depth 4 >"$tmp/jobs"
@@ -155,6 +155,14 @@ while read -r step id; do
     jobs+=("$id")
 done <"$tmp/jobs"
 job_selfplay=$(awk '$1 == "selfplay" { print $2 }' "$tmp/jobs")
+
+# A script submitted by hand, as docs/cluster.md shows: Slurm runs a copy of it from its
+# spool folder. Chunks 0 and 1 of the run's settings, one a task.
+by_hand=$(cd "$tmp" && env -u JOBS_DIR OUT="by hand" EMILIA="$EMILIA" SEED=5 GAMES=5 DEPTH=6 \
+    TASKS=2 CHUNKS_PER_TASK=1 sbatch --parsable --array=0-1 --output="$tmp/by-hand-%A_%a.log" \
+    "$here/selfplay.sbatch")
+say "submitted self-play by hand: job $by_hand"
+jobs+=("$by_hand")
 
 # Preempt a running self-play task: the requeue kills it (SIGTERM, then SIGKILL) and runs it
 # again from the start.
@@ -184,7 +192,7 @@ for id in "${jobs[@]}"; do
     while read -r line; do
         [[ $line =~ JobId=([0-9]+).*JobState=([A-Z_]+).*ExitCode=([0-9:]+) ]] || continue
         [[ ${BASH_REMATCH[2]} == COMPLETED && ${BASH_REMATCH[3]} == 0:0 ]] ||
-            fail "job $id: ${BASH_REMATCH[2]}, exit ${BASH_REMATCH[3]} (logs in $run/logs)"
+            fail "job $id: ${BASH_REMATCH[2]}, exit ${BASH_REMATCH[3]} (logs in $run/logs and $tmp)"
     done < <(scontrol -o show job "$id")
 done
 restarts=$(scontrol -o show job "$victim" | grep -o 'Restarts=[0-9]*')
@@ -208,6 +216,12 @@ cp "$tmp/games40.book" "$single/deeper.book"
 
 diff -r "$single/selfplay" "$run/selfplay" >/dev/null ||
     fail "the self-play chunks differ from one process's"
+for chunk in "$tmp/by hand/selfplay"/*; do
+    cmp -s "$chunk" "$single/selfplay/$(basename "$chunk")" ||
+        fail "the chunk $(basename "$chunk") of the job submitted by hand differs from one process's"
+done
+[[ $(find "$tmp/by hand/selfplay" -name '*.games' | wc -l) == 2 ]] ||
+    fail "the job submitted by hand did not make its 2 chunks (logs in $tmp)"
 compared="$(find "$run/selfplay" -name '*.games' | wc -l) self-play chunks"
 for file in emilia.weights deeper.book match.tsv; do
     cmp -s "$single/$file" "$run/$file" || fail "$file differs from one process's"
@@ -215,6 +229,6 @@ for file in emilia.weights deeper.book match.tsv; do
 done
 leftovers=$(find "$run" -name '*.partial' -o -name '*.tmp' -o -name '*.unfinished')
 [[ -z $leftovers ]] || fail "files left unfinished: $leftovers"
-say "identical to one process: $compared; no unfinished file left"
+say "identical to one process: $compared, the 2 chunks of the job submitted by hand; no unfinished file left"
 say "match: $(grep -m1 -i 'score' "$run/match.txt" || true)"
 say "passed in $((SECONDS - started)) s"
