@@ -3,7 +3,7 @@
 # setting is checked where it enters, with a message naming it; task indices are decimal
 # whatever their leading zeros and below the array's size; a rerun into a run's folder
 # with other settings is refused and changes nothing; paths with spaces work; two copies
-# of one task at once both succeed. Any user; about half a minute. EMILIA names the binary
+# of one task at once both succeed. Any user; about 20 seconds. EMILIA names the binary
 # (default target/release/emilia, built when missing).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -135,19 +135,23 @@ status=0
 refused "submit.sh into $run2 with --games 2" "GAMES="
 say "reruns with other settings refused, leaving the run as it was; with the same, nothing to do"
 
-# Two copies of a longer match at once, where a stopped one left its temporary files: the
-# second waits for the first, both succeed.
-rm "$run2/match.tsv" "$run2/match.txt" "$run2/settings/match"
+# Two copies of the match at once, where a stopped one left its temporary files: the second
+# waits for the first, both succeed. The first copy's binary waits 2 s before the match,
+# so that the second starts while the first runs however fast the machine is.
+rm "$run2/match.tsv" "$run2/match.txt"
 echo stopped >"$run2/match.tsv.partial"
 echo stopped >"$run2/match.txt.partial"
-env OUT="$run2" TASKS=2 MATCH_GAMES=16 MATCH_DEPTH=5 "$here/match.sbatch" >"$tmp/first" 2>&1 &
+slow="$tmp/the binary/slow emilia"
+printf '#!/bin/bash\n[[ $1 != match ]] || sleep 2\nexec %q "$@"\n' "$EMILIA" >"$slow"
+chmod +x "$slow"
+env OUT="$run2" TASKS=2 EMILIA="$slow" "$here/match.sbatch" >"$tmp/first" 2>&1 &
 first=$!
 for _ in $(seq 300); do
     grep -q 'match: ' "$tmp/first" && break
     sleep 0.1
 done
 status=0
-env OUT="$run2" TASKS=2 MATCH_GAMES=16 MATCH_DEPTH=5 "$here/match.sbatch" >"$tmp/log" 2>&1 || status=$?
+env OUT="$run2" TASKS=2 "$here/match.sbatch" >"$tmp/log" 2>&1 || status=$?
 second=$status
 status=0
 wait "$first" || status=$?
