@@ -429,6 +429,10 @@ class SimpleEngine:
         self._ended = f"{self.command[0]} exited (status {status}) {when}"
         raise EngineTerminatedError(self._ended)
 
+    def _too_long(self, command):
+        message = f"{self.command[0]} answered {command!r} with more than {_MAX_REPLY} bytes"
+        self._fail(EngineProtocolError, message)
+
     def _garbage(self, what, line):
         self._fail(EngineProtocolError, f"{self.command[0]} answered {what} with {line!r}")
 
@@ -534,6 +538,7 @@ class SimpleEngine:
             deadline = time.monotonic() + 1.0
             while not self._exited() and time.monotonic() < deadline:
                 time.sleep(0.01)
+        self._ended = self._ended or "closed"
         return self.kill()
 
     def quit(self):
@@ -551,11 +556,15 @@ class SimpleEngine:
                 self._send("quit")
         except EngineTerminatedError:
             pass  # it left without answering
+        except EngineError:
+            if self._status is not None:
+                raise  # a wrong answer or none: ended, and said so
+            # refused: it is ended below
         while not self._exited():
             if time.monotonic() >= deadline:
                 self._fail(EngineTimeoutError, f"{self.command[0]} did not exit after quit")
             time.sleep(0.01)
-        self._ended = "quit"
+        self._ended = "it quit"
         return self.kill()
 
     # GTP.
@@ -576,7 +585,7 @@ class SimpleEngine:
                 self._garbage(repr(command), line)
             size += len(line) + 1
             if size > _MAX_REPLY:
-                self._garbage(repr(command), f"{size} bytes or more: {line}")
+                self._too_long(command)
             reply.append(line)
         self._awaiting = None
         head, ident = reply[0], re.match(r"\d+", command)
@@ -682,7 +691,7 @@ class SimpleEngine:
                 return lines
             size += len(line) + 1
             if size > _MAX_REPLY:
-                self._garbage(repr(ping), f"{size} bytes or more: {line}")
+                self._too_long(ping)
             lines.append(line)
 
     def _send_nboard_game(self, moves, position, limit):
@@ -927,7 +936,7 @@ class SimpleEngine:
             answer = self._line(deadline, line)
             size += len(answer) + 1
             if size > _MAX_REPLY:
-                self._garbage(repr(line), f"{size} bytes or more: {answer}")
+                self._too_long(line)
             lines.append(answer)
             if ends[word](answer.split()):
                 self._awaiting = None
