@@ -8,21 +8,13 @@
 
 The names follow python-chess's ``chess.engine`` where they fit. The client keeps the game
 itself (with its own rules, so that it sends the passes an engine expects and checks every
-move it gets back) and keeps three rules of its own:
-
-- Every value is checked where it enters, before anything is sent: a bad limit or timeout
-  raises LimitError, a bad option EngineOptionError, a bad game or command ValueError, each
-  naming the value; the session goes on.
-- Every wait has a deadline that nothing the engine writes can postpone: an answer may take
-  the search's time bound plus ``timeout`` seconds, then EngineTimeoutError; a line from
-  the engine is at most 64 KiB and a GTP reply at most 1 MiB.
-- The client never falls out of step with its engine: every answer is read whole, or the
-  engine's process group is ended. A dead engine raises EngineTerminatedError, a silent one
-  EngineTimeoutError, one that answers what is not its protocol (or what cannot be read)
-  EngineProtocolError; these, and any exception while an answer is awaited (Ctrl-C too),
-  end the engine, and every later command raises EngineTerminatedError.
-
-``close()``, ``quit()`` and the end of a ``with`` block end the process group too.
+move it gets back), and three rules, which python/README.md states in full: every value is
+checked where it enters, before anything is sent (LimitError, EngineOptionError,
+ValueError); every wait has a deadline that nothing the engine writes can postpone (the
+search's time bound plus ``timeout``, then EngineTimeoutError); and the client never falls
+out of step with its engine: it reads every answer whole or ends the engine's process
+group (EngineTerminatedError, EngineProtocolError, and any exception while an answer is
+awaited), after which every command raises EngineTerminatedError.
 """
 
 import dataclasses
