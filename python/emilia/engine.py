@@ -715,6 +715,8 @@ class SimpleEngine:
         self._awaiting = command
         self._send(command)
         ping = None
+        if stop_at is not None:
+            stop_at = min(stop_at, deadline)  # then the ping's answer is awaited no longer
         while True:
             if stop_at is not None and time.monotonic() >= stop_at:
                 self._ping_number += 1
@@ -725,7 +727,7 @@ class SimpleEngine:
             else:
                 line = self._line(min(deadline, stop_at), command, soft=True)
                 if line is None:
-                    continue  # the stop time, or the deadline (then the next read raises)
+                    continue  # the stop time
             words = line.split()
             if ping is not None and words == ["pong", str(ping)]:
                 ping = None  # answered before the search's end: nothing left to read

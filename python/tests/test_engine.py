@@ -492,3 +492,10 @@ def test_configure_over_nboard():
         with pytest.raises(EngineOptionError, match="depth"):
             engine.configure(depth=5)
         assert engine.play("f5", Limit(depth=2)).move in _position("f5").moves()
+
+
+def test_a_clock_shorter_than_the_move_time_bounds_the_wait():
+    engine = SimpleEngine.popen_nboard(FAKE + ["nboard"], timeout=0.5)  # `go` unanswered
+    error = outcome_within(0.5 + 0.5 + 2, lambda: engine.play("", Limit(time=30, black_clock=0.5)))
+    assert isinstance(error, EngineTimeoutError), error
+    assert gone(engine)
