@@ -1,19 +1,24 @@
 """The pipe client against Emilia's binary in both protocols, against GRhino, and against
 engines that die, stay silent or answer garbage."""
 
+import math
 import os
 import shutil
 import signal
 import sys
+import threading
 import time
 
 import pytest
 
 from emilia.engine import (
     EngineError,
+    EngineOptionError,
+    EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
     Limit,
+    LimitError,
     SimpleEngine,
     _Position,
 )
@@ -229,3 +234,268 @@ def _Position_after(transcript):
     for i in range(0, len(transcript), 2):
         position.play(transcript[i : i + 2])
     return position
+
+
+# The client's rules: a deadline no output postpones, values checked before anything is
+# sent, never out of step with the engine.
+
+
+def outcome_within(seconds, call):
+    """What ``call()`` raised (None if it returned), asserting that it came back within
+    ``seconds``: it runs on a thread, so that a client that waits for ever fails the test
+    instead of holding it."""
+    outcome = []
+
+    def run():
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    return outcome[0]
+
+
+def popen(protocol):
+    return getattr(SimpleEngine, f"popen_{protocol}")
+
+
+@pytest.mark.parametrize(
+    "protocol, reply", [("gtp", "FLOOD"), ("nboard", "FLOOD"), ("nboard", "STATUS")]
+)
+def test_an_engine_flooding_what_is_no_answer_raises_in_time(protocol, reply):
+    command = "genmove" if protocol == "gtp" else "go"
+    engine = popen(protocol)(FAKE + [protocol, f"{command}={reply}"], timeout=1.0)
+    try:
+        error = outcome_within(0.5 + 1.0 + 2, lambda: engine.play("", Limit(time=0.5)))
+        assert isinstance(error, EngineTimeoutError), error
+        assert gone(engine)
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize("reply, what", [("ENDLESS", "line of more than"), ("LINES", "bytes")])
+def test_an_endless_line_or_reply_is_a_protocol_error_at_once(reply, what):
+    engine = SimpleEngine.popen_gtp(FAKE + ["gtp", f"genmove={reply}"], timeout=30)
+    try:
+        error = outcome_within(5, lambda: engine.play("", Limit(time=1)))
+        assert isinstance(error, EngineProtocolError) and what in str(error), error
+        assert gone(engine)
+    finally:
+        engine.kill()
+
+
+REFUSED_LIMITS = [
+    ("nboard", Limit(time=math.inf), "inf"),
+    ("gtp", Limit(time=9.2e9), "9200000000.0"),
+    ("gtp", Limit(time=1e300), "1e+300"),
+    ("gtp", Limit(time=math.nan), "nan"),
+    ("nboard", Limit(time=math.nan), "nan"),
+    ("gtp", Limit(time=-1), "-1"),
+    ("nboard", Limit(time=0), "time 0"),
+    ("gtp", Limit(black_clock=math.inf), "inf"),
+    ("nboard", Limit(black_clock=-0.5), "-0.5"),
+    ("gtp", Limit(black_clock=10, black_inc=1e18), "1e+18"),
+    ("gtp", Limit(depth=0), "depth 0"),
+    ("gtp", Limit(depth=2.5), "2.5"),
+    ("nboard", Limit(depth=61), "61"),
+    ("gtp", Limit(nodes=2**64), str(2**64)),
+    ("gtp", Limit(time="1"), "'1'"),
+    ("nboard", Limit(nodes=1000), "node"),
+]
+
+
+@pytest.mark.parametrize("protocol, limit, named", REFUSED_LIMITS)
+def test_a_limit_out_of_range_is_refused_before_anything_is_sent(protocol, limit, named):
+    with popen(protocol)([EMILIA, "--book", "off", "--threads", "1"], timeout=5) as engine:
+        engine.play("c4", Limit(depth=1))
+        error = outcome_within(1, lambda: engine.play("c4c5", limit))
+        assert isinstance(error, LimitError) and named in str(error), error
+        # In step: the next answer is this position's, as a fresh engine's.
+        after = engine.play("c4c5b6", Limit(depth=4)).move
+    with popen(protocol)([EMILIA, "--book", "off", "--threads", "1"]) as fresh:
+        assert after == fresh.play("c4c5b6", Limit(depth=4)).move
+
+
+def test_a_timeout_out_of_range_is_refused():
+    for timeout in (math.inf, math.nan, 0, -1, 1e300, "10"):
+        with pytest.raises(LimitError, match="timeout"):
+            SimpleEngine.popen_gtp([EMILIA], timeout=timeout)
+    with SimpleEngine.popen_gtp([EMILIA]) as engine:
+        with pytest.raises(LimitError, match="inf"):
+            engine.timeout = math.inf
+        assert engine.timeout == 10.0
+        with pytest.raises(LimitError, match="multipv 0"):
+            engine.analyse("f5", Limit(depth=2), multipv=0)
+        with pytest.raises(LimitError, match="timeout"):
+            engine.send_command("name", timeout=math.inf)
+        assert engine.play("f5", Limit(depth=2)).move in _position("f5").moves()
+
+
+def test_an_exception_while_an_answer_is_awaited_ends_the_engine():
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    with SimpleEngine.popen_gtp([EMILIA, "--book", "off", "--threads", "1"]) as engine:
+        previous = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            with pytest.raises(KeyboardInterrupt):
+                engine.play("f5d6", Limit(time=3))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        assert gone(engine)
+        # Never an answer meant for another command: the engine is gone, and says why.
+        with pytest.raises(EngineTerminatedError, match="KeyboardInterrupt"):
+            engine.play("c4c5b6", Limit(depth=4))
+
+
+NBOARD_GARBAGE = [
+    "search F5 abc 0 10\\n=== F5",
+    "nodestats xyz\\n=== F5",
+    "=== F5/x",
+    "search F5 1.0 0 deep\\n=== F5",
+    "search Z9 1.0 0 4\\n=== F5",
+    "=== F5/1.0/soon",
+    "=== J9",
+]
+
+
+@pytest.mark.parametrize("reply", NBOARD_GARBAGE)
+def test_an_unreadable_nboard_answer_is_a_protocol_error_naming_it(reply):
+    engine = SimpleEngine.popen_nboard(FAKE + ["nboard", f"go={reply}"], timeout=5)
+    with pytest.raises(EngineProtocolError) as error:
+        engine.play("", Limit(depth=2))
+    first = reply.split("\\n")[0]
+    assert repr(first)[1:-1] in str(error.value) or "j9" in str(error.value)
+    assert gone(engine)
+    with pytest.raises(EngineTerminatedError):
+        engine.play("", Limit(depth=2))
+
+
+@pytest.mark.parametrize(
+    "replies, named",
+    [
+        (["genmove== f5", "last_search== depth x score y"], "depth x score y"),
+        (["genmove== f5", "last_search== depth 4 score 1 nodes 9 exact maybe book false"], "maybe"),
+        (["last_search==", "hint== f5 nan depth 4"], None),
+    ],
+)
+def test_an_unreadable_gtp_report_is_a_protocol_error_naming_it(replies, named):
+    engine = SimpleEngine.popen_gtp(FAKE + ["gtp"] + replies, timeout=5)
+    with pytest.raises(EngineProtocolError) as error:
+        if named is None:
+            engine.analyse("", Limit(depth=2))
+        else:
+            engine.play("", Limit(depth=2))
+    assert (named or "nan") in str(error.value)
+    assert gone(engine)
+
+
+def test_an_answer_that_is_not_utf8_is_reported_as_such():
+    engine = SimpleEngine.popen_gtp(FAKE + ["gtp", "genmove== \\xff\\xfe"], timeout=5)
+    with pytest.raises(EngineProtocolError, match="not UTF-8") as error:
+        engine.play("", Limit(time=1))
+    assert "exited" not in str(error.value)
+    assert gone(engine)
+
+
+def test_close_and_quit_end_the_engine_once(monkeypatch):
+    signalled, killpg = [], os.killpg
+
+    def recording_killpg(group, number):
+        signalled.append(group)
+        killpg(group, number)
+
+    monkeypatch.setattr(os, "killpg", recording_killpg)
+    engine = SimpleEngine.popen_gtp([EMILIA])
+    assert engine.close() == 0 and engine.close() == 0 and engine.quit() == 0
+    assert signalled == [engine._process.pid]
+    for protocol in ("gtp", "nboard"):
+        engine = popen(protocol)([EMILIA])
+        signalled.clear()
+        assert engine.quit() == 0 and engine.quit() == 0 and engine.close() == 0
+        assert gone(engine) and len(signalled) == 1
+        with pytest.raises(EngineTerminatedError, match="quit"):
+            engine.play("f5", Limit(depth=1))
+
+
+def test_quit_ends_an_engine_that_stays_in_time(tmp_path):
+    engine = SimpleEngine.popen_gtp(FAKE + ["silent", str(tmp_path / "child"), "after-hello"])
+    engine.timeout = 1.0
+    started = time.monotonic()
+    with pytest.raises(EngineTimeoutError):
+        engine.quit()
+    assert time.monotonic() - started < 1.0 + 1
+    assert gone(engine)
+
+
+def test_a_raw_command_over_gtp():
+    with SimpleEngine.popen_gtp([EMILIA, "--book", "off", "--threads", "1"]) as engine:
+        assert engine.send_command("name") == engine.name == "Emilia"
+        assert engine.send_command("7 protocol_version") == "2"
+        assert len(engine.send_command("showboard").splitlines()) >= 9
+        with pytest.raises(EngineError, match="did you mean 'genmove'"):
+            engine.send_command("genmov black")
+        engine.send_command("play black f5")  # the engine's game moves on, not the client's
+        assert engine.play("", Limit(depth=2)).move in _position("").moves()
+        for bad in ("name\nquit", "", "# a comment", "x" * 20000):
+            with pytest.raises(ValueError):
+                engine.send_command(bad)
+        assert engine.send_command("quit") == ""
+        assert gone(engine)
+
+
+def test_a_raw_command_over_nboard():
+    with SimpleEngine.popen_nboard([EMILIA, "--threads", "1"]) as engine:
+        assert engine.name == "Emilia10"
+        assert engine.send_command("set depth 3") == "set myname Emilia3"
+        assert engine.send_command("ping 42") == "pong 42"
+        assert engine.send_command("go").splitlines()[-1].startswith("=== ")
+        assert engine.send_command("hint 2").splitlines()[-1] == "status"
+        assert engine.send_command("learn") == "learned"
+        assert engine.send_command("set contempt 0") == ""
+        assert engine.play("f5", Limit(depth=2)).move in _position("f5").moves()
+
+
+def test_configure_over_gtp():
+    with SimpleEngine.popen_gtp([EMILIA, "--threads", "1"]) as engine:
+        engine.configure(probcut=0, book=False)
+        engine.configure({"seed": 7})
+        options = engine.send_command("setoption").splitlines()
+        assert {"probcut 0", "book off", "seed 7"} <= {" ".join(o.split()[:2]) for o in options}
+        with pytest.raises(EngineOptionError, match="colour"):
+            engine.configure(colour="blue")
+        with pytest.raises(EngineOptionError, match="500"):
+            engine.configure(probcut=500)
+        for name, value in (("book", "off\nquit"), ("two words", 1), ("hash", None)):
+            with pytest.raises(EngineOptionError):
+                engine.configure({name: value})
+        assert not engine.play("", Limit(depth=2)).book
+    with SimpleEngine.popen_gtp(FAKE + ["gtp"]) as fake:
+        with pytest.raises(EngineOptionError, match="setoption"):
+            fake.configure(hash=1)
+
+
+def test_configure_over_nboard():
+    with SimpleEngine.popen_nboard([EMILIA, "--threads", "1"]) as engine:
+        assert engine.play("", Limit(depth=2)).book
+        engine.configure(book=False)
+        assert not engine.play("", Limit(depth=2)).book
+        with pytest.raises(EngineOptionError, match="500"):
+            engine.configure(probcut=500)
+        with pytest.raises(EngineOptionError, match="depth"):
+            engine.configure(depth=5)
+        assert engine.play("f5", Limit(depth=2)).move in _position("f5").moves()
+
+
+def test_a_clock_shorter_than_the_move_time_bounds_the_wait():
+    engine = SimpleEngine.popen_nboard(FAKE + ["nboard"], timeout=0.5)  # `go` unanswered
+    error = outcome_within(0.5 + 0.5 + 2, lambda: engine.play("", Limit(time=30, black_clock=0.5)))
+    assert isinstance(error, EngineTimeoutError), error
+    assert gone(engine)
