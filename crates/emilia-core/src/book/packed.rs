@@ -64,13 +64,11 @@ impl PackedBook {
             .clone()
     }
 
-    /// The book of a book file's bytes, looked up in place, when its header and the
-    /// positions of its body agree.
+    /// The book of a book file's bytes, looked up in place, when its frame (checksum
+    /// included) and the positions of its body agree.
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     fn from_file_bytes(bytes: &'static [u8]) -> Option<PackedBook> {
-        super::format::decode(bytes).ok()?;
-        let count = u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?) as usize;
-        let body = body_of(bytes);
+        let (count, body) = super::format::open(bytes).ok()?;
         let offsets = layout::offsets(body, count)?;
         Some(PackedBook {
             body: Cow::Borrowed(body),

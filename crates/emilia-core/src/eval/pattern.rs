@@ -223,6 +223,13 @@ impl PatternEval {
     /// The built-in evaluation, loaded once and shared.
     pub fn embedded() -> Result<&'static PatternEval, WeightsError> {
         static SHARED: OnceLock<Result<PatternEval, WeightsError>> = OnceLock::new();
+        // In WebAssembly, nothing is kept before the file is supplied.
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        if SHARED.get().is_none() && crate::platform::supplied_file("emilia.weights").is_none() {
+            return Err(WeightsError::Mismatch(
+                "the 8x8 weights were not supplied (platform::supply_file)".to_string(),
+            ));
+        }
         SHARED
             .get_or_init(PatternEval::load_embedded)
             .as_ref()
