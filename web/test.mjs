@@ -209,6 +209,9 @@ try {
       const white = [...discs].filter((d) => d === "w").length;
       assert.ok(status.includes(`Black ${black}, White ${white}`), `${status} vs the board's ${black}-${white}`);
       assert.ok(clicks >= 10, `${clicks} clicks`);
+      // The chart grew with the game: a point for each of the engine's moves.
+      const engineMoves = await page.$$eval("#moves li button.ply", (l) => l.filter((b) => b.textContent.startsWith("○") && !b.textContent.endsWith("pass")).length);
+      assert.equal(await page.locator("#chart circle.point").count(), engineMoves);
       await page.screenshot({ path: join(shots, `game-${size}x${size}.png`), fullPage: true });
       console.log(`${size}x${size}: ${clicks} moves clicked; ${status}`);
       await page.close();

@@ -12,7 +12,7 @@ pub(crate) fn text(value: &JsValue, name: &str) -> Result<String, String> {
 }
 
 /// `value` as a whole number from `min` to `max`, or an error naming it.
-pub fn whole(value: f64, name: &str, min: u32, max: u32) -> Result<u32, String> {
+pub(crate) fn whole(value: f64, name: &str, min: u32, max: u32) -> Result<u32, String> {
     if value.fract() == 0.0 && value >= f64::from(min) && value <= f64::from(max) {
         Ok(value as u32)
     } else {
