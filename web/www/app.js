@@ -705,7 +705,9 @@ function renderChart(plies, boards) {
     chart.replaceChildren();
     return;
   }
-  const span = Math.max(plies.length, 1);
+  // Across as many moves as the game can have, so that the line grows along the axis.
+  const empties = (state.game.boardAt(0).split(" ")[0].match(/-/g) ?? []).length;
+  const span = Math.max(plies.length, empties, 1);
   const extreme = values.reduce((m, v) => Math.max(m, Math.abs(v.black)), 8);
   const range = Math.ceil(extreme / 8) * 8;
   const x = (ply) => MARGIN + ((ply + 1) / span) * (WIDTH - 2 * MARGIN);
