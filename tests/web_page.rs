@@ -1,6 +1,8 @@
 //! The page in a real browser: `web/test.sh` builds `web/dist`, checks the WebAssembly
-//! engine's fingerprint under Node and runs `web/test.mjs` in the system's Chromium (games
-//! on 8x8 and 10x10 by clicks, move values against this program's, undo, stop).
+//! engine's fingerprint under Node and runs `web/test.mjs`: the module's checks of values
+//! from JavaScript under Node, then the system's Chromium (games on 8x8 and 10x10 by clicks,
+//! move values against this program's, undo, stop, review, the info line, the strength
+//! field, coordinates, keyboard, phone layout, a panic, and a throttled cold load).
 //! Skipped, saying so, where Node, Chromium or Python is missing.
 
 use std::path::Path;

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { initSync, benchMidgame } from "./dist/emilia_web.js";
+import { initSync, benchMidgame, supplyFile } from "./dist/emilia_web.js";
 
 function usage(message) {
   console.error(`bench.mjs: ${message}\nUsage: node web/bench.mjs [--depth N] [--seconds S]`);
@@ -27,6 +27,8 @@ for (let i = 0; i < args.length; i += 2) {
   }
 }
 
-const wasm = gunzipSync(readFileSync(fileURLToPath(new URL("./dist/emilia_web_bg.wasm.gz", import.meta.url))));
-initSync({ module: wasm });
+const dist = (name) => gunzipSync(readFileSync(fileURLToPath(new URL(`./dist/${name}`, import.meta.url))));
+initSync({ module: dist("emilia_web_bg.wasm.gz") });
+// The module carries no weights: the 8x8 ones, as the page hands them over.
+supplyFile("emilia.weights", dist("emilia.weights.gz"));
 benchMidgame(depth, seconds, (line) => console.log(line));

@@ -39,6 +39,7 @@ pub fn midgame(depth: Option<u32>, seconds: f64, line: &mut dyn FnMut(&str)) {
 #[wasm_bindgen(js_name = benchMidgame)]
 pub fn bench_midgame(depth: u32, seconds: f64, line: &Listener) {
     midgame((depth > 0).then_some(depth), seconds, &mut |text| {
-        line.tell(text)
+        // A function that throws loses its lines; the benchmark runs on.
+        let _ = line.tell(text);
     });
 }

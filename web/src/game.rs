@@ -6,6 +6,8 @@ use emilia::formats::ggf;
 use emilia::game::Game;
 use wasm_bindgen::prelude::*;
 
+use crate::args;
+
 /// A game being played or looked at on the page.
 #[wasm_bindgen]
 pub struct WebGame {
@@ -53,7 +55,19 @@ impl WebGame {
         }
         let start =
             Position::start(size).ok_or_else(|| error(format!("no {size}x{size} board")))?;
-        let (_, moves) = start.play_transcript(text).map_err(error)?;
+        let (_, moves) = start.play_transcript(text).map_err(|e| {
+            let fits = [6, 8, 10, 12].into_iter().find(|&other| {
+                other != size
+                    && Position::start(other).is_some_and(|p| p.play_transcript(text).is_ok())
+            });
+            match fits {
+                Some(other) => error(format!(
+                    "not a game on {size}x{size} ({e}): it is one on {other}x{other}, \
+                     choose that board to load it"
+                )),
+                None => error(format!("not a game on {size}x{size}: {e}")),
+            }
+        })?;
         let mut web = WebGame::of(Game::new(start));
         for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
             web.play_move(mv)?;
@@ -85,9 +99,27 @@ impl WebGame {
         Ok(())
     }
 
+    /// The game as a GGF record with the players' names.
+    pub fn ggf_named(&self, black: &str, white: &str) -> String {
+        let mut game = self.game.clone();
+        game.black = black.to_string();
+        game.white = white.to_string();
+        ggf::write_game(&game, "Emilia web")
+    }
+
     /// The position before ply `ply` (0 is the start; the number of plies is now).
     pub fn position_at(&self, ply: usize) -> Option<&Position> {
         self.game.positions().get(ply)
+    }
+}
+
+/// `size` as a board size for JavaScript, refused naming it unless 6, 8, 10 or 12.
+fn board_size(size: f64) -> Result<usize, JsError> {
+    match args::whole(size, "size", 6, 12) {
+        Ok(size) if size % 2 == 0 => Ok(size as usize),
+        _ => Err(JsError::new(&format!(
+            "size: {size} is not a board size: 6, 8, 10 or 12"
+        ))),
     }
 }
 
@@ -103,16 +135,18 @@ fn color_name(color: Color) -> String {
 impl WebGame {
     /// A game from the start of a `size`x`size` board.
     #[wasm_bindgen(constructor)]
-    pub fn new(size: usize) -> Result<WebGame, JsError> {
+    pub fn new(size: f64) -> Result<WebGame, JsError> {
+        let size = board_size(size)?;
         Game::standard(size)
             .map(WebGame::of)
-            .ok_or_else(|| JsError::new(&format!("no {size}x{size} board: 6, 8, 10 or 12")))
+            .ok_or_else(|| JsError::new(&format!("size: no {size}x{size} board")))
     }
 
     /// [`WebGame::read`] for JavaScript.
     #[wasm_bindgen(js_name = fromText)]
-    pub fn from_text(text: &str, size: usize) -> Result<WebGame, JsError> {
-        WebGame::read(text, size).map_err(|e| JsError::new(&e.0))
+    pub fn from_text(text: &JsValue, size: f64) -> Result<WebGame, JsError> {
+        let text = args::text(text, "text").map_err(|e| JsError::new(&e))?;
+        WebGame::read(&text, board_size(size)?).map_err(|e| JsError::new(&e.0))
     }
 
     /// Squares per side.
@@ -152,8 +186,9 @@ impl WebGame {
     }
 
     /// [`WebGame::play_named`] for JavaScript.
-    pub fn play(&mut self, name: &str) -> Result<(), JsError> {
-        self.play_named(name).map_err(|e| JsError::new(&e.0))
+    pub fn play(&mut self, name: &JsValue) -> Result<(), JsError> {
+        let name = args::text(name, "move").map_err(|e| JsError::new(&e))?;
+        self.play_named(&name).map_err(|e| JsError::new(&e.0))
     }
 
     /// Takes back the last move (with the forced pass after it); false at the start.
@@ -175,6 +210,39 @@ impl WebGame {
             Some(mv) => self.play_move(mv).is_ok(),
             None => false,
         }
+    }
+
+    /// Whether a move taken back can be played again.
+    #[wasm_bindgen(js_name = canRedo)]
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// Takes moves back until at most `ply` plies remain (a forced pass goes with its
+    /// move), so that play goes on from there; they can be played again by redo until
+    /// another move is played.
+    #[wasm_bindgen(js_name = backTo)]
+    pub fn back_to(&mut self, ply: usize) {
+        while self.ply_count() > ply && self.undo() {}
+        // Taken back past a forced pass with its move: the move again stands after it.
+        if self.ply_count() < ply {
+            self.redo();
+        }
+    }
+
+    /// The legal moves before ply `ply`, as [`WebGame::legal`] gives them now.
+    #[wasm_bindgen(js_name = legalAt)]
+    pub fn legal_at(&self, ply: usize) -> String {
+        let Some(position) = self.position_at(ply) else {
+            return String::new();
+        };
+        let moves: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .filter(|m| **m != Move::Pass)
+            .map(Move::to_string)
+            .collect();
+        moves.join(" ")
     }
 
     /// Whether neither side can move.
@@ -220,9 +288,10 @@ impl WebGame {
         self.game.transcript()
     }
 
-    /// The game as a GGF record.
-    pub fn ggf(&self) -> String {
-        ggf::write_game(&self.game, "Emilia web")
+    /// The game as a GGF record, with the players' names (`black`, `white`).
+    pub fn ggf(&self, black: &JsValue, white: &JsValue) -> Result<String, JsError> {
+        let named = |value, side| args::text(value, side).map_err(|e| JsError::new(&e));
+        Ok(self.ggf_named(&named(black, "black")?, &named(white, "white")?))
     }
 }
 
@@ -241,8 +310,15 @@ mod tests {
         assert_eq!(same.board(), board);
         assert_eq!(same.ply_count(), 0);
         assert!(WebGame::read("f5f5", 8).is_err());
+        // A 10x10 opening read as 8x8 names the size it fits.
+        let wrong = WebGame::read("e4f4g5h6g6g7", 8).err().unwrap().to_string();
+        assert!(wrong.contains("one on 10x10"), "{wrong}");
         assert!(WebGame::read("XO- X", 8).is_err());
-        let ggf_text = game.ggf();
+        let ggf_text = game.ggf_named("Ann", "Emilia level 12");
+        assert!(
+            ggf_text.contains("PB[Ann]PW[Emilia level 12]"),
+            "{ggf_text}"
+        );
         assert_eq!(WebGame::read(&ggf_text, 6).unwrap().transcript(), "f5d6c3");
     }
 
@@ -254,7 +330,11 @@ mod tests {
         assert_eq!(game.transcript(), "f5");
         assert!(game.redo() && game.redo());
         assert_eq!(game.board(), after);
-        assert!(!game.redo());
+        assert!(!game.redo() && !game.can_redo());
+        game.back_to(1);
+        assert_eq!(game.transcript(), "f5");
+        assert!(game.can_redo() && game.redo() && game.redo());
+        assert_eq!(game.board(), after);
         assert!(game.undo());
         game.play_named("c4").unwrap();
         assert!(!game.redo());

@@ -3,13 +3,20 @@
 //! neither: `std::time::Instant::now` panics there and threads cannot be started, so the
 //! clock is the embedder's (see `platform::set_clock`, which exists on that target only) and every
 //! search runs on the calling thread (the `threads` option is 1 there, and
-//! [`Engine::ponder_while`](crate::engine::Engine::ponder_while) only waits).
+//! [`Engine::ponder_while`](crate::engine::Engine::ponder_while) only waits). The data
+//! files built into a native program are supplied there by the embedder
+//! (`platform::supply_file`).
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use std::time::Instant;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub use embedder_clock::{set_clock, set_wall_clock, Instant};
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) use supplied::supplied_file;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use supplied::{supply_file, SUPPLIED_FILES};
 
 /// Seconds since 1970 (UTC), for the dates that records carry. On
 /// `wasm32-unknown-unknown`, from the clock set with [`set_wall_clock`] (0 before one is).
@@ -149,5 +156,54 @@ mod embedder_clock {
         fn sub(self, earlier: Instant) -> Duration {
             self.duration_since(earlier)
         }
+    }
+}
+
+/// The data files a native program carries inside itself (weights of each size, the book)
+/// are supplied by the embedder on `wasm32-unknown-unknown`, where the module is downloaded:
+/// a page fetches each one when a board size first needs it, in the form the files are
+/// shipped in, instead of a module carrying every size's tables decoded.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod supplied {
+    use std::sync::OnceLock;
+
+    /// The files an embedder may supply, by the names they ship under (`weights/`).
+    pub const SUPPLIED_FILES: [&str; 5] = [
+        "emilia.weights",
+        "emilia-6.weights",
+        "emilia-10.weights",
+        "emilia-12.weights",
+        "emilia.book",
+    ];
+
+    /// Each supplied file's bytes, kept for the life of the module.
+    static FILES: [OnceLock<&'static [u8]>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+
+    /// Supplies the file `name` (one of [`SUPPLIED_FILES`]): the 8x8 weights before the
+    /// first engine is made, another size's weights before a search on it, the book before
+    /// an engine that uses it. A file is taken once; supplying it again changes nothing.
+    /// The bytes are checked where they are read, as a file named by the user would be.
+    pub fn supply_file(name: &str, bytes: Vec<u8>) -> Result<(), String> {
+        let at = SUPPLIED_FILES
+            .iter()
+            .position(|&known| known == name)
+            .ok_or_else(|| {
+                let name: String = name.chars().take(60).collect();
+                format!("{name:?} is not one of {}", SUPPLIED_FILES.join(", "))
+            })?;
+        FILES[at].get_or_init(|| Box::leak(bytes.into_boxed_slice()));
+        Ok(())
+    }
+
+    /// The bytes of the supplied file `name`, if it was supplied.
+    pub(crate) fn supplied_file(name: &str) -> Option<&'static [u8]> {
+        let at = SUPPLIED_FILES.iter().position(|&known| known == name)?;
+        FILES[at].get().copied()
     }
 }

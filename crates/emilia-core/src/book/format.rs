@@ -199,6 +199,14 @@ pub(crate) fn body_of(bytes: &[u8]) -> &[u8] {
     &bytes[FILE_HEADER_LEN.min(bytes.len())..]
 }
 
+/// The number of positions and the body of a file's bytes, checked by the file's frame
+/// (its length, kind, version and checksum) only.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) fn open(bytes: &[u8]) -> Result<(usize, &[u8]), BookError> {
+    let (fields, body) = FRAME.open(bytes).map_err(BookError::Frame)?;
+    Ok((u32_at(fields, 0) as usize, body))
+}
+
 /// Reads and checks a file's bytes.
 pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
     let (fields, body) = FRAME.open(bytes).map_err(BookError::Frame)?;

@@ -24,10 +24,20 @@ use crate::rng::Rng;
 
 /// The book built into the binary (made by `emilia book build` and `deepen`; see the
 /// README).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 static EMBEDDED_BOOK: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../weights/emilia.book"
 ));
+
+/// The built-in book file: inside a native program; on WebAssembly, the file the embedder
+/// supplied (`platform::supply_file`), if it has.
+fn built_in_book() -> Option<&'static [u8]> {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    return Some(EMBEDDED_BOOK);
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    crate::platform::supplied_file("emilia.book")
+}
 
 /// What a value rests on: nothing yet, a search to some depth, or an exact solve. Ordered
 /// from weakest to strongest.
@@ -303,8 +313,14 @@ impl Book {
     /// The book built into the binary, decoded once per process.
     pub fn embedded() -> Result<Arc<Book>, format::BookFileError> {
         static SHARED: OnceLock<Result<Arc<Book>, format::BookError>> = OnceLock::new();
+        let Some(bytes) = built_in_book() else {
+            let missing = "the book was not supplied (platform::supply_file)".to_string();
+            return Err(format::BookFileError::BuiltIn(format::BookError::Corrupt(
+                0, missing,
+            )));
+        };
         SHARED
-            .get_or_init(|| format::decode(EMBEDDED_BOOK).map(Arc::new))
+            .get_or_init(|| format::decode(bytes).map(Arc::new))
             .clone()
             .map_err(format::BookFileError::BuiltIn)
     }

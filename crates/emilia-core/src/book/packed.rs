@@ -12,6 +12,7 @@ use crate::board::Board8;
 use crate::rng::Rng;
 
 /// Where each position of the built-in book starts, u32 little endian (see `build.rs`).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 static EMBEDDED_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/emilia-book-index.bin"));
 
 /// A book's file body and where each of its positions starts.
@@ -23,6 +24,7 @@ pub struct PackedBook {
 
 impl PackedBook {
     /// The book built into the binary, as it is stored in it.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn embedded() -> Arc<PackedBook> {
         static SHARED: OnceLock<Arc<PackedBook>> = OnceLock::new();
         SHARED
@@ -37,6 +39,41 @@ impl PackedBook {
                 })
             })
             .clone()
+    }
+
+    /// The book the embedder supplied (`platform::supply_file`), indexed at its first use;
+    /// an empty book until it is supplied, or when it is refused.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    pub fn embedded() -> Arc<PackedBook> {
+        static SHARED: OnceLock<Arc<PackedBook>> = OnceLock::new();
+        let empty = || Arc::new(PackedBook::new(&Book::new()));
+        if let Some(book) = SHARED.get() {
+            return book.clone();
+        }
+        let Some(bytes) = super::built_in_book() else {
+            return empty();
+        };
+        SHARED
+            .get_or_init(|| match PackedBook::from_file_bytes(bytes) {
+                Some(book) => Arc::new(book),
+                None => {
+                    log::error!("the supplied book is damaged: playing without it");
+                    empty()
+                }
+            })
+            .clone()
+    }
+
+    /// The book of a book file's bytes, looked up in place, when its frame (checksum
+    /// included) and the positions of its body agree.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    fn from_file_bytes(bytes: &'static [u8]) -> Option<PackedBook> {
+        let (count, body) = super::format::open(bytes).ok()?;
+        let offsets = layout::offsets(body, count)?;
+        Some(PackedBook {
+            body: Cow::Borrowed(body),
+            offsets: Cow::Owned(offsets),
+        })
     }
 
     /// `book`, packed.

@@ -339,30 +339,17 @@ impl GridPatternEval {
         static SIX: OnceLock<Option<GridPatternEval>> = OnceLock::new();
         static TEN: OnceLock<Option<GridPatternEval>> = OnceLock::new();
         static TWELVE: OnceLock<Option<GridPatternEval>> = OnceLock::new();
-        let (decoded, bytes): (_, &[u8]) = match size {
-            6 => (
-                &SIX,
-                include_bytes!(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-6.weights"
-                )),
-            ),
-            10 => (
-                &TEN,
-                include_bytes!(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-10.weights"
-                )),
-            ),
-            12 => (
-                &TWELVE,
-                include_bytes!(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-12.weights"
-                )),
-            ),
+        let decoded = match size {
+            6 => &SIX,
+            10 => &TEN,
+            12 => &TWELVE,
             _ => return None,
         };
+        if let Some(eval) = decoded.get() {
+            return eval.as_ref();
+        }
+        // Not decoded yet: on WebAssembly, not before the file is supplied.
+        let bytes = built_in_weights(size)?;
         decoded
             .get_or_init(|| {
                 let eval = Weights::decode(bytes)
@@ -449,6 +436,35 @@ impl GridPatternEval {
         let bound = max_score(layout.size * layout.size);
         sum.clamp(-bound, bound)
     }
+}
+
+/// The shipped weights file of boards of side `size` (6, 10 or 12): built into a native
+/// program; on WebAssembly, the file the embedder supplied, if it has
+/// (`platform::supply_file`).
+fn built_in_weights(size: usize) -> Option<&'static [u8]> {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    return match size {
+        6 => Some(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/emilia-6.weights"
+        ))),
+        10 => Some(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/emilia-10.weights"
+        ))),
+        12 => Some(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/emilia-12.weights"
+        ))),
+        _ => None,
+    };
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    crate::platform::supplied_file(match size {
+        6 => "emilia-6.weights",
+        10 => "emilia-10.weights",
+        12 => "emilia-12.weights",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -50,14 +50,14 @@ static BUILT_IN_TABLES: &PageAligned<[u8]> = &PageAligned(*include_bytes!(concat
 struct PageAligned<T: ?Sized>(T);
 
 /// The shipped weights as stored (symmetric contents share one weight), decoded when the
-/// program was built (see `build.rs` for the layout). WebAssembly expands them when the
-/// evaluation is made: its module is downloaded, and the full tables are nearly twice as
-/// large (34 MB against 19 MB).
-#[cfg(any(test, target_family = "wasm"))]
+/// program was built (see `build.rs` for the layout), for the tests of the expansion.
+/// WebAssembly's module carries no weights: the page supplies the shipped file
+/// (`platform::supply_file`), which is a quarter of the size of these.
+#[cfg(test)]
 static EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/emilia-weights.bin"));
 
 /// Bytes before the weights in [`EMBEDDED_WEIGHTS`].
-#[cfg(any(test, target_family = "wasm"))]
+#[cfg(test)]
 const EMBEDDED_HEADER: usize = 16;
 
 /// Largest score the evaluation returns: just short of a whole-board win, so that no
@@ -173,12 +173,27 @@ impl PatternEval {
             )),
         };
         #[cfg(target_family = "wasm")]
-        PatternEval::expand_embedded()
+        PatternEval::expand_supplied()
     }
 
-    /// The evaluation expanded from the dense weights built into the program (as
-    /// WebAssembly makes it; elsewhere for tests only).
-    #[cfg(any(test, target_family = "wasm"))]
+    /// The evaluation from the weights file the embedder supplied (WebAssembly).
+    #[cfg(target_family = "wasm")]
+    fn expand_supplied() -> Result<PatternEval, WeightsError> {
+        #[cfg(target_os = "unknown")]
+        let file = crate::platform::supplied_file("emilia.weights");
+        #[cfg(not(target_os = "unknown"))]
+        let file: Option<&[u8]> = None;
+        let bytes = file.ok_or_else(|| {
+            WeightsError::Mismatch(
+                "the 8x8 weights were not supplied (platform::supply_file)".to_string(),
+            )
+        })?;
+        PatternEval::from_bytes(bytes)
+    }
+
+    /// The evaluation expanded from the dense weights decoded when the program was built
+    /// (for tests).
+    #[cfg(test)]
     fn expand_embedded() -> Result<PatternEval, WeightsError> {
         let u32_at = |at: usize| {
             let bytes = EMBEDDED_WEIGHTS[at..at + 4].try_into().expect("4 bytes");
@@ -208,6 +223,13 @@ impl PatternEval {
     /// The built-in evaluation, loaded once and shared.
     pub fn embedded() -> Result<&'static PatternEval, WeightsError> {
         static SHARED: OnceLock<Result<PatternEval, WeightsError>> = OnceLock::new();
+        // In WebAssembly, nothing is kept before the file is supplied.
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        if SHARED.get().is_none() && crate::platform::supplied_file("emilia.weights").is_none() {
+            return Err(WeightsError::Mismatch(
+                "the 8x8 weights were not supplied (platform::supply_file)".to_string(),
+            ));
+        }
         SHARED
             .get_or_init(PatternEval::load_embedded)
             .as_ref()
