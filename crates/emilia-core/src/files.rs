@@ -60,7 +60,7 @@ pub enum FileError {
     NotAFile(PathBuf, FileKind, &'static str),
     /// The file holds more than its kind's bound.
     TooLarge(PathBuf, FileKind),
-    /// A pipe gave nothing more, nor ended, within the time allowed.
+    /// A pipe did not end within the time allowed (one deadline for the whole read).
     Late(PathBuf, FileKind, Duration),
     /// The file was read as text and is not UTF-8.
     NotText(PathBuf, FileKind),
@@ -91,7 +91,7 @@ impl FileError {
                 kind.what
             ),
             FileError::Late(_, _, waited) => format!(
-                "a pipe that neither ended nor gave more within {:.1} s",
+                "a pipe that did not end within {:.1} s",
                 waited.as_secs_f64()
             ),
             FileError::NotText(..) => "not text (invalid UTF-8)".to_string(),
