@@ -2,8 +2,34 @@
 //! kind in it, and outputs, written whole or not at all.
 
 use anyhow::{bail, Context, Result};
+use emilia_core::files::FileKind;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The kinds of file the program reads beside the core's ([`FileKind`]), each with its
+/// bound; every file is read through `emilia_core::files`, which checks the bound and the
+/// type.
+const MIB: u64 = 1024 * 1024;
+/// Openings, one transcript a line (the XOT list is 5 KB).
+pub(crate) const OPENINGS: FileKind = FileKind {
+    what: "openings file",
+    max_bytes: 16 * MIB,
+};
+/// Positions to solve or learn from: OBF, endgame lists, exact positions.
+pub(crate) const POSITIONS: FileKind = FileKind {
+    what: "positions file",
+    max_bytes: 512 * MIB,
+};
+/// Games for training and the book builder: self-play chunks, transcripts, GGF.
+pub(crate) const TRAINING_GAMES: FileKind = FileKind {
+    what: "games file",
+    max_bytes: 2048 * MIB,
+};
+/// A board file of `emilia move`: a 12x12 board with generous comments fits many times.
+pub(crate) const BOARD: FileKind = FileKind {
+    what: "board file",
+    max_bytes: 64 * 1024,
+};
 
 /// The temporary name `path` is written under before it is renamed: in the same folder (a
 /// rename across file systems would copy), and the same for every run, so that a run after

@@ -218,3 +218,59 @@ fn transcripts_of_other_sizes_are_read_with_size() {
     assert!(out.contains(&unfinished(10, &transcript)), "{out}");
     assert!(out.lines().next() == Some(transcript.as_str()), "{out}");
 }
+
+/// The exit code and stderr of `emilia args` with at most 1 GiB of address space, so that a
+/// runaway read fails fast instead of eating the machine's memory.
+fn emilia_in_1gib(args: &[&str]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command.args(args);
+    common::limit_address_space(&mut command, 1 << 30);
+    let output = command.output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn game_files_are_bounded_typed_and_quoted_briefly() {
+    let dir = scratch("bounded");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // 10 MB of garbage on one line: a short message, not the line.
+    std::fs::write(file("garbage.txt"), "z".repeat(10_000_000)).unwrap();
+    // A sparse file of 1 TiB: refused from its size.
+    std::fs::File::create(file("sparse.txt"))
+        .unwrap()
+        .set_len(1 << 40)
+        .unwrap();
+    for (path, words) in [
+        (file("garbage.txt"), "is not a square"),
+        (
+            file("sparse.txt"),
+            "larger than 64 MiB, the most a game file may hold",
+        ),
+        ("/dev/zero".to_string(), "/dev/zero: a character device"),
+        (dir.to_str().unwrap().to_string(), "a directory"),
+    ] {
+        let (code, err) = emilia_in_1gib(&["analyze", &path, "--depth", "1"]);
+        assert_eq!(code, Some(2), "{path}: {err}");
+        assert!(err.contains(words), "{path}: {err}");
+        assert!(err.len() < 1000, "{path}: {} bytes of message", err.len());
+    }
+    // A transcript on the command line is quoted briefly too.
+    let long = "f5".repeat(5000);
+    let (code, err) = emilia_in_1gib(&["analyze", &long]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.len() < 1000, "{} bytes of message", err.len());
+    // A byte-order mark before a transcript is no square.
+    std::fs::write(file("bom.txt"), "\u{feff}f5d6c3\n").unwrap();
+    let (ok, out, err) = emilia(&["analyze", &file("bom.txt"), "--depth", "1", "--book", "off"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().next(), Some("f5d6c3"), "{out}");
+    // A 10x10 transcript read as 8x8 says which size it is a game of.
+    std::fs::write(file("ten.txt"), "g6\n").unwrap();
+    let (ok, _, err) = emilia(&["analyze", &file("ten.txt"), "--depth", "1"]);
+    assert!(!ok && err.contains("give --size 10"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

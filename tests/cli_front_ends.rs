@@ -346,11 +346,33 @@ fn move_never_overwrites_unasked_nor_through_a_link() {
 #[test]
 fn move_refuses_huge_board_files_and_numbers_that_overflow() {
     let dir = scratch_dir("move-limits");
-    // A link to an endless file is read no further than a board file can be.
+    // A link to an endless device is not read at all.
     let zero = dir.join("zero-1");
     std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
     let (ok, _, err) = emilia_in_1gib(&["move", zero.to_str().unwrap(), "black", "0.05"]);
-    assert!(!ok && err.contains("larger than 64 KiB"), "{err}");
+    assert!(!ok && err.contains("a character device"), "{err}");
+    // A pipe that gives more than a board file can hold is read no further.
+    let pipe = dir.join("pipe-1");
+    mkfifo(&pipe);
+    let writer = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // Ends with an error when the reader has gone: what a flood's writer sees.
+            let mut file = std::fs::OpenOptions::new().write(true).open(pipe).unwrap();
+            let _ = file.write_all(&[b'-'; 70_000]);
+        })
+    };
+    let (code, _, err) = session_within(
+        &["move", pipe.to_str().unwrap(), "black", "2"],
+        "",
+        Duration::from_secs(20),
+    );
+    assert!(
+        code == Some(2) && err.contains("larger than 64 KiB"),
+        "{err}"
+    );
+    writer.join().unwrap();
     let big = dir.join("big-1");
     std::fs::write(&big, format!("{}{}", start_board(), "#".repeat(70_000))).unwrap();
     let (ok, _, err) = emilia(&["move", big.to_str().unwrap(), "black", "0.05"]);
@@ -687,4 +709,246 @@ fn a_person_at_a_terminal_is_told_how_to_start_and_leave() {
         )
     };
     assert!(ok && out.is_empty() && err.is_empty(), "{out}{err}");
+}
+
+/// Runs `emilia args` with `input` on stdin, at most 1 GiB of address space and `timeout`
+/// (then killed): the exit code (`None` when killed or aborted), stdout and stderr.
+fn session_within(args: &[&str], input: &str, timeout: Duration) -> (Option<i32>, String, String) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    common::limit_address_space(&mut command, 1 << 30);
+    let mut child = command.spawn().expect("emilia runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.and_then(|s| s.code()), out, err)
+}
+
+fn mkfifo(path: &std::path::Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a plain system call with a valid path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn book_weights_and_probcut_files_are_bounded_and_typed() {
+    let dir = scratch_dir("engine-files");
+    let fifo = dir.join("book-fifo");
+    mkfifo(&fifo);
+    let fifo = fifo.to_str().unwrap();
+    let folder = dir.to_str().unwrap();
+    // On the command line: refused, naming the file and what it is, without growing.
+    for (option, what) in [
+        ("--book", "book file /dev/zero"),
+        ("--weights", "weights file /dev/zero"),
+        ("--mpc", "ProbCut table /dev/zero"),
+    ] {
+        let (code, out, err) = session_within(&[option, "/dev/zero"], "", Duration::from_secs(20));
+        assert_eq!(code, Some(2), "{option}: {out}{err}");
+        assert!(
+            err.contains(what) && err.contains("a character device"),
+            "{option}: {err}"
+        );
+    }
+    // In a session: each refused in its reply, the session going on; a FIFO without a
+    // writer is read at once (empty), where opening it waited for a writer for ever.
+    let input = format!(
+        "setoption book /dev/zero\nsetoption weights /dev/zero\nsetoption mpc /dev/zero\n\
+         setoption book {folder}\nsetoption book {fifo}\nname\nquit\n"
+    );
+    let (code, out, err) = session_within(&[], &input, Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{out}{err}");
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 7, "{out}");
+    for (reply, words) in replies[..3].iter().zip(["book", "weights", "ProbCut"]) {
+        assert!(
+            reply.starts_with("? ") && reply.contains(words) && reply.contains("character device"),
+            "{reply}"
+        );
+    }
+    assert!(
+        replies[3].starts_with("? ") && replies[3].contains("a directory"),
+        "{}",
+        replies[3]
+    );
+    assert!(replies[4].starts_with("? "), "{}", replies[4]);
+    assert_eq!(replies[5], "= Emilia");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_openings_are_bounded_typed_and_may_start_with_a_bom() {
+    let dir = scratch_dir("match-openings");
+    let engine = env!("CARGO_BIN_EXE_emilia");
+    let run = |openings: &str| {
+        session_within(
+            &[
+                "match",
+                "--engine",
+                engine,
+                "--engine",
+                engine,
+                "--openings",
+                openings,
+                "--games",
+                "0",
+            ],
+            "",
+            Duration::from_secs(20),
+        )
+    };
+    let (code, _, err) = run("/dev/zero");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("openings file /dev/zero: a character device"),
+        "{err}"
+    );
+    // A byte-order mark, as an editor may write one: the openings are read (and then
+    // zero games are refused, which is what comes after reading them).
+    let bom = dir.join("bom.txt");
+    std::fs::write(&bom, "\u{feff}f5d6c3\nf5f6e6\n").unwrap();
+    let (code, _, err) = run(bom.to_str().unwrap());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("not a square"), "{err}");
+    assert!(err.contains("at least 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn board_files_are_whole_grids_and_may_start_with_a_bom() {
+    let dir = scratch_dir("move-grid");
+    let start = start_board();
+    // An 8x8 board cut after 40 bytes holds 36 squares: not a 6x6 board.
+    let cut = dir.join("cut-01");
+    std::fs::write(&cut, &start.as_bytes()[..40]).unwrap();
+    let (ok, out, err) = emilia(&["move", cut.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && out.is_empty(), "{out}{err}");
+    assert!(
+        err.contains("row 1 has 8 squares and the board 5 rows") && err.contains("whole grid"),
+        "{err}"
+    );
+    assert!(!dir.join("cut-02").exists());
+    // Rows of unequal length that add up to a board are refused too.
+    let ragged = dir.join("ragged-01");
+    let rows: Vec<&str> = start.lines().collect();
+    std::fs::write(
+        &ragged,
+        format!(
+            "{}{}\n{}\n",
+            rows[..6].join("\n") + "\n",
+            rows[6],
+            &rows[7][..7]
+        ) + "-",
+    )
+    .unwrap();
+    let (ok, _, err) = emilia(&["move", ragged.to_str().unwrap(), "black", "0.05"]);
+    assert!(!ok && err.contains("whole grid"), "{err}");
+    // A byte-order mark before the first row is no square.
+    let bom = dir.join("bom-01");
+    std::fs::write(&bom, format!("\u{feff}{start}")).unwrap();
+    let (ok, out, err) = emilia(&["move", bom.to_str().unwrap(), "black", "0.05"]);
+    assert!(ok, "{err}");
+    let mv: Move = out.trim().parse().unwrap();
+    assert!(Position::start(8).unwrap().play(mv).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn more_timed_games_at_once_than_cores_are_warned_of() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let many = (cores + 1).to_string();
+    // Engines that cannot start: the warning comes before the match does.
+    let run = |concurrency: &str| {
+        session_within(
+            &[
+                "match",
+                "--engine",
+                "/nonexistent/a",
+                "--engine",
+                "/nonexistent/b",
+                "--games",
+                &many,
+                "--concurrency",
+                concurrency,
+                "--st",
+                "0.01",
+            ],
+            "",
+            Duration::from_secs(30),
+        )
+    };
+    let (_, _, err) = run(&many);
+    assert!(
+        err.contains(&format!(
+            "warning: --concurrency {many}: {many} games at once on {cores} cores"
+        )),
+        "{err}"
+    );
+    let (_, _, err) = run("1");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+/// The README's first sentence on engine options names the subcommands that take them
+/// before their name; every other subcommand refuses them there.
+#[test]
+fn the_readme_says_which_subcommands_take_engine_options_first() {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let options = readme
+        .split("## Options")
+        .nth(1)
+        .expect("an Options section");
+    let sentence = options
+        .trim_start()
+        .split(". ")
+        .next()
+        .unwrap()
+        .replace('\n', " ");
+    assert!(!sentence.contains("any subcommand"), "{sentence}");
+    let commands = [
+        "play", "move", "perft", "bench", "book", "solve", "tune", "match", "train", "analyze",
+        "selfplay",
+    ];
+    for command in commands {
+        let named = sentence.contains(&format!("`{command}`"));
+        let (ok, _, err) = emilia(&["--threads", "1", command, "--help"]);
+        assert_eq!(
+            ok, named,
+            "emilia --threads 1 {command}: README says {named}: {sentence}: {err}"
+        );
+    }
 }

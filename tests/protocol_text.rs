@@ -292,6 +292,8 @@ fn bad_input_is_refused_and_changes_nothing() {
             "unknown command 'genmov': did you mean 'genmove'?",
         ),
         ("frobnicate", "unknown command 'frobnicate'"),
+        // Three edits away from komi: no suggestion.
+        ("foo", "unknown command 'foo': help lists them all"),
         ("play purple c3", "'purple' is not a colour"),
         ("genmove purple", "'purple' is not a colour"),
         (
@@ -334,6 +336,12 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("loadgame (;GM[Othello]B[F5]", "GGF: the game does not end"),
         ("loadgame f5f5", "malformed transcript: move 2: illegal move f5"),
         ("loadgame a123", "malformed transcript: 'a123' is not a square"),
+        // A 10x10 game on an 8x8 board: the size it is a game of is named.
+        (
+            "loadgame g6",
+            "malformed transcript: move 1: illegal move g6: no discs to flip \
+             (on 8x8; it is a game of 10x10)",
+        ),
         (
             "setboard 8 -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X",
             "malformed board: '8' is not squares of the board",

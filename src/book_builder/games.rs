@@ -25,8 +25,8 @@ pub enum GamesError {
     NotEightByEight(usize),
     /// A text that looked like GGF holds no game.
     NoGgf,
-    /// A file could not be read.
-    Read(PathBuf, std::io::Error),
+    /// A file could not be read (the error names it).
+    Read(emilia_core::files::FileError),
     /// The error is in this file.
     InFile(PathBuf, Box<GamesError>),
     /// The error is in this game (numbered from 1).
@@ -45,9 +45,7 @@ impl fmt::Display for GamesError {
             GamesError::Ggf(n, e) => write!(f, "GGF game {n}: {e}"),
             GamesError::NotEightByEight(n) => write!(f, "GGF game {n} is not on an 8x8 board"),
             GamesError::NoGgf => f.write_str("no GGF game found"),
-            GamesError::Read(path, e) => {
-                write!(f, "cannot read games file {}: {e}", path.display())
-            }
+            GamesError::Read(e) => write!(f, "{e}"),
             GamesError::InFile(path, e) => write!(f, "{}: {e}", path.display()),
             GamesError::InGame(n, e) => write!(f, "game {n}: {e}"),
             GamesError::OnLine(n, e) => write!(f, "line {n}: {e}"),
@@ -122,8 +120,8 @@ pub fn read_wthor(path: &Path) -> Result<Vec<GameLine>> {
 /// by `emilia match` (tab-separated, the transcript last). Empty lines and lines starting
 /// with `#` are skipped. Games on other boards than 8x8 are errors.
 pub fn read_text(path: &Path) -> Result<Vec<GameLine>> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| GamesError::Read(path.to_path_buf(), e))?;
+    let text = emilia_core::files::read_text(path, crate::files::TRAINING_GAMES)
+        .map_err(GamesError::Read)?;
     parse_text(&text).map_err(|e| GamesError::InFile(path.to_path_buf(), Box::new(e)))
 }
 

@@ -9,10 +9,12 @@ use super::output::{note, out, outln};
 use super::Args;
 use crate::board::{Color, Move, Position, SIZES};
 use crate::engine::Engine;
-use crate::formats::{ggf, wthor::WthorFile};
+use crate::formats::wthor::WthorFile;
 use crate::game::Game;
 use crate::score::Score;
 use crate::search::Limits;
+use emilia_core::files::FileKind;
+use emilia_core::formats::game_text::{self, GameTextError};
 
 const HELP: &str = "\
 Usage: emilia analyze <game> [--game N] [--size N] [--depth D] [--exact E] [--book B]
@@ -168,10 +170,14 @@ fn read_game(source: &str, number: usize, size: Option<usize>) -> Result<Game> {
 
 fn read_any_game(source: &str, number: usize, size: usize) -> Result<Game> {
     let path = Path::new(source);
-    if !path.exists() {
-        return transcript_game(source, size);
+    if std::fs::symlink_metadata(path).is_err() {
+        return game_text::read_game(source, Some(size)).map_err(|e| {
+            let shown = game_text::excerpt(source, 40);
+            let hint = size_hint(&e);
+            anyhow!("'{shown}' is neither a file nor a transcript of {size}x{size}: {e}{hint}")
+        });
     }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    let bytes = emilia_core::files::read_bytes(path, FileKind::GAMES)?;
     let is_wthor = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
@@ -190,33 +196,15 @@ fn read_any_game(source: &str, number: usize, size: usize) -> Result<Game> {
         return Ok(game);
     }
     let text = String::from_utf8(bytes).map_err(|_| anyhow!("{source} is not text"))?;
-    if ggf::is_ggf(text.trim_start()) {
-        let games: Vec<&str> = text.split("(;").skip(1).collect();
-        let one = games
-            .get(number - 1)
-            .ok_or_else(|| anyhow!("{source} holds {} games, not {number}", games.len()))?;
-        let one = format!("(;{}", one.trim_end());
-        return ggf::parse(&one).map_err(|e| anyhow!("{source}, game {number}: {e}"));
-    }
-    let line = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .nth(number - 1)
-        .ok_or_else(|| anyhow!("{source} holds no transcript {number}"))?;
-    transcript_game(line, size).with_context(|| format!("in {source}"))
+    game_text::read_nth_game(&text, number, Some(size))
+        .map_err(|e| anyhow!("{source}: {e}{}", size_hint(&e)))
 }
 
-fn transcript_game(text: &str, size: usize) -> Result<Game> {
-    let start = Position::start(size).expect("a size checked");
-    let (_, moves) = start.play_transcript(text).map_err(|e| {
-        anyhow!("'{text}' is neither a file nor a transcript of {size}x{size}: {e}")
-    })?;
-    let mut game = Game::new(start);
-    for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
-        game.play_implicit(mv, None, None)?;
-    }
-    Ok(game)
+/// What to give for a transcript that is a game of another size than the one read.
+fn size_hint(e: &GameTextError) -> String {
+    e.fits()
+        .map(|fits| format!("; give --size {fits}"))
+        .unwrap_or_default()
 }
 
 /// Values every move of `game` that had a choice (forced passes are left out): exact from

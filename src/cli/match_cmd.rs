@@ -1,9 +1,9 @@
 //! `emilia match`: plays two engines against each other and reports the score.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 
 use super::output::{self, out};
 use crate::referee::{self, openings, EngineSpec, MatchConfig, Protocol, TimeControl};
@@ -153,7 +153,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     config.results = results;
     config.ggf = ggf;
     if let Some(file) = openings_file {
-        let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {file}"))?;
+        let text = emilia_core::files::read_text(Path::new(&file), crate::files::OPENINGS)?;
         config.openings = openings::parse(&text, size, &file)?;
         config.openings_source = Some(file);
     }
@@ -166,9 +166,34 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         out!("{HELP}")?;
         return Ok(());
     };
+    if let Some(warning) = concurrency_warning(&config, available_cores()) {
+        output::note(&warning);
+    }
     let outcome = referee::run(&config, &mut |line| output::note(line))?;
     out!("{}", outcome.report)?;
     Ok(())
+}
+
+/// The cores this process may run on (1 if the system does not say).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A warning when more games run at once than there are `cores` under a clock: engines
+/// that share a core think slower than their clocks run and lose games on time (64 games
+/// at 0.01 s a move on two cores forfeited 5). Played anyway: a user may mean it, and a
+/// fixed depth has no clock to lose.
+fn concurrency_warning(config: &MatchConfig, cores: usize) -> Option<String> {
+    let at_once = config.concurrency.min(config.games);
+    let timed = !matches!(config.time, TimeControl::Depth(_));
+    (timed && at_once > cores).then(|| {
+        format!(
+            "warning: --concurrency {}: {at_once} games at once on {cores} cores; engines \
+             that share a core think slower than their clocks run and may lose on time \
+             (at most {cores} keeps the clocks fair)",
+            config.concurrency
+        )
+    })
 }
 
 #[cfg(test)]
@@ -241,5 +266,19 @@ mod tests {
         assert!(error("--engine a st=-1 --engine b").contains("st"));
         assert!(error("--engine a --engine b --bogus").contains("--bogus"));
         assert!(parse(&args("--help")).unwrap().is_none());
+    }
+
+    #[test]
+    fn more_timed_games_at_once_than_cores_are_warned_of() {
+        let config = |text: &str| parse(&args(text)).unwrap().unwrap();
+        let many = config("--engine a --engine b --games 64 --concurrency 64 --st 0.01");
+        let warning = concurrency_warning(&many, 2).unwrap();
+        assert!(warning.contains("64 games at once on 2 cores"), "{warning}");
+        assert_eq!(concurrency_warning(&many, 64), None);
+        // Fewer games than the concurrency: only the games count.
+        let few = config("--engine a --engine b --games 2 --concurrency 64");
+        assert_eq!(concurrency_warning(&few, 2), None);
+        let deep = config("--engine a --engine b --games 64 --concurrency 64 --depth 3");
+        assert_eq!(concurrency_warning(&deep, 2), None);
     }
 }

@@ -3,8 +3,9 @@
 //! incremented (`game-07` → `game-08`); the move goes to stdout.
 
 use anyhow::{anyhow, bail, Context, Result};
+use emilia_core::files::FileError;
 use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,16 +29,14 @@ symbolic link never (neither the link nor what it points to). The file is writte
 temporary name in the same directory, then renamed, so that it appears whole or not at
 all. --threads N sets the search's threads, or all (the default).
 
-Board files: one row per line, top row (row 1) first, one character per square:
+Board files: one row per line, top row (row 1) first, one character per square, as many
+rows as squares in a row:
 X (Black), O (White), - (empty); '.' is read as empty too. '*' is refused: the boards
 that showboard and play draw mark legal moves with it. Spaces are ignored, and so are empty lines and anything after '#'. Any size Emilia plays (6, 8, 10,
 12) is accepted; the file written has the same size and format, without comments.
 A game that is already over is an error (exit code 2) and writes nothing. So is a board
 file larger than 64 KiB.
 ";
-
-/// Largest board file read: a 12x12 board with generous comments fits many times over.
-pub(crate) const MAX_BOARD_FILE: u64 = 64 * 1024;
 
 /// Runs `emilia move`; `started` is when the process started, from which the time is
 /// counted, and `engine` makes the engine that plays.
@@ -97,49 +96,14 @@ fn table_mib(seconds: f64) -> usize {
     ((seconds * TABLE_MIB_PER_SECOND) as usize).clamp(2, Engine::DEFAULT_HASH_MIB)
 }
 
-/// Reads a board file of at most [`MAX_BOARD_FILE`] bytes, by `deadline`: a pipe (a FIFO,
+/// Reads a board file of at most 64 KiB ([`crate::files::BOARD`]), by `deadline`: a pipe (a FIFO,
 /// `<(...)`) is read as it comes, and one with nothing more to give by then is refused
 /// rather than waited on past the move's time. A FIFO that no writer has opened is empty.
 fn read_limited(path: &Path, deadline: Instant) -> Result<String> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        match file.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(read) => {
-                bytes.extend_from_slice(&chunk[..read]);
-                if bytes.len() as u64 > MAX_BOARD_FILE {
-                    bail!(
-                        "larger than {} KiB: not a board file",
-                        MAX_BOARD_FILE / 1024
-                    );
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    bail!("the board did not come within the move's time");
-                }
-                let mut ready = libc::pollfd {
-                    fd: file.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                };
-                let wait = libc::c_int::try_from(left.as_millis() + 1).unwrap_or(libc::c_int::MAX);
-                // SAFETY: one valid pollfd for an open descriptor of ours.
-                unsafe { libc::poll(&mut ready, 1, wait) };
-            }
-            Err(e) => return Err(e.into()),
-        }
+    match emilia_core::files::read_text_by(path, crate::files::BOARD, deadline) {
+        Err(FileError::Late(..)) => bail!("the board did not come within the move's time"),
+        read => Ok(read?),
     }
-    String::from_utf8(bytes).map_err(|_| anyhow!("not text (invalid UTF-8)"))
 }
 
 /// Fails if `next` may not be written: it exists (without `force`) or is a symbolic link.
@@ -234,17 +198,29 @@ pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
             );
         }
     }
-    let squares: String = text
+    let rows: Vec<String> = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(|l| l.chars().filter(|c| !c.is_whitespace()))
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+        .filter(|row| !row.is_empty())
         .collect();
-    let count = squares.chars().count();
-    if !SIZES.iter().any(|s| s * s == count) {
+    let squares: String = rows.concat();
+    let size = rows.len();
+    if let Some((row, other)) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.chars().count() != size)
+    {
+        let found = other.chars().count();
         bail!(
-            "the board has {count} squares: expected 36, 64, 100 or 144 \
-             (rows of X, O and -)"
+            "row {} has {found} squares and the board {size} rows: a board file is a whole \
+             grid, as many squares in each row as there are rows (6, 8, 10 or 12 rows of X, O \
+             and -)",
+            row + 1
         );
+    }
+    if !SIZES.contains(&size) {
+        bail!("the board has {size} rows of {size} squares: expected 6, 8, 10 or 12 rows");
     }
     let side = to_move.disc_char().to_string();
     Ok(Position::from_parts(&squares, &side)?)

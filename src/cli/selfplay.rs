@@ -1,6 +1,6 @@
 //! `emilia selfplay`: generates training games by self-play, in chunks.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -84,7 +84,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     }
     let openings = match args.value("openings") {
         Some(path) => data::parse_openings(
-            &std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+            &emilia_core::files::read_text(Path::new(path), crate::files::OPENINGS)?,
             size,
         )
         .with_context(|| path.to_string())?,

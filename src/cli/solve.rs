@@ -2,6 +2,7 @@
 //! nodes, time and speed, checked against the file's scores when it has them.
 
 use anyhow::{anyhow, bail, Context, Result};
+use std::path::Path;
 use std::time::Instant;
 
 use super::output::{note, out, outln};
@@ -120,7 +121,7 @@ fn read_file(
     path: &str,
     parse: fn(&str) -> Result<Vec<Record>, crate::formats::obf::FormatError>,
 ) -> Result<Vec<Record>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = emilia_core::files::read_text(Path::new(path), crate::files::POSITIONS)?;
     parse(&text).with_context(|| format!("in {path}"))
 }
 

@@ -6,9 +6,9 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, ColorError, Move, Position, PositionError, SetupError, SIZES};
+use crate::board::{Color, ColorError, Move, SetupError, SIZES};
 use crate::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
-use crate::formats::ggf;
+use crate::formats::{game_text, ggf};
 use crate::game::Game;
 use crate::perft::{perft_stoppable, Convention};
 use crate::score::Score;
@@ -451,11 +451,11 @@ impl TextSession {
         if args.len() < 2 {
             return Err("usage: setboard <squares> <side to move X|O>".to_string());
         };
-        let position = Position::from_words(args).map_err(|e| match e {
+        let game = game_text::read_board(args).map_err(|e| match e {
             SetupError::AfterSide { .. } => format!("setboard: {e}"),
             e => format!("malformed board: {e}"),
         })?;
-        self.set_game(Game::new(position))
+        self.set_game(game)
     }
 
     fn hint(&mut self, args: &[&str]) -> Answer {
@@ -555,16 +555,7 @@ impl TextSession {
         if text.is_empty() {
             return Err("usage: loadgame <transcript or GGF game>".to_string());
         }
-        let game = if ggf::is_ggf(text) {
-            ggf::parse(text).map_err(|e| e.to_string())?
-        } else {
-            let start = Position::start(self.size()).expect("current size");
-            Game::from_transcript(start, text).map_err(|e| match e {
-                PositionError::Square(e) => format!("malformed transcript: {e}"),
-                PositionError::Illegal(ply, e) => format!("malformed transcript: move {ply}: {e}"),
-                e => format!("malformed transcript: {e}"),
-            })?
-        };
+        let game = game_text::read_game(text, Some(self.size())).map_err(|e| e.to_string())?;
         self.set_game(game)
     }
 }

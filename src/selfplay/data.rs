@@ -502,8 +502,7 @@ pub fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 /// Reads every game of a chunk file.
 pub fn read_games(path: &Path) -> Result<Vec<LabelledGame>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = emilia_core::files::read_text(path, crate::files::TRAINING_GAMES)?;
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))

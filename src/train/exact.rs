@@ -60,8 +60,7 @@ pub fn parse_line(line: &str) -> Result<ExactPosition> {
 
 /// Reads a whole file.
 pub fn read(path: &Path) -> Result<Vec<ExactPosition>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = emilia_core::files::read_text(path, crate::files::POSITIONS)?;
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())

@@ -201,7 +201,7 @@ pub fn train_grid_pattern(config: &GridPatternConfig, say: &mut dyn FnMut(&str))
     let prior: Vec<f64> = match &config.from {
         None => vec![0.0; layout.stages() * per_stage],
         Some(path) => {
-            let from = Weights::read(path)?;
+            let from = emilia_core::eval::read_weights(path)?;
             layout
                 .check(&from)
                 .with_context(|| format!("{}", path.display()))?;

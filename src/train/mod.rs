@@ -359,7 +359,7 @@ pub(crate) fn train(config: &Config, say: &mut dyn FnMut(&str)) -> Result<Summar
         summary.samples
     ));
     if let Some(path) = &config.measure_only {
-        let eval = PatternEval::from_weights(&Weights::read(path)?)?;
+        let eval = PatternEval::from_weights(&emilia_core::eval::read_weights(path)?)?;
         summary.file_bytes = std::fs::metadata(path).map_or(0, |m| m.len() as usize);
         measure_all(config, &eval, &held_out, &held_out_selfplay, &mut summary)?;
         return Ok(summary);

@@ -16,7 +16,7 @@
 //! token a LEB128 varint.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::frame::{u32_at, u64_at, Frame, FrameError};
 
@@ -220,13 +220,6 @@ impl Weights {
             fingerprint,
             values,
         })
-    }
-
-    /// Reads and checks the file at `path`.
-    pub fn read(path: &Path) -> Result<Weights, WeightsFileError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| WeightsFileError::Read(path.to_path_buf(), e))?;
-        Weights::decode(&bytes).map_err(|e| WeightsFileError::Refused(path.to_path_buf(), e))
     }
 
     /// The weights of stage `stage`.

@@ -22,6 +22,7 @@
 //! - [`score`]: [`Score`](score::Score), the unit of every evaluation and result
 //!   (hundredths of a disc).
 //! - [`endgame`]: the exact solver; [`eval`]: the evaluations an engine can use.
+//! - [`files`]: every file the core reads, read with a size bound and a type check.
 //! - [`formats`]: GGF games, OBF and endgame lists of positions, WTHOR databases;
 //!   [`perft`] counts game trees; [`bench`](mod@bench) is the midgame benchmark, the
 //!   engine's node-count fingerprint.
@@ -80,6 +81,7 @@ pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod formats;
 use emilia_codec::frame;
 pub mod game;

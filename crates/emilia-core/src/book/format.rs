@@ -72,8 +72,8 @@ impl std::error::Error for BookError {}
 /// Why a book file could not be read or written, or the built-in book not be used.
 #[derive(Debug)]
 pub enum BookFileError {
-    /// The file could not be read.
-    Read(PathBuf, std::io::Error),
+    /// The file could not be read (the error names it).
+    Read(crate::files::FileError),
     /// The file was read but refused.
     Refused(PathBuf, BookError),
     /// The file (its temporary copy, named here) could not be written.
@@ -87,9 +87,7 @@ pub enum BookFileError {
 impl fmt::Display for BookFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BookFileError::Read(path, e) => {
-                write!(f, "cannot read book file {}: {e}", path.display())
-            }
+            BookFileError::Read(e) => write!(f, "{e}"),
             BookFileError::Refused(path, e) => write!(f, "book file {}: {e}", path.display()),
             BookFileError::Write(path, e) => {
                 write!(f, "cannot write book file {}: {e}", path.display())
@@ -310,7 +308,8 @@ pub fn decode(bytes: &[u8]) -> Result<Book, BookError> {
 
 /// Reads and checks the book file at `path`.
 pub fn read(path: &Path) -> Result<Book, BookFileError> {
-    let bytes = std::fs::read(path).map_err(|e| BookFileError::Read(path.to_path_buf(), e))?;
+    let bytes = crate::files::read_bytes(path, crate::files::FileKind::BOOK)
+        .map_err(BookFileError::Read)?;
     decode(&bytes).map_err(|e| BookFileError::Refused(path.to_path_buf(), e))
 }
 

@@ -115,8 +115,8 @@ impl Engine {
             Source::BuiltIn => Some(Some(Arc::new(MpcTable::embedded().clone()))),
             Source::File(path) => {
                 let shown = path.display();
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| refused("mpc")(format!("cannot read {shown}: {e}")))?;
+                let text = crate::files::read_text(path, crate::files::FileKind::PROBCUT)
+                    .map_err(|e| refused("mpc")(e.to_string()))?;
                 let table =
                     MpcTable::parse(&text).map_err(|e| refused("mpc")(format!("{shown}: {e}")))?;
                 Some(Some(Arc::new(table)))

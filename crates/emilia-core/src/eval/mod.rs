@@ -21,6 +21,14 @@ pub use pattern::Pattern;
 pub use square_table::SquareTable;
 pub use weights::{WeightsError, WeightsFileError};
 
+/// Reads and checks the weights file at `path`, within the bound of
+/// [`FileKind::WEIGHTS`](crate::files::FileKind::WEIGHTS).
+pub fn read_weights(path: &std::path::Path) -> Result<weights::Weights, WeightsFileError> {
+    let bytes = crate::files::read_bytes(path, crate::files::FileKind::WEIGHTS)
+        .map_err(|e| WeightsFileError::Read(path.into(), e.into()))?;
+    weights::Weights::decode(&bytes).map_err(|e| WeightsFileError::Refused(path.into(), e))
+}
+
 /// A static evaluation. Searches are generic over it, so each evaluator gets its own
 /// compiled search.
 pub trait Evaluator: Send + Sync {

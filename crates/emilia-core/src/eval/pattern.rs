@@ -353,7 +353,7 @@ impl Pattern {
     /// The evaluator with the weights file at `path`: 8x8 weights, or those of another
     /// board size (`emilia train --size N`), which then replace that size's built-in ones.
     pub fn from_file(path: &std::path::Path) -> Result<Pattern, WeightsFileError> {
-        let weights = Weights::read(path)?;
+        let weights = super::read_weights(path)?;
         let eight = match PatternEval::from_weights(&weights) {
             Ok(eval) => eval,
             Err(e) => {

@@ -233,7 +233,10 @@ impl WthorFile {
 
     /// Reads a `.wtb` file from disk.
     pub fn read(path: impl AsRef<Path>) -> Result<WthorFile, WthorError> {
-        WthorFile::parse(&std::fs::read(path)?)
+        let path = path.as_ref();
+        let bytes = crate::files::read_bytes(path, crate::files::FileKind::GAMES)
+            .map_err(std::io::Error::from)?;
+        WthorFile::parse(&bytes)
     }
 }
 
