@@ -7,10 +7,14 @@ random-games random 8x8 games a second through Board.legal_moves/play, and, when
              package rust-reversi is installed in the same environment, through its
              get_legal_moves_vec/do_move, side by side.
 
-  python python/benches/bench.py [--emilia target/release/emilia] [--runs 5] [--depth 24]
+  python python/benches/bench.py [--emilia target/release/emilia] [--runs 4] [--depth 24]
+
+Both print the load average first: figures taken on a loaded machine are ratios of
+interleaved runs, not speeds.
 """
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -115,10 +119,11 @@ def random_games(runs, seconds=2.0):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--emilia", default="target/release/emilia")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--depth", type=int, default=24)
     parser.add_argument("which", nargs="*", default=["same-search", "random-games"])
     args = parser.parse_args()
+    print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if "same-search" in args.which:
         same_search(args.emilia, args.runs, args.depth)
     if "random-games" in args.which:

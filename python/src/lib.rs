@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use emilia::board::{Color, Move, Position, MAX_SIZE, SIZES};
+use emilia::board::{AnyBoard, Board, Color, Move, Position, MAX_SIZE, SIZES};
 use emilia::engine::{check_option, Config, Engine, Source, Stopper};
 use emilia::game::{Game, PlayError};
 use emilia::perft::{perft_stoppable, Convention};
@@ -173,8 +173,12 @@ struct PyBoard {
 
 impl PyBoard {
     fn new_game(game: Game) -> PyBoard {
-        let moves = game.position().board.moves();
-        PyBoard { game, moves }
+        let mut board = PyBoard {
+            game,
+            moves: Vec::new(),
+        };
+        board.find_moves();
+        board
     }
 
     fn from_position(position: Position) -> PyBoard {
@@ -183,6 +187,18 @@ impl PyBoard {
 
     fn position(&self) -> &Position {
         self.game.position()
+    }
+
+    /// Lists the mover's legal squares of the current position in `moves`, in its room.
+    fn find_moves(&mut self) {
+        let moves = &mut self.moves;
+        moves.clear();
+        match self.game.position().board {
+            AnyBoard::Six(b) => moves.extend(b.moves()),
+            AnyBoard::Eight(b) => moves.extend(b.moves()),
+            AnyBoard::Ten(b) => moves.extend(b.moves()),
+            AnyBoard::Twelve(b) => moves.extend(b.moves()),
+        }
     }
 
     /// The move `value` names: a name from `legal_moves()` is known by its address; other
@@ -212,7 +228,7 @@ impl PyBoard {
         self.game
             .play(mv)
             .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
-        self.moves = self.position().board.moves();
+        self.find_moves();
         Ok(())
     }
 
@@ -405,7 +421,7 @@ impl PyBoard {
         let mv = self.game.undo().ok_or_else(|| {
             PyIndexError::new_err("pop from a board with no moves played since it was set up")
         })?;
-        self.moves = self.position().board.moves();
+        self.find_moves();
         Ok(mv.to_string())
     }
 
