@@ -17,7 +17,7 @@ hand in.
 import time
 import warnings
 
-from . import Board, Engine, Limit
+from . import Board, Engine, Limit, LimitError
 
 __all__ = ["EmiliaAgent"]
 
@@ -33,6 +33,10 @@ class EmiliaAgent:
     ``engine_options`` go to ``emilia.Engine``."""
 
     def __init__(self, seconds=1.5, **engine_options):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise LimitError(f"seconds {seconds!r}: expected a number of seconds")
+        if not 0 < seconds <= 1e9:
+            raise LimitError(f"seconds {seconds!r}: expected more than 0, at most 1e9")
         self.name = "Emilia"
         self.seconds = seconds
         engine_options.setdefault("hash", 64)

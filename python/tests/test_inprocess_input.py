@@ -170,6 +170,9 @@ def test_the_agent_plays_its_engines_move_on_a_float_board_and_warns_when_it_can
     with pytest.warns(RuntimeWarning, match="0.5"):
         agent.step(board, 1, 2)
     assert agent.last is None
+    for seconds in (-1, 0, float("nan"), "1.5", True):
+        with pytest.raises(LimitError, match="seconds"):
+            EmiliaAgent(seconds=seconds, threads=1, hash=1)
 
 
 def test_both_engines_take_the_same_games(engine):
