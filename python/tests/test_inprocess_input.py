@@ -34,17 +34,19 @@ def engine():
 
 
 def test_clock_values_the_engine_cannot_take_are_refused_and_leave_it_working(engine):
-    for limit, shown in (
-        (Limit(black_clock=0.1, black_inc=1e18), "1e+18"),
-        (Limit(black_clock=1.8e19), "1.8e+19"),
-        (Limit(time=float("inf")), "inf"),
-        (Limit(time=float("nan")), "nan"),
-        (Limit(time=-1), "-1"),
-        (Limit(black_clock="5"), "'5'"),
+    for fields, shown in (
+        ({"black_clock": 0.1, "black_inc": 1e18}, "1e+18"),
+        ({"black_clock": 1.8e19}, "1.8e+19"),
+        ({"time": float("inf")}, "inf"),
+        ({"time": float("nan")}, "nan"),
+        ({"time": -1}, "-1"),
+        ({"black_clock": "5"}, "'5'"),
     ):
-        with pytest.raises(LimitError) as error:
-            engine.play(Board(8), limit)
-        assert shown in str(error.value), (limit, str(error.value))
+        # LimitError where the engine takes the Limit (a ValueError, as a check in Limit
+        # itself would raise).
+        with pytest.raises(ValueError) as error:
+            engine.play(Board(8), Limit(**fields))
+        assert shown in str(error.value), (fields, str(error.value))
     # Nothing was left half done: an idle stop shortens no later search.
     engine.stop()
     assert engine.play(Board(8), Limit(depth=8)).depth == 8
@@ -76,10 +78,10 @@ def test_sizes_depths_and_moves_of_the_wrong_kind_name_the_value(engine):
         (lambda: Board(2**70), InvalidBoardError, str(2**70)),
         (lambda: Board("8"), InvalidBoardError, "'8'"),
         (lambda: Board.from_transcript("f5", size=-3), InvalidBoardError, "-3"),
-        (lambda: engine.play(Board(8), Limit(depth=-1)), LimitError, "-1"),
-        (lambda: engine.play(Board(8), Limit(depth=0)), LimitError, "0"),
-        (lambda: engine.play(Board(8), Limit(depth=1000)), LimitError, "1000"),
-        (lambda: engine.play(Board(8), Limit(nodes=-5)), LimitError, "-5"),
+        (lambda: engine.play(Board(8), Limit(depth=-1)), ValueError, "-1"),
+        (lambda: engine.play(Board(8), Limit(depth=0)), ValueError, "0"),
+        (lambda: engine.play(Board(8), Limit(depth=1000)), ValueError, "1000"),
+        (lambda: engine.play(Board(8), Limit(nodes=-5)), ValueError, "-5"),
         (lambda: engine.analyse(Board(8), Limit(depth=2), multipv=-1), LimitError, "-1"),
         (lambda: Board(8).perft(-1), LimitError, "-1"),
         (lambda: Board(8).perft(2.5), LimitError, "2.5"),
@@ -268,3 +270,8 @@ def test_ctrl_c_ends_a_long_search_at_once(what):
 def test_the_limit_error_is_the_packages_and_a_value_error():
     assert issubclass(LimitError, ValueError)
     assert emilia.LimitError is LimitError
+    # What the compiled engine raises for the bounds it is given.
+    core = Engine(threads=1, hash=1, book=False)._core
+    for bounds in ({"depth": -1}, {"clock": 0.1, "increment": 1e18}, {"time": float("inf")}):
+        with pytest.raises(LimitError):
+            core.search(Board(8), **bounds)
