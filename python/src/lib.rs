@@ -166,8 +166,8 @@ fn play_implicitly(game: &mut Game, mv: Move) -> Result<(), PlayError> {
 #[derive(Clone)]
 struct PyBoard {
     game: Game,
-    /// The mover's legal squares in the current position, kept with it: listing, checking
-    /// and playing moves each read them instead of generating them again.
+    /// The mover's legal squares in the current position, kept with it: listing and
+    /// playing moves and `is_game_over` read them instead of generating them again.
     moves: Vec<usize>,
 }
 
@@ -189,7 +189,8 @@ impl PyBoard {
         self.game.position()
     }
 
-    /// Lists the mover's legal squares of the current position in `moves`, in its room.
+    /// Lists the mover's legal squares of the current position in `moves`, reusing its
+    /// memory.
     fn find_moves(&mut self) {
         let moves = &mut self.moves;
         moves.clear();
