@@ -3,14 +3,19 @@
 same-search  the in-process engine against the binary from the 8x8 start position, book
              off, one thread: the move and nodes at depth 10 (they must be equal), then
              nodes per second of both at a deeper depth, runs interleaved.
-random-games random 8x8 games a second through Board.legal_moves/play, and, when the
-             package rust-reversi is installed in the same environment, through its
-             get_legal_moves_vec/do_move, side by side.
+random-games random 8x8 games a second through Board.legal_moves/play (and with
+             is_game_over asked before every move too), and, when the package
+             rust-reversi is installed in the same environment, through its
+             is_game_over/is_pass/get_legal_moves_vec/do_move, side by side.
 
-  python python/benches/bench.py [--emilia target/release/emilia] [--runs 5] [--depth 24]
+  python python/benches/bench.py [--emilia target/release/emilia] [--runs 4] [--depth 24]
+
+Both print the load average first: figures taken on a loaded machine are ratios of
+interleaved runs, not speeds.
 """
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -66,6 +71,19 @@ def same_search(binary, runs, depth):
 
 
 def emilia_games(seconds, seed=1):
+    """Random games through legal_moves() and play() alone: legal_moves() is ["pass"] when
+    the mover must pass and empty once the game is over."""
+    rng, games, started = random.Random(seed), 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        board = emilia.Board(8)
+        while moves := board.legal_moves():
+            board.play(rng.choice(moves))
+        games += 1
+    return games / (time.perf_counter() - started)
+
+
+def emilia_games_asking_game_over(seconds, seed=1):
+    """The same games, asking is_game_over() before every move as well."""
     rng, games, started = random.Random(seed), 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         board = emilia.Board(8)
@@ -92,33 +110,37 @@ def rust_reversi_games(seconds, seed=1):
 
 def random_games(runs, seconds=2.0):
     print("random 8x8 games a second")
+    players = {
+        "emilia": emilia_games,
+        "emilia (+is_game_over)": emilia_games_asking_game_over,
+    }
     try:
         import rust_reversi  # noqa: F401
 
-        others = True
+        players["rust-reversi"] = rust_reversi_games
     except ImportError:
-        others = False
         print("  (rust-reversi is not installed here: emilia alone)")
-    rates = {"emilia": [], "rust-reversi": []}
+    rates = {name: [] for name in players}
     for _ in range(runs):  # interleaved
-        rates["emilia"].append(emilia_games(seconds))
-        if others:
-            rates["rust-reversi"].append(rust_reversi_games(seconds))
-    for name, values in rates.items():
-        if values:
-            print(f"  {name:<12} {statistics.median(values):10,.0f} games/s (median of {runs})")
-    if others:
-        ratio = statistics.median(rates["emilia"]) / statistics.median(rates["rust-reversi"])
-        print(f"  emilia / rust-reversi: {ratio:.2f}")
+        for name, play in players.items():
+            rates[name].append(play(seconds))
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    for name, value in medians.items():
+        print(f"  {name:<22} {value:10,.0f} games/s (median of {runs})")
+    if "rust-reversi" in medians:
+        for name in ("emilia", "emilia (+is_game_over)"):
+            ratio = medians[name] / medians["rust-reversi"]
+            print(f"  {name} / rust-reversi: {ratio:.2f}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--emilia", default="target/release/emilia")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--depth", type=int, default=24)
     parser.add_argument("which", nargs="*", default=["same-search", "random-games"])
     args = parser.parse_args()
+    print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if "same-search" in args.which:
         same_search(args.emilia, args.runs, args.depth)
     if "random-games" in args.which:

@@ -18,11 +18,19 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "Limit",
+    "LimitError",
     "OptionError",
     "PlayResult",
 ]
 
-_COMPILED = {"Board", "GameOverError", "IllegalMoveError", "InvalidBoardError", "OptionError"}
+_COMPILED = {
+    "Board",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "LimitError",
+    "OptionError",
+}
 
 
 def __getattr__(name):

@@ -15,8 +15,9 @@ hand in.
 """
 
 import time
+import warnings
 
-from . import Board, Engine, Limit
+from . import Board, Engine, Limit, LimitError
 
 __all__ = ["EmiliaAgent"]
 
@@ -26,10 +27,16 @@ _DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 class EmiliaAgent:
     """Plays each move in ``seconds`` (default 1.5: a margin under a simulator's 2 s),
     setting the position from the board it is handed (it does not replay moves, so it
-    follows any simulator, passes included). On any error it falls back to a legal move
-    found by its own scan of the board. ``engine_options`` go to ``emilia.Engine``."""
+    follows any simulator, passes included). The board's cells may be integers, whole
+    floats (numpy's default arrays) or bools. On any error it falls back to a legal move
+    found by its own scan of the board, and warns (``RuntimeWarning``) saying why.
+    ``engine_options`` go to ``emilia.Engine``."""
 
     def __init__(self, seconds=1.5, **engine_options):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise LimitError(f"seconds {seconds!r}: expected a number of seconds")
+        if not 0 < seconds <= 1e9:
+            raise LimitError(f"seconds {seconds!r}: expected more than 0, at most 1e9")
         self.name = "Emilia"
         self.seconds = seconds
         engine_options.setdefault("hash", 64)
@@ -49,8 +56,14 @@ class EmiliaAgent:
             if result.move == "pass":
                 return None
             return int(result.move[1:]) - 1, "abcdefghijkl".index(result.move[0])
-        except Exception:  # the simulator must get a move, whatever went wrong
+        except Exception as error:  # the simulator must get a move, whatever went wrong
             self.last = None
+            warnings.warn(
+                f"EmiliaAgent: {type(error).__name__}: {error}; playing the first legal move "
+                "of its own scan instead",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             return _any_legal_move(board, player, opponent)
         finally:
             self.seconds_used = time.monotonic() - started

@@ -122,6 +122,11 @@ class PlayResult:
     book: bool = None
     seconds: float = None
 
+    @classmethod
+    def of_move(cls, move, score, depth, exact, book, nodes=None, seconds=None):
+        """One move's value in an analysis (``analyse``): its ``pv`` is the move alone."""
+        return cls(move, score, depth, nodes, [move], exact, book, seconds)
+
 
 _DIRECTIONS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
@@ -819,18 +824,7 @@ class SimpleEngine:
         for move, *_ in scores:
             if move not in legal:
                 self._garbage("hint", f"{move} (legal: {' '.join(legal)})")
-        return [
-            PlayResult(
-                move=move,
-                score=score,
-                depth=depth,
-                pv=[move],
-                exact=exact,
-                book=book,
-                seconds=seconds,
-            )
-            for move, score, depth, exact, book in scores[:count]
-        ]
+        return [PlayResult.of_move(*entry, seconds=seconds) for entry in scores[:count]]
 
     def _hint_gtp(self, moves, position, limit, count):
         if "hint" not in self._commands:

@@ -7,12 +7,13 @@
     result = engine.play(board, emilia.Limit(time=0.5))
     board.play(result.move)
 
-Searches run without the GIL, so other Python threads go on meanwhile, and ``stop()`` from
-any thread ends the search under way at once with the best move found so far. The results
-are the pipe client's ``PlayResult``, the bounds its ``Limit``.
+Searches run without the GIL, so other Python threads go on meanwhile, ``stop()`` from any
+thread ends the search under way at once with the best move found so far, and Ctrl-C ends
+it too (raising KeyboardInterrupt). The games are those the pipe client takes, the results
+its ``PlayResult``, the bounds its ``Limit``.
 """
 
-from ._emilia import EngineCore, OptionError
+from ._emilia import Board, EngineCore
 from .engine import Limit, PlayResult
 
 __all__ = ["Engine"]
@@ -24,7 +25,8 @@ class Engine:
     ``threads``: search threads (None: every core); ``hash``: MiB of search tables;
     ``book``: True for the built-in opening book (8x8), False for none, or a book file's
     path; ``eval``: ``"pattern"`` (trained weights on 8x8, classic elsewhere), ``"classic"``
-    or ``"squares"``. Bad values raise OptionError.
+    or ``"squares"``. Bad values raise OptionError; each option takes what the protocols'
+    ``setoption`` of its name takes.
     """
 
     def __init__(self, threads=None, hash=64, book=True, eval="pattern"):
@@ -34,10 +36,6 @@ class Engine:
             book = "off"
         elif not isinstance(book, str):
             book = str(book)  # a path
-        if not isinstance(hash, int) or isinstance(hash, bool) or hash < 1:
-            raise OptionError(f"hash {hash!r}: expected a whole number of MiB, at least 1")
-        if threads is not None and (not isinstance(threads, int) or threads < 1):
-            raise OptionError(f"threads {threads!r}: expected a whole number, at least 1")
         self._core = EngineCore(threads=threads, hash=hash, book=book, eval=str(eval))
 
     def configure(self, **options):
@@ -52,44 +50,36 @@ class Engine:
         """An option's value as the protocols show it; None for an unknown name."""
         return self._core.option(name)
 
-    def play(self, board, limit=None):
-        """The move to play on ``board`` (an ``emilia.Board``) within ``limit`` (a
-        ``Limit``; the mover's clock is the one used; no limit: one second), as a
-        ``PlayResult``. Raises GameOverError when neither side can move."""
-        fields = self._core.search(board, **_bounds(limit, board.turn))
-        return _result(*fields)
+    def play(self, board, limit=None, size=8):
+        """The move to play in ``board`` within ``limit`` (a ``Limit``; the mover's clock is
+        the one used; no limit: one second), as a ``PlayResult``. ``board`` is an
+        ``emilia.Board`` or, as the pipe client takes games, a transcript (``"f5d6"``), a
+        list of moves or an object with ``size`` and ``transcript()``, from the start
+        position of side ``size``. Raises GameOverError when neither side can move."""
+        board = _board(board, size)
+        return PlayResult(**self._core.search(board, **_bounds(limit, board.turn)))
 
-    def analyse(self, board, limit=None, multipv=None):
+    def analyse(self, board, limit=None, multipv=None, size=8):
         """The value of every legal move of ``board`` (or of the best ``multipv``), best
         first, as ``PlayResult``s whose ``pv`` is the move; ``nodes`` and ``seconds`` are the
         whole analysis'. A clock in ``limit`` is not used: give ``time``, ``depth`` or
-        ``nodes``."""
+        ``nodes``. The game is as for ``play``."""
+        board = _board(board, size)
         count = multipv if multipv is not None else max(1, len(board.legal_moves()))
         bounds = _bounds(limit, board.turn)
         bounds.pop("clock", None)
         bounds.pop("increment", None)
         scores, nodes, seconds = self._core.hint(board, count, **bounds)
-        return [
-            PlayResult(
-                move=move,
-                score=score,
-                depth=depth,
-                nodes=nodes,
-                pv=[move],
-                exact=exact,
-                book=book,
-                seconds=seconds,
-            )
-            for move, score, exact, depth, book in scores
-        ]
+        return [PlayResult.of_move(*entry, nodes=nodes, seconds=seconds) for entry in scores]
 
-    def solve(self, board, limit=None):
+    def solve(self, board, limit=None, size=8):
         """The exact result of ``board`` (score: the mover's final disc margin with best
         play), searched to the end of the game unless the ``time`` or ``nodes`` of
-        ``limit`` cut it short (then ``exact`` is False)."""
+        ``limit`` cut it short (then ``exact`` is False). The game is as for ``play``."""
+        board = _board(board, size)
         bounds = _bounds(limit, board.turn)
         fields = self._core.solve(board, time=bounds.get("time"), nodes=bounds.get("nodes"))
-        return _result(*fields)
+        return PlayResult(**fields)
 
     def stop(self):
         """Ends the search under way (from any thread): it returns at once with its best
@@ -112,14 +102,12 @@ def _bounds(limit, color):
     return {name: value for name, value in bounds.items() if value is not None}
 
 
-def _result(move, score, depth, nodes, pv, exact, book, seconds):
-    return PlayResult(
-        move=move,
-        score=score,
-        depth=depth,
-        nodes=nodes,
-        pv=pv,
-        exact=exact,
-        book=book,
-        seconds=seconds,
-    )
+def _board(game, size):
+    """An ``emilia.Board`` of a game given as the pipe client takes games."""
+    if isinstance(game, Board):
+        return game
+    if hasattr(game, "transcript") and hasattr(game, "size"):
+        return Board.from_transcript(game.transcript(), game.size)
+    if isinstance(game, (str, list, tuple)):
+        return Board.from_transcript(game, size)
+    raise TypeError(f"game {game!r}: expected an emilia.Board, a transcript or a list of moves")
