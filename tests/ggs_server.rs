@@ -58,19 +58,13 @@ fn requests_are_declined_or_accepted_and_a_game_is_played_to_the_end() {
     alice.send("ts ask 8 02:00:00//00:10 emil");
     alice.expect("/os: -", MINUTE);
     emil.wait_log("main time 7200s is outside", MINUTE);
-    // A 6x6 game: accepted and played to the end; the test's side leaves the client as
-    // few replies as it can, so that passes come.
+    // A 6x6 game: accepted and played to the end.
     alice.send("ts ask 6 01:00//00:10 emil");
-    let (end, passes) = alice.play_game("alice", 2 * MINUTE, &mut squeezing);
+    let (end, _) = alice.play_game("alice", 2 * MINUTE, &mut squeezing);
     let alice_score = first_score(&end);
     assert_eq!(emil.wait(MINUTE), 0, "{}", emil.read(&emil.stderr));
     let scores = finished_records(&emil, 1);
-    let log = emil.log_text();
-    let emil_black = log.contains("emil     (1720.0 *)")
-        || scores[0].0.size() == 6 && {
-            let record = &emil.records()[0];
-            record.contains("PB[emil]")
-        };
+    let emil_black = emil.records()[0].contains("PB[emil]");
     let emil_score = if emil_black {
         scores[0].1
     } else {
@@ -80,19 +74,70 @@ fn requests_are_declined_or_accepted_and_a_game_is_played_to_the_end() {
     let out = emil.out_text();
     assert!(out.starts_with("result ."), "{out}");
     assert!(out.contains(&format!("emil {emil_score:+}")), "{out}");
-    // The client passes as the server spells it when it has no move.
-    let emil_color = if emil_black {
-        Color::Black
-    } else {
-        Color::White
+    emil.assert_password_kept();
+}
+
+#[test]
+fn passes_are_sent_and_followed() {
+    let Some(server) = Server::start(15270, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+        return;
     };
-    let sent_passes = log.matches("play .").filter(|_| true).count();
-    assert!(sent_passes > 0);
-    assert_eq!(
-        log.matches(" pa\n").count() as u32,
-        passes[emil_color.index()],
-        "passes sent"
+    let scratch = Scratch::new("passes");
+    // Random moves against moves that leave the fewest replies: passes come soon.
+    let mut emil = Client::start_with(
+        &scratch,
+        server.port,
+        "emil",
+        PASSWORD,
+        &["--player", "random", "--seed", "7"],
+        &[],
     );
+    emil.wait_ready();
+    let mut alice = Conn::login(server.port, "alice", "apw");
+    alice.expect("open 1 =>", MINUTE);
+    let mut passed = [0u32; 2];
+    let mut games = 0;
+    // The client's player repeats itself from game to game: the test's side varies, a
+    // random move now and then.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut varied = |position: &Position| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let moves = position.legal_moves();
+        if state % 3 == 0 {
+            moves[(state >> 8) as usize % moves.len()]
+        } else {
+            squeezing(position)
+        }
+    };
+    while passed.iter().any(|&p| p == 0) && games < 20 {
+        alice.send("ts ask 6 01:00//00:10 emil");
+        let (_, passes) = alice.play_game("alice", MINUTE, &mut varied);
+        games += 1;
+        let record = emil.wait_records(games);
+        let emil_color = if record.contains("PB[emil]") {
+            Color::Black
+        } else {
+            Color::White
+        };
+        passed[0] += passes[emil_color.index()];
+        passed[1] += passes[emil_color.opponent().index()];
+    }
+    emil.terminate();
+    assert_eq!(emil.wait(MINUTE), 0);
+    assert!(
+        passed[0] > 0 && passed[1] > 0,
+        "passes by the client and its opponent: {passed:?}"
+    );
+    // Each of the client's passes went as `pa`; every game reads back to its end.
+    let log = emil.log_text();
+    let sent = log
+        .lines()
+        .filter(|l| l.contains("< tell /os play .") && l.ends_with(" pa"))
+        .count();
+    assert_eq!(sent as u32, passed[0]);
+    finished_records(&emil, games);
     emil.assert_password_kept();
 }
 

@@ -168,7 +168,7 @@ impl GameState {
         self.server = Some(now);
         self.server_number = self.offset + session.game().plies().len() as u32;
         let main = self.setup.setting.map_or(Duration::ZERO, |s| s.main);
-        let to_come = (session.game().position().board.counts().2 + 1) / 2;
+        let to_come = session.game().position().board.counts().2.div_ceil(2);
         let reserve = self.setup.lag * to_come;
         for player in &block.players {
             if let Some(reading) = &player.clock {

@@ -207,9 +207,9 @@ impl Parser {
 /// `/os: join .0 8 K?` or `/os: update .0 8 K?`: the id, whether a join, and the type.
 fn board_header(line: &str) -> Option<(String, bool, Option<GameType>, Vec<String>)> {
     let words: Vec<&str> = line.strip_prefix("/os: ")?.split_whitespace().collect();
-    let join = match words.first()? {
-        &"join" => true,
-        &"update" => false,
+    let join = match *words.first()? {
+        "join" => true,
+        "update" => false,
         _ => return None,
     };
     let id = words.get(1).filter(|id| id.starts_with('.'))?;

@@ -98,7 +98,7 @@ impl Policy {
             (Rated::Never, true) => return Err("rated, and only unrated games are played".into()),
             _ => {}
         }
-        if !self.opponents.is_empty() && !self.opponents.iter().any(|o| *o == request.from) {
+        if !self.opponents.is_empty() && !self.opponents.contains(&request.from) {
             return Err(format!("{} is not among the opponents named", request.from));
         }
         Ok(())
