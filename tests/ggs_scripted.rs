@@ -222,3 +222,22 @@ fn garbage_a_refused_move_and_a_cut_connection_are_survived() {
     );
     emil.assert_password_kept();
 }
+
+#[test]
+fn a_wrong_password_is_refused_and_said_without_the_password() {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let scratch = Scratch::new("wrong");
+    let mut emil = Client::start(&scratch, port, "emil", PASSWORD, &[]);
+    let mut line = Line::accept(&listener);
+    line.send(": Enter login (yours, or one you'd like to use).\n");
+    assert_eq!(line.read(), "emil");
+    line.send(": Enter your password.\n");
+    assert_eq!(line.read(), PASSWORD);
+    // What the server says to a wrong password.
+    line.send(": ERR Password is incorrect.\n: Enter login (yours, or one you'd like to use).\n");
+    assert_eq!(emil.wait(Duration::from_secs(60)), 2);
+    let said = emil.read(&emil.stderr);
+    assert!(said.contains("refused the login emil"), "{said}");
+    emil.assert_password_kept();
+}

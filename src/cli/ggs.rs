@@ -34,7 +34,7 @@ for each. Ctrl-C or SIGTERM leaves the server cleanly. See docs/ggs.md.
 Connection:
   --host H              server (default skatgame.net)
   --port P              port (default 5000; the server also listens on 4000)
-  --login NAME          the account (created by the server on a first login)
+  --login NAME          the account, 2 to 8 characters (created on a first login)
   --password-file FILE  the password, the file's first line; else the environment
                         variable EMILIA_GGS_PASSWORD (never on the command line)
   --keepalive S         an empty line after S seconds without sending (default 60)
@@ -113,8 +113,16 @@ pub(crate) fn run(args: &[String], engine_options: &EngineOptions) -> Result<()>
         .value("login")
         .ok_or_else(|| anyhow!("--login NAME is needed (`emilia ggs --help`)"))?
         .to_string();
-    if login.is_empty() || login.len() > 64 || !login.chars().all(|c| c.is_ascii_graphic()) {
-        bail!("--login {login:?}: expected a name of printable characters without spaces");
+    // The server's rule: 2 to 8 characters, not starting with '.' or '_', without ',' or '\\'.
+    let allowed = |c: char| c.is_ascii_graphic() && c != ',' && c != '\\';
+    if !(2..=8).contains(&login.len())
+        || login.starts_with(['.', '_'])
+        || !login.chars().all(allowed)
+    {
+        bail!(
+            "--login {login:?}: GGS logins have 2 to 8 characters, not starting with '.' or \
+             '_', without spaces, ',' or '\\'"
+        );
     }
     let password = password(args.value("password-file").map(Path::new))?;
     let options = options(&args, login, password.clone())?;

@@ -202,15 +202,12 @@ impl Client {
         ));
         let mut reader =
             connection::connect(&o.host, o.port, Duration::from_secs(10), &self.writer)?;
-        reader.wait_for("Enter login", LOGIN_WAIT, &mut |_| {})?;
+        reader.wait_for(&["Enter login"], LOGIN_WAIT)?;
         self.writer.send(&o.login)?;
-        reader.wait_for("Enter your password", LOGIN_WAIT, &mut |_| {})?;
+        reader.wait_for(&["Enter your password"], LOGIN_WAIT)?;
         self.writer.send_secret(&o.password)?;
-        let mut refused = false;
-        reader.wait_for("READY", LOGIN_WAIT, &mut |line| {
-            refused |= line.contains("Enter login") || line.to_ascii_lowercase().contains("wrong");
-        })?;
-        if refused {
+        // A wrong password brings the login prompt back.
+        if reader.wait_for(&["READY", "Enter login"], LOGIN_WAIT)? == 1 {
             bail!(
                 "the server refused the login {} with this password",
                 o.login

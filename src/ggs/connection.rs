@@ -209,21 +209,14 @@ impl Reader {
         }
     }
 
-    /// Waits up to `within` for a line containing `text`; every line read is handed to
-    /// `each` too.
-    pub(crate) fn wait_for(
-        &mut self,
-        text: &str,
-        within: Duration,
-        each: &mut dyn FnMut(&str),
-    ) -> Result<()> {
+    /// Waits up to `within` for a line containing one of `texts`; which one.
+    pub(crate) fn wait_for(&mut self, texts: &[&str], within: Duration) -> Result<usize> {
         let end = Instant::now() + within;
         while Instant::now() < end {
             match self.next()? {
                 Incoming::Line(line) => {
-                    each(&line);
-                    if line.contains(text) {
-                        return Ok(());
+                    if let Some(found) = texts.iter().position(|t| line.contains(t)) {
+                        return Ok(found);
                     }
                 }
                 Incoming::Quiet => {}
@@ -231,7 +224,8 @@ impl Reader {
             }
         }
         Err(anyhow!(
-            "no '{text}' from the server within {}s",
+            "no '{}' from the server within {}s",
+            texts[0],
             within.as_secs()
         ))
     }
