@@ -185,6 +185,15 @@ fn garbage_a_refused_move_and_a_cut_connection_are_survived() {
     line.send(&join);
     let fifth = line.play();
     assert!(position.legal_moves().contains(&fifth), "{before:?}");
+    position = position.play(fifth).unwrap();
+    moves.push(fifth);
+    // An update whose board is not what its move makes: the board wins.
+    let replies = position.legal_moves();
+    assert!(replies.len() > 1);
+    let shown = position.play(replies[1]).unwrap();
+    line.send(&update(6, replies[0], &shown));
+    let seventh = line.play();
+    assert!(shown.legal_moves().contains(&seventh), "{seventh} on the board shown");
     line.send("\n/os: - match .0 1720 emil 1720 alice 8 U +10.00\nREADY\n");
     assert_eq!(
         emil.wait(Duration::from_secs(60)),
@@ -196,21 +205,15 @@ fn garbage_a_refused_move_and_a_cut_connection_are_survived() {
     assert_eq!(records.len(), 1, "{records:?}");
     let (_, re) = replay(&records[0]);
     assert_eq!(re, "+10");
-    let transcript: Vec<String> = moves
-        .iter()
-        .chain([&fifth])
-        .map(|m| m.to_string().to_uppercase())
-        .collect();
-    for mv in &transcript {
-        assert!(
-            records[0].contains(&format!("[{mv}")),
-            "{mv} in {}",
-            records[0]
-        );
-    }
+    // The record starts from the board taken from the server, with the move made on it.
+    let seventh = seventh.to_string().to_uppercase();
+    assert!(records[0].contains(&format!("[{seventh}/")), "{}", records[0]);
+    let squares = shown.squares_string().replace('X', "*");
+    assert!(records[0].contains(&format!("BO[8 {squares} *]")), "{}", records[0]);
     let log = emil.log_text();
     assert!(log.contains(".0: refused: error .0 illegal move"), "{log}");
     assert!(log.contains("reconnecting in"), "{log}");
+    assert!(log.contains("differs from the game held"), "{log}");
     assert!(
         log.contains(".9: a board of a game not played here"),
         "{log}"

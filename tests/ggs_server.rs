@@ -165,6 +165,7 @@ fn two_clients_play_an_8x8_game_through_the_server() {
             "1",
             "--depth",
             "3",
+            "--ponder",
             "--ask",
             "8",
             "00:40//00:10",
@@ -368,4 +369,92 @@ fn sigterm_leaves_the_server_and_keeps_the_records() {
     assert_eq!(records.len(), 1);
     assert!(records[0].contains("RE[?]"));
     emil.assert_password_kept();
+}
+
+/// A CPU-bound process, killed on drop.
+struct Burner(std::process::Child);
+
+impl Drop for Burner {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The benchmark (not a CI test; `cargo test --test ggs_server -- --ignored --nocapture`):
+/// two clients, 20 games at 00:10//00:02 with two CPU-bound processes beside them. No game
+/// may be lost on time; every record reads back and replays to the announced result.
+#[test]
+#[ignore]
+fn benchmark_twenty_games_at_ten_seconds_under_load() {
+    let Some(server) = Server::start(15300, &["ann:a-pass", &format!("emil:{PASSWORD}")]) else {
+        return;
+    };
+    let scratch = Scratch::new("bench");
+    let _burners: Vec<Burner> = (0..2)
+        .map(|_| {
+            Burner(
+                std::process::Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .unwrap(),
+            )
+        })
+        .collect();
+    let games = "20";
+    let mut emil = Client::start(&scratch, server.port, "emil", PASSWORD, &["--games", games]);
+    emil.wait_ready();
+    let mut ann = Client::start(
+        &scratch,
+        server.port,
+        "ann",
+        "a-pass",
+        &["--games", games, "--ask", "8", "00:10//00:02", "emil"],
+    );
+    assert_eq!(ann.wait(30 * MINUTE), 0);
+    assert_eq!(emil.wait(MINUTE), 0);
+    for client in [&ann, &emil] {
+        finished_records(client, 20);
+        let log = client.log_text();
+        assert!(
+            !log.contains("/os: timeout") && !log.contains("fatal-timeout"),
+            "lost on time"
+        );
+        // Seconds a move by the engine's own count, from the records.
+        let mut seconds: Vec<f64> = Vec::new();
+        let login = if std::ptr::eq(client, &ann) {
+            "ann"
+        } else {
+            "emil"
+        };
+        for record in client.records() {
+            let black = record.contains(&format!("PB[{login}]"));
+            let own = if black { "B[" } else { "W[" };
+            for part in record.split(']') {
+                if let Some(mv) = part.rsplit_once(own).map(|(_, m)| m) {
+                    if let Some(s) = mv.split('/').nth(2).and_then(|s| s.parse::<f64>().ok()) {
+                        seconds.push(s);
+                    }
+                }
+            }
+        }
+        let mean = seconds.iter().sum::<f64>() / seconds.len() as f64;
+        let longest = seconds.iter().cloned().fold(0.0, f64::max);
+        // The closest call: the least main time the server's blocks showed this login.
+        let least = log
+            .lines()
+            .filter(|l| l.contains(&format!("> |{login} ")))
+            .filter_map(|l| l.split(") ").nth(1)?.split(',').next().map(str::to_string))
+            .filter_map(|t| {
+                let (m, s) = t.trim().split_once(':')?;
+                Some(m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?)
+            })
+            .min();
+        eprintln!(
+            "{login}: {} moves, {mean:.3} s a move on average, longest {longest:.2} s, least \
+             main time left shown {least:?} s",
+            seconds.len()
+        );
+        eprintln!("{}", client.out_text());
+    }
 }

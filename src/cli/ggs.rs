@@ -42,7 +42,8 @@ Connection:
 Games:
   --open N              games played at once (default 1; a synchro pair counts once)
   --games N             leave once N games have finished (default: play on)
-  --ask TYPE CLOCK WHO  challenge WHO once logged in: --ask 8 05:00//01:00 bob
+  --ask TYPE CLOCK WHO  challenge WHO once logged in, and again after each game until
+                        --games end: --ask 8 05:00//01:00 bob
   --sizes LIST          board sizes accepted, of 6,8,10,12 (default all four)
   --no-synchro          decline synchro pairs (s8)
   --no-random           decline random starts (s8r20)

@@ -480,6 +480,22 @@ impl Client {
             self.black_names.remove(id);
             self.finished += 1;
             self.share_threads();
+            self.ask_again();
+        }
+    }
+
+    /// With `--ask`, challenges again once the games asked for have ended, until
+    /// `--games` have been played.
+    fn ask_again(&mut self) {
+        let more = self.options.games.is_none_or(|n| self.finished < n);
+        if let (Some(ask), true, true) = (&self.options.ask, more, self.games.is_empty()) {
+            let command = format!(
+                "ts ask {} {} {}",
+                ask.kind.text,
+                ask.setting.text(),
+                ask.opponent
+            );
+            let _ = self.writer.send(&command);
         }
     }
 
