@@ -193,7 +193,10 @@ fn garbage_a_refused_move_and_a_cut_connection_are_survived() {
     let shown = position.play(replies[1]).unwrap();
     line.send(&update(6, replies[0], &shown));
     let seventh = line.play();
-    assert!(shown.legal_moves().contains(&seventh), "{seventh} on the board shown");
+    assert!(
+        shown.legal_moves().contains(&seventh),
+        "{seventh} on the board shown"
+    );
     line.send("\n/os: - match .0 1720 emil 1720 alice 8 U +10.00\nREADY\n");
     assert_eq!(
         emil.wait(Duration::from_secs(60)),
@@ -207,9 +210,17 @@ fn garbage_a_refused_move_and_a_cut_connection_are_survived() {
     assert_eq!(re, "+10");
     // The record starts from the board taken from the server, with the move made on it.
     let seventh = seventh.to_string().to_uppercase();
-    assert!(records[0].contains(&format!("[{seventh}/")), "{}", records[0]);
+    assert!(
+        records[0].contains(&format!("[{seventh}/")),
+        "{}",
+        records[0]
+    );
     let squares = shown.squares_string().replace('X', "*");
-    assert!(records[0].contains(&format!("BO[8 {squares} *]")), "{}", records[0]);
+    assert!(
+        records[0].contains(&format!("BO[8 {squares} *]")),
+        "{}",
+        records[0]
+    );
     let log = emil.log_text();
     assert!(log.contains(".0: refused: error .0 illegal move"), "{log}");
     assert!(log.contains("reconnecting in"), "{log}");

@@ -355,7 +355,7 @@ fn sigterm_leaves_the_server_and_keeps_the_records() {
     let mut alice = Conn::login(server.port, "alice", "apw");
     alice.expect("open 1 =>", MINUTE);
     alice.send("ts ask 8 01:00//00:10 emil");
-    alice.expect("update", MINUTE);
+    alice.play_moves("alice", MINUTE, 2, &mut squeezing);
     emil.terminate();
     assert_eq!(emil.wait(MINUTE), 0);
     let end = alice.expect("/os: - match", MINUTE);
