@@ -105,13 +105,13 @@ fn passes_are_sent_and_followed() {
         state ^= state >> 7;
         state ^= state << 17;
         let moves = position.legal_moves();
-        if state % 3 == 0 {
+        if state.is_multiple_of(3) {
             moves[(state >> 8) as usize % moves.len()]
         } else {
             squeezing(position)
         }
     };
-    while passed.iter().any(|&p| p == 0) && games < 20 {
+    while passed.contains(&0) && games < 20 {
         alice.send("ts ask 6 01:00//00:10 emil");
         let (_, passes) = alice.play_game("alice", MINUTE, &mut varied);
         games += 1;
