@@ -458,3 +458,56 @@ fn benchmark_twenty_games_at_ten_seconds_under_load() {
         eprintln!("{}", client.out_text());
     }
 }
+
+#[test]
+fn ten_and_twelve_boards_are_played_and_the_records_analysed() {
+    let Some(server) = Server::start(15280, &["ann:a-pass", &format!("emil:{PASSWORD}")]) else {
+        return;
+    };
+    let scratch = Scratch::new("sizes");
+    let mut emil = Client::start(
+        &scratch,
+        server.port,
+        "emil",
+        PASSWORD,
+        &["--games", "2", "--depth", "2"],
+    );
+    emil.wait_ready();
+    for size in ["10", "12"] {
+        let mut ann = Client::start(
+            &scratch,
+            server.port,
+            "ann",
+            "a-pass",
+            &[
+                "--games",
+                "1",
+                "--depth",
+                "2",
+                "--ask",
+                size,
+                "02:00//00:30",
+                "emil",
+            ],
+        );
+        assert_eq!(ann.wait(2 * MINUTE), 0);
+    }
+    assert_eq!(emil.wait(MINUTE), 0);
+    let games = finished_records(&emil, 2);
+    assert_eq!((games[0].0.size(), games[1].0.size()), (10, 12));
+    // The record file reads in `emilia analyze`, game by game.
+    for number in ["1", "2"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_emilia"))
+            .arg("analyze")
+            .arg(&emil.record)
+            .args(["--game", number, "--depth", "1", "--threads", "1"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    emil.assert_password_kept();
+}
