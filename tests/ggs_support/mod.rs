@@ -1,7 +1,9 @@
 //! For the `emilia ggs` tests: the real GGS server (../shared/ggs-server, or the folder
 //! EMILIA_GGS_SERVER names) built once and started per test on its own ports in a folder
 //! of its own, a small line client to play against the client under test, and the client
-//! run as a process whose output, log and record files are kept.
+//! run as a process whose output, log and record files are kept. With EMILIA_GGS_KEEP set,
+//! the scratch folders (the clients' logs and records, the servers' logs) stay in the
+//! temporary directory after the test, for a look at a failure.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
