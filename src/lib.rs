@@ -16,6 +16,7 @@ pub use emilia_core::{
 pub(crate) mod book_builder;
 mod cli;
 pub(crate) mod files;
+pub(crate) mod ggs;
 pub(crate) mod protocol;
 pub mod referee;
 pub(crate) mod selfplay;

@@ -1,8 +1,8 @@
 //! `emilia book`: builds, scores, inspects, merges, teaches and checks opening books.
 
+use super::signals::{stop_on_signals, STOP};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -55,9 +55,6 @@ move from the engine's own search (see book.md).
         replays the games and reports how many plies each stays in the book (positions
         in it with every move scored): the median, and the share staying 16 and 20 plies
 ";
-
-/// Set by Ctrl-C or a termination signal: a long run saves and stops.
-static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Runs `emilia book`.
 pub fn run(args: &[String]) -> Result<()> {
@@ -202,27 +199,6 @@ fn progress_text(p: &Progress) -> String {
             None => "time left not known yet".to_string(),
         }
     )
-}
-
-/// Ctrl-C and termination signals set [`STOP`] instead of killing the process, once: a
-/// second signal kills it as usual.
-fn stop_on_signals() {
-    #[cfg(unix)]
-    {
-        extern "C" fn on_signal(_: libc::c_int) {
-            STOP.store(true, Ordering::SeqCst);
-        }
-        // SAFETY: the handler only stores to an atomic, which is async-signal-safe; the
-        // action structure is fully initialised before use.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        }
-    }
 }
 
 /// Scores `book` and saves it to `path` as it goes: the whole book, or with `leaves_only`

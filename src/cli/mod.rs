@@ -9,12 +9,14 @@ mod bench_eval;
 mod bench_perft;
 mod bench_search;
 mod book;
+mod ggs;
 mod match_cmd;
 mod move_file;
 mod output;
 mod perft;
 mod play;
 mod selfplay;
+mod signals;
 mod solve;
 mod train;
 mod tune;
@@ -63,6 +65,10 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     (
         "analyze",
         "value every move of a game, its best alternative and loss; SVG chart",
+    ),
+    (
+        "ggs",
+        "play online on the Generic Game Server's Othello service",
     ),
 ];
 
@@ -300,7 +306,10 @@ pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
     let result = match command {
         "-h" | "--help" | "help" => out!("{}", usage()),
         "-V" | "--version" => outln!("emilia {}", env!("CARGO_PKG_VERSION")),
-        "play" | "move" if globals.log_file.is_some() => refuse_engine_options(command, &globals),
+        "play" | "move" | "ggs" if globals.log_file.is_some() => {
+            refuse_engine_options(command, &globals)
+        }
+        "ggs" => ggs::run(rest, engine_options),
         "play" => play::run(rest, || new_engine(engine_options)),
         "move" => move_file::run(rest, started, |mib| {
             new_engine_with_hash(engine_options, mib)
