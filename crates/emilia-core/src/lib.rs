@@ -90,3 +90,4 @@ pub(crate) mod players;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod setup;

@@ -334,7 +334,8 @@ impl GridPatternEval {
     }
 
     /// The built-in evaluation of boards of side `size` (`weights/emilia-N.weights`),
-    /// decoded at its first use; `None` for a size without built-in weights.
+    /// decoded at its first use ([`crate::setup`]); `None` for a size without built-in
+    /// weights.
     pub fn built_in(size: usize) -> Option<&'static GridPatternEval> {
         static SIX: OnceLock<Option<GridPatternEval>> = OnceLock::new();
         static TEN: OnceLock<Option<GridPatternEval>> = OnceLock::new();
@@ -363,14 +364,13 @@ impl GridPatternEval {
             ),
             _ => return None,
         };
-        decoded
-            .get_or_init(|| {
-                let eval = Weights::decode(bytes)
-                    .and_then(|weights| GridPatternEval::from_weights(size, &weights));
-                eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
-                    .ok()
-            })
-            .as_ref()
+        crate::setup::once(decoded, || {
+            let eval = Weights::decode(bytes)
+                .and_then(|weights| GridPatternEval::from_weights(size, &weights));
+            eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
+                .ok()
+        })
+        .as_ref()
     }
 
     /// The placed shapes' weights on a bitboard of this evaluation's size.

@@ -208,8 +208,7 @@ impl PatternEval {
     /// The built-in evaluation, loaded once and shared.
     pub fn embedded() -> Result<&'static PatternEval, WeightsError> {
         static SHARED: OnceLock<Result<PatternEval, WeightsError>> = OnceLock::new();
-        SHARED
-            .get_or_init(PatternEval::load_embedded)
+        crate::setup::once(&SHARED, PatternEval::load_embedded)
             .as_ref()
             .map_err(WeightsError::clone)
     }
