@@ -1,11 +1,12 @@
 //! The tables every engine of a process shares, made once: the built-in evaluation weights
 //! of every board size, the Multi-ProbCut table, the edge tables of stability and of the
-//! classic features. Each is made at its first use through [`once`]; [`prepare`] makes them
-//! all, and every [`Engine`](crate::engine::Engine) calls it when it is made, so that no
-//! search's clock pays for one: the first search of a board size or of a stage then finds
-//! its tables made (a fresh process's first 10x10 search decoded its weights inside its
-//! time, tens of milliseconds and thousands of fresh pages, more on a loaded machine).
-//! [`tables_made`] counts what was made, so that a test can see that searches make none.
+//! classic features. Each is made at its first use through one function (`once`), which
+//! counts it; [`prepare`] makes them all, and every [`Engine`](crate::engine::Engine) calls
+//! it when it is made, so that no search's clock pays for one: the first search of a board
+//! size or of a stage finds its tables made (a fresh process's first 10x10 search decoded
+//! its weights inside its time: tens of milliseconds and thousands of fresh pages, more on
+//! a loaded machine). [`tables_made`] counts what was made, so that a test can see that
+//! searches make none.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
