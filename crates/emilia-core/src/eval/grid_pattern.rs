@@ -328,6 +328,19 @@ impl GridPatternEval {
         })
     }
 
+    /// [`GridPatternEval::from_weights`] keeping `weights`' values rather than a copy: the
+    /// built-in evaluations are made when an engine is made, and a copy doubled the
+    /// memory cleared then.
+    fn from_owned_weights(size: usize, weights: Weights) -> Result<GridPatternEval, WeightsError> {
+        let layout = GridPatternLayout::new(size);
+        layout.check(&weights)?;
+        Ok(GridPatternEval {
+            layout,
+            classic: super::Classic::default(),
+            weights: weights.values,
+        })
+    }
+
     /// The layout of the evaluation's features.
     pub fn layout(&self) -> &GridPatternLayout {
         &self.layout
@@ -366,7 +379,7 @@ impl GridPatternEval {
         };
         crate::setup::once(decoded, || {
             let eval = Weights::decode(bytes)
-                .and_then(|weights| GridPatternEval::from_weights(size, &weights));
+                .and_then(|weights| GridPatternEval::from_owned_weights(size, weights));
             eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
                 .ok()
         })
