@@ -23,18 +23,29 @@ pub(crate) fn once<T>(cell: &'static OnceLock<T>, make: impl FnOnce() -> T) -> &
     })
 }
 
+/// Room the other sizes' built-in weights need besides everything else: about 18 MB
+/// decoded, with their decoding's buffers and the smallest search tables.
+const OTHER_SIZES_ROOM: usize = 32 << 20;
+
 /// Makes every process-wide table that a search of any board size, stage or evaluation
 /// uses, unless made already: a few tens of milliseconds once per process, nothing after.
+/// Under a limit on memory that leaves less than 32 MiB, the weights of the sizes other
+/// than 8x8 are left to their first search, so that an 8x8 session still fits.
 pub fn prepare() {
-    for size in crate::board::SIZES {
-        crate::eval::grid_pattern::GridPatternEval::built_in(size);
-    }
     // The 8x8 weights fail to load only in a broken build; the engine then says so and
     // falls back to the classic evaluation.
     let _ = crate::eval::pattern::PatternEval::embedded();
     crate::eval::features::prepare();
     crate::search::mpc::Table::embedded();
     crate::endgame::prepare();
+    match crate::memory::check_available(OTHER_SIZES_ROOM) {
+        Ok(()) => {
+            for size in crate::board::SIZES {
+                crate::eval::grid_pattern::GridPatternEval::built_in(size);
+            }
+        }
+        Err(e) => log::info!("the other sizes' weights are made at their first search: {e}"),
+    }
 }
 
 /// How many process-wide tables have been made so far in this process. After [`prepare`]
