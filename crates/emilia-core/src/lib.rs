@@ -92,3 +92,4 @@ pub(crate) mod players;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod setup;

@@ -50,9 +50,9 @@ const fn probcut_sigma(size: usize, depth: u32) -> i32 {
 }
 
 /// The classic evaluation the ordering searches use, made once.
-fn classic() -> &'static Classic {
+pub(super) fn classic() -> &'static Classic {
     static CLASSIC: OnceLock<Classic> = OnceLock::new();
-    CLASSIC.get_or_init(Classic::default)
+    crate::setup::once(&CLASSIC, Classic::default)
 }
 
 /// The board's quadrants, for region parity: each bit's quadrant bit (1, 2, 4, 8), and per

@@ -78,6 +78,13 @@ use search::{Search, Shape};
 use split::Shared;
 use table::Tables;
 
+/// Makes the solver's process-wide tables: the edges' stable discs and the classic
+/// evaluation of the other sizes' move ordering ([`crate::setup`]).
+pub(crate) fn prepare() {
+    stability::edge_table();
+    grid::classic();
+}
+
 /// How far below a fail-low's bound [`Solver::solve_within`] guesses next.
 const FAIL_LOW_DROP: i32 = 2;
 

@@ -12,9 +12,9 @@ use std::sync::OnceLock;
 use super::bits::{gather, scatter, FILE_A, FILE_H, RANK_1, RANK_8};
 
 /// Stable discs (of either colour) of one edge, indexed by `mine * 256 + theirs` bytes.
-fn edge_table() -> &'static [u8] {
+pub(super) fn edge_table() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    TABLE.get_or_init(build_edge_table)
+    crate::setup::once(&TABLE, build_edge_table).as_slice()
 }
 
 /// Discs of an edge (8 squares, one byte per colour, `a` and `b`) that no placement sequence

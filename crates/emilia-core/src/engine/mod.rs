@@ -214,6 +214,8 @@ impl Engine {
 
     /// [`Engine::with_hash`], or why not even the smallest tables can be had.
     pub fn try_with_hash(mib: usize) -> Result<Engine, MemoryError> {
+        // Every size's tables now, before any search's clock runs.
+        crate::setup::prepare();
         let pattern = Pattern::embedded()
             .map_err(|e| log::error!("pattern evaluation unavailable: {e:#}"))
             .ok();

@@ -243,10 +243,16 @@ mod masks8 {
     ];
 }
 
+/// Makes the 8x8 tables of the features ([`crate::setup`]).
+pub(crate) fn prepare() {
+    square_class_masks8();
+    edge_stability8();
+}
+
 /// The square-class masks on 8x8, in [`SQUARE_CLASSES`] order.
 fn square_class_masks8() -> &'static [u64; 9] {
     static MASKS: OnceLock<[u64; 9]> = OnceLock::new();
-    MASKS.get_or_init(|| {
+    crate::setup::once(&MASKS, || {
         let mut masks = [0u64; 9];
         for index in 0..64 {
             if let Some(class) = square_class(index, 8) {
@@ -261,7 +267,7 @@ fn square_class_masks8() -> &'static [u64; 9] {
 /// number of the player's stable discs minus the opponent's on that edge line.
 fn edge_stability8() -> &'static [i8] {
     static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+    crate::setup::once(&TABLE, || {
         let mut table = vec![0i8; 1 << 16];
         let mut line = [Cell::Empty; 8];
         for p in 0..256usize {
@@ -284,6 +290,7 @@ fn edge_stability8() -> &'static [i8] {
         }
         table
     })
+    .as_slice()
 }
 
 /// Features of an 8x8 board on bitboards; equal to [`features_generic`].

@@ -328,13 +328,27 @@ impl GridPatternEval {
         })
     }
 
+    /// [`GridPatternEval::from_weights`] keeping `weights`' values rather than a copy: the
+    /// built-in evaluations are made when an engine is made, and a copy doubled the
+    /// memory cleared then.
+    fn from_owned_weights(size: usize, weights: Weights) -> Result<GridPatternEval, WeightsError> {
+        let layout = GridPatternLayout::new(size);
+        layout.check(&weights)?;
+        Ok(GridPatternEval {
+            layout,
+            classic: super::Classic::default(),
+            weights: weights.values,
+        })
+    }
+
     /// The layout of the evaluation's features.
     pub fn layout(&self) -> &GridPatternLayout {
         &self.layout
     }
 
     /// The built-in evaluation of boards of side `size` (`weights/emilia-N.weights`),
-    /// decoded at its first use; `None` for a size without built-in weights.
+    /// decoded at its first use ([`crate::setup`]); `None` for a size without built-in
+    /// weights.
     pub fn built_in(size: usize) -> Option<&'static GridPatternEval> {
         static SIX: OnceLock<Option<GridPatternEval>> = OnceLock::new();
         static TEN: OnceLock<Option<GridPatternEval>> = OnceLock::new();
@@ -350,14 +364,13 @@ impl GridPatternEval {
         }
         // Not decoded yet: on WebAssembly, not before the file is supplied.
         let bytes = built_in_weights(size)?;
-        decoded
-            .get_or_init(|| {
-                let eval = Weights::decode(bytes)
-                    .and_then(|weights| GridPatternEval::from_weights(size, &weights));
-                eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
-                    .ok()
-            })
-            .as_ref()
+        crate::setup::once(decoded, || {
+            let eval = Weights::decode(bytes)
+                .and_then(|weights| GridPatternEval::from_owned_weights(size, weights));
+            eval.map_err(|e| log::warn!("built-in {size}x{size} weights: {e}"))
+                .ok()
+        })
+        .as_ref()
     }
 
     /// The placed shapes' weights on a bitboard of this evaluation's size.

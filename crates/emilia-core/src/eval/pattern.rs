@@ -230,8 +230,7 @@ impl PatternEval {
                 "the 8x8 weights were not supplied (platform::supply_file)".to_string(),
             ));
         }
-        SHARED
-            .get_or_init(PatternEval::load_embedded)
+        crate::setup::once(&SHARED, PatternEval::load_embedded)
             .as_ref()
             .map_err(WeightsError::clone)
     }

@@ -320,7 +320,7 @@ impl Table {
     /// The built-in table, read once.
     pub fn embedded() -> &'static Table {
         static TABLE: OnceLock<Table> = OnceLock::new();
-        TABLE.get_or_init(|| {
+        crate::setup::once(&TABLE, || {
             Table::parse(EMBEDDED_TABLE).unwrap_or_else(|e| {
                 log::error!("built-in Multi-ProbCut table: {e:#}; selective search is off");
                 Table::new(Vec::new()).expect("an empty table")

@@ -716,7 +716,8 @@ const DELAY_TICK: Duration = Duration::from_millis(2);
 /// latest searches, and the time plans keep back a margin that grows with it.
 pub(crate) struct Watchdog {
     stop: Arc<AtomicBool>,
-    /// Commands to the waiting thread, which starts with the first deadline.
+    /// Commands to the waiting thread, which starts with the watchdog (`None` where no
+    /// thread could be started).
     commands: Option<mpsc::Sender<Command>>,
     /// The scheduling delay measured, microseconds (`Watchdog::delay`).
     delay_micros: Arc<AtomicU64>,
@@ -733,13 +734,17 @@ pub(crate) struct Armed {
 }
 
 impl Watchdog {
-    /// A watchdog that raises `stop`.
+    /// A watchdog that raises `stop`, its thread started now: a thread started within a
+    /// search's time would be paid for by that search's clock (on a loaded machine, a wait
+    /// for a core and for the process's memory map).
     pub(crate) fn new(stop: Arc<AtomicBool>) -> Watchdog {
-        Watchdog {
+        let mut watchdog = Watchdog {
             stop,
             commands: None,
             delay_micros: Arc::new(AtomicU64::new(0)),
-        }
+        };
+        watchdog.commands = watchdog.spawn();
+        watchdog
     }
 
     /// The largest scheduling delay measured during the latest searches: each search's
@@ -754,6 +759,7 @@ impl Watchdog {
         let Some(deadline) = deadline else {
             return Armed { commands: None };
         };
+        // Only if no thread could be started with the watchdog: better late than never.
         if self.commands.is_none() {
             self.commands = self.spawn();
         }
@@ -1242,6 +1248,13 @@ mod tests {
             thread::sleep(ms(1));
         }
         assert!(stop.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn the_watchdog_thread_is_started_with_the_watchdog_not_in_a_search() {
+        // Arming it (in a search's time) then only sends a command to a waiting thread.
+        let watchdog = Watchdog::new(Arc::new(AtomicBool::new(false)));
+        assert!(watchdog.commands.is_some());
     }
 
     #[test]
