@@ -511,6 +511,17 @@ fn train_on_other_sizes_and_never_overwrite_unasked() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `bench ffo`'s positions are #40 to #49 of the FFO suite the core's tests check.
+#[test]
+fn the_benchmark_ships_positions_40_to_49_of_the_suite() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/data/ffo-40-49.obf")).unwrap();
+    let suite = format!("{root}/crates/emilia-core/tests/data/ffo/fforum-40-59.obf");
+    let suite = std::fs::read_to_string(suite).unwrap();
+    let first_ten: Vec<&str> = suite.lines().take(10).collect();
+    assert_eq!(shipped.lines().collect::<Vec<_>>(), first_ten);
+}
+
 #[test]
 fn bench_replay_searches_along_its_games_the_same_way_every_time() {
     let run = || {
@@ -540,7 +551,7 @@ fn bench_replay_searches_along_its_games_the_same_way_every_time() {
 #[test]
 fn solve_proves_outcomes_that_agree_with_exact_scores() {
     let file = format!(
-        "{}/tests/data/endgames/eg_13_14_sample.txt",
+        "{}/crates/emilia-core/tests/data/endgames/eg_13_14_sample.txt",
         env!("CARGO_MANIFEST_DIR")
     );
     let column = |text: &str| -> Vec<String> {

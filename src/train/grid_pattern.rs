@@ -448,7 +448,7 @@ mod tests {
         // Weights of another size are refused.
         let other = GridPatternConfig {
             size: 6,
-            from: Some(std::path::PathBuf::from("weights/emilia-10.weights")),
+            from: Some(std::path::PathBuf::from("crates/emilia-core/weights/emilia-10.weights")),
             ..config.clone()
         };
         assert!(train_grid_pattern(&other, &mut |_| {}).is_err());

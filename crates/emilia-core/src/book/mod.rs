@@ -26,7 +26,7 @@ use crate::rng::Rng;
 /// README).
 static EMBEDDED_BOOK: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../weights/emilia.book"
+    "/weights/emilia.book"
 ));
 
 /// What a value rests on: nothing yet, a search to some depth, or an exact solve. Ordered

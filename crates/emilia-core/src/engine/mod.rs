@@ -1129,7 +1129,7 @@ mod tests {
             .to_string();
         assert!(err.contains("not an Emilia weights file"), "{err}");
         assert!(engine
-            .set_option("weights", "../../weights/emilia.weights")
+            .set_option("weights", "weights/emilia.weights")
             .is_ok());
         assert!(engine.set_option("weights", "builtin").is_ok());
     }
@@ -1186,11 +1186,11 @@ mod tests {
         assert!(err.to_string().contains("not an Emilia book file"), "{err}");
         assert_eq!(engine.option("book").as_deref(), Some("off"));
         engine
-            .set_option("book", "../../weights/emilia.book")
+            .set_option("book", "weights/emilia.book")
             .unwrap();
         assert_eq!(
             engine.option("book").as_deref(),
-            Some("../../weights/emilia.book")
+            Some("weights/emilia.book")
         );
         assert!(engine.search(&start, &limits, &mut |_| {}).book);
     }

@@ -8,7 +8,7 @@
 //! coincide as sets of squares is placed once). The weights correct the classic evaluation
 //! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
 //! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
-//! games of that size and are built in (`weights/emilia-N.weights`); a weights file (option
+//! games of that size and are built in (`crates/emilia-core/weights/emilia-N.weights`); a weights file (option
 //! `weights`) replaces those of its size.
 
 use std::sync::OnceLock;
@@ -333,7 +333,7 @@ impl GridPatternEval {
         &self.layout
     }
 
-    /// The built-in evaluation of boards of side `size` (`weights/emilia-N.weights`),
+    /// The built-in evaluation of boards of side `size` (`crates/emilia-core/weights/emilia-N.weights`),
     /// decoded at its first use; `None` for a size without built-in weights.
     pub fn built_in(size: usize) -> Option<&'static GridPatternEval> {
         static SIX: OnceLock<Option<GridPatternEval>> = OnceLock::new();
@@ -344,21 +344,21 @@ impl GridPatternEval {
                 &SIX,
                 include_bytes!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-6.weights"
+                    "/weights/emilia-6.weights"
                 )),
             ),
             10 => (
                 &TEN,
                 include_bytes!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-10.weights"
+                    "/weights/emilia-10.weights"
                 )),
             ),
             12 => (
                 &TWELVE,
                 include_bytes!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/../../weights/emilia-12.weights"
+                    "/weights/emilia-12.weights"
                 )),
             ),
             _ => return None,

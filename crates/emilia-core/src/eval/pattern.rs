@@ -4,7 +4,7 @@
 //! Scores are for the side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
-//! (`weights/emilia.weights`), laid out into full tables when the program is built;
+//! (`crates/emilia-core/weights/emilia.weights`), laid out into full tables when the program is built;
 //! [`PatternEval::from_bytes`] loads any other file.
 
 mod indices;
