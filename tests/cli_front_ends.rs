@@ -548,6 +548,29 @@ fn bench_replay_searches_along_its_games_the_same_way_every_time() {
     assert_eq!(nodes(&out), nodes(&run()), "one thread searches alike");
 }
 
+/// The core's example `solve_twenty` (which checks FFO #40's published +38 by a2) and
+/// `emilia solve` give the same value for the same position.
+#[test]
+fn solve_agrees_with_the_cores_example_solve() {
+    let example = format!(
+        "{}/crates/emilia-core/examples/solve_twenty.rs",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let source = std::fs::read_to_string(example).unwrap();
+    let squares = source.split('"').nth(1).unwrap();
+    assert!(source.contains("(\"a2\".parse()?, 38)"), "{source}");
+    let (ok, out, err) = emilia(&["solve", &format!("{squares} X"), "--threads", "1"]);
+    assert!(ok, "{out}{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("a2"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("+38") || line.split_whitespace().any(|w| w == "38"),
+        "{out}"
+    );
+}
+
 #[test]
 fn solve_proves_outcomes_that_agree_with_exact_scores() {
     let file = format!(

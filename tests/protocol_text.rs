@@ -1364,7 +1364,11 @@ fn protocol_solve_gives_the_solvers_exact_score() {
             continue;
         }
         let exact = solver.solve_exact(&position.board).score;
-        let side = if position.to_move == Color::Black { "X" } else { "O" };
+        let side = if position.to_move == Color::Black {
+            "X"
+        } else {
+            "O"
+        };
         emilia.ok(&format!("setboard {} {side}", position.squares_string()));
         let answer = emilia.ok("solve");
         let score = answer

@@ -109,7 +109,7 @@ impl PyBoard {
     fn new(size: usize) -> PyResult<PyBoard> {
         Position::start(size)
             .map(PyBoard::from_position)
-            .ok_or_else(|| invalid(format!("no {size}x{size} board: expected 6, 8, 10 or 12")))
+            .map_err(|e| invalid(e.to_string()))
     }
 
     /// The board reached by a transcript (`"f5d6c3"`; passes implicit or as `pass`/`PA`)

@@ -84,8 +84,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             let size: usize = size
                 .parse()
                 .map_err(|_| anyhow!("--size {size}: not a number"))?;
-            let start = Position::start(size)
-                .ok_or_else(|| anyhow!("unsupported board size {size}: use 6, 8, 10 or 12"))?;
+            let start = Position::start(size)?;
             vec![position(start)]
         }
         _ => bail!("expected a position, --size N, --obf FILE or --endgames FILE\n\n{HELP}"),

@@ -51,8 +51,7 @@ impl WebGame {
             let position: Position = text.parse().map_err(error)?;
             return Ok(WebGame::of(Game::new(position)));
         }
-        let start =
-            Position::start(size).ok_or_else(|| error(format!("no {size}x{size} board")))?;
+        let start = Position::start(size).map_err(|e| error(e.to_string()))?;
         let (_, moves) = start.play_transcript(text).map_err(error)?;
         let mut web = WebGame::of(Game::new(start));
         for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
@@ -106,7 +105,7 @@ impl WebGame {
     pub fn new(size: usize) -> Result<WebGame, JsError> {
         Game::standard(size)
             .map(WebGame::of)
-            .ok_or_else(|| JsError::new(&format!("no {size}x{size} board: 6, 8, 10 or 12")))
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// [`WebGame::read`] for JavaScript.

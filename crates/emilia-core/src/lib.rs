@@ -7,6 +7,11 @@
 //!
 //! # The main types
 //!
+//! The dozen an embedder starts with are re-exported here: [`Engine`], [`Config`],
+//! [`Session`], [`Stopper`], [`Position`], [`Game`], [`Move`], [`Square`], [`Color`],
+//! [`BoardSize`], [`Limits`], [`SearchReport`], [`Score`], [`Solver`] and [`Solution`].
+//! By module:
+//!
 //! - [`board`]: [`Position`](board::Position) (a board with the colour to move; read from a
 //!   transcript or a board string, played on with [`Move`](board::Move)s), [`Square`](board::Square),
 //!   [`Color`](board::Color), and the [`Board`](board::Board) trait over the board types of
@@ -38,24 +43,37 @@
 //! Below, set up a position, search it, read the result and play the move:
 //!
 //! ```
-//! use emilia_core::board::{Color, Position};
-//! use emilia_core::engine::Engine;
-//! use emilia_core::search::Limits;
+//! use emilia_core::engine::Source;
+//! use emilia_core::{Color, Config, Engine, Limits, Position};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // The 8x8 position after 1. f5 d6 c3, from its transcript.
-//! let (position, _moves) = Position::start(8).unwrap().play_transcript("f5d6c3")?;
+//! let (position, _moves) = Position::start(8)?.play_transcript("f5d6c3")?;
 //! assert_eq!(position.to_move, Color::White);
 //!
-//! // An engine with 16 MiB of tables and no opening book, searching on one thread.
-//! let mut engine = Engine::without_book(16);
-//! engine.set_option("threads", "1")?;
+//! // An engine with 16 MiB of tables, searching on one thread; every option is a field of
+//! // `Config`. Its opening book (on by default) holds this position: the move comes from
+//! // the book, and nothing is searched.
+//! let mut engine = Engine::with_hash(16);
+//! let config = Config {
+//!     hash_mib: 16,
+//!     threads: 1,
+//!     ..Config::default()
+//! };
+//! engine.configure(config.clone())?;
 //! let limits = Limits {
 //!     depth: Some(8),
 //!     ..Limits::default()
 //! };
+//! assert!(engine.search(&position, &limits, &mut |_| {}).book);
+//!
+//! // Without the book, the engine searches.
+//! engine.configure(Config {
+//!     book: Source::Off,
+//!     ..config
+//! })?;
 //! let report = engine.search(&position, &limits, &mut |_iteration| {});
-//! assert!(position.legal_moves().contains(&report.best));
+//! assert!(!report.book && position.legal_moves().contains(&report.best));
 //! assert_eq!(report.depth, 8);
 //! assert_eq!(report.pv.first(), Some(&report.best));
 //! println!("{} scores {} discs for White", report.best, report.score);
@@ -74,6 +92,13 @@
 //! # }
 //! ```
 
+pub use board::{BoardSize, Color, Move, Position, Square};
+pub use endgame::{Solution, Solver};
+pub use engine::{Config, Engine, Session, Stopper};
+pub use game::Game;
+pub use score::Score;
+pub use search::{Limits, SearchReport};
+
 pub mod bench;
 pub mod board;
 pub mod book;
@@ -90,3 +115,4 @@ pub(crate) mod players;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod training;

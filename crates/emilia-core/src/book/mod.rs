@@ -24,10 +24,8 @@ use crate::rng::Rng;
 
 /// The book built into the binary (made by `emilia book build` and `deepen`; see the
 /// README).
-static EMBEDDED_BOOK: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/weights/emilia.book"
-));
+static EMBEDDED_BOOK: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/emilia.book"));
 
 /// What a value rests on: nothing yet, a search to some depth, or an exact solve. Ordered
 /// from weakest to strongest.

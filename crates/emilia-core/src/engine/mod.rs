@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::platform::Instant;
 
-use crate::board::{AnyBoard, Board, Move, Position, Square};
+use crate::board::{AnyBoard, Board, BoardSize, BoardSizeError, Move, Position, Square};
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver};
@@ -61,9 +61,7 @@ pub enum SizeError {
 impl std::fmt::Display for SizeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SizeError::Unplayable(size) => {
-                write!(f, "no {size}x{size} board: Emilia plays 6, 8, 10 and 12")
-            }
+            SizeError::Unplayable(size) => BoardSizeError(*size).fmt(f),
             SizeError::PlayerEightOnly { player, .. } => {
                 write!(f, "player {player} plays 8x8 only")
             }
@@ -235,20 +233,12 @@ impl Engine {
             config: Config {
                 hash_mib: mib,
                 threads,
-                ponder: false,
                 eval: if pattern.is_some() {
                     EvalKind::Pattern
                 } else {
                     EvalKind::Classic
                 },
-                probcut: None,
-                mpc: Source::BuiltIn,
-                weights: None,
-                limits: Limits::default(),
-                player: None,
-                seed: 0,
-                book: Source::BuiltIn,
-                book_randomness: 0,
+                ..Config::default()
             },
             pattern,
             mpc: Some(Arc::new(MpcTable::embedded().clone())),
@@ -298,7 +288,7 @@ impl Engine {
     /// `quadrant` (option `player`) have 8x8 tables only.
     pub fn check_size(&self, size: usize) -> Result<(), SizeError> {
         match &self.player {
-            _ if !crate::board::SIZES.contains(&size) => Err(SizeError::Unplayable(size)),
+            _ if BoardSize::new(size).is_err() => Err(SizeError::Unplayable(size)),
             Some(player) if !player.supports(size) => Err(SizeError::PlayerEightOnly {
                 player: player.name(),
                 size,
@@ -1185,9 +1175,7 @@ mod tests {
         let err = engine.set_option("book", "Cargo.toml").unwrap_err();
         assert!(err.to_string().contains("not an Emilia book file"), "{err}");
         assert_eq!(engine.option("book").as_deref(), Some("off"));
-        engine
-            .set_option("book", "weights/emilia.book")
-            .unwrap();
+        engine.set_option("book", "weights/emilia.book").unwrap();
         assert_eq!(
             engine.option("book").as_deref(),
             Some("weights/emilia.book")

@@ -785,10 +785,10 @@ mod tests {
             let mut differs = 0;
             for _ in 0..20 {
                 let moves: Vec<usize> = board.moves().collect();
-                if moves.is_empty() {
+                let Some(&mv) = rng.pick(&moves) else {
                     break;
-                }
-                board = board.play(*rng.pick(&moves));
+                };
+                board = board.play(mv);
                 let score = pattern.evaluate(&board);
                 assert_eq!(score, built_in.evaluate(&board), "{size}x{size}");
                 differs += (score != classic.evaluate(&board)) as usize;

@@ -1,11 +1,11 @@
-//! Fitting the classic weights: least squares from feature vectors to game results. Each
+//! What only the training tools use (`emilia tune`), not play: fitting the classic weights: least squares from feature vectors to game results. Each
 //! sample is a position with the final disc difference of its game, from the side to
 //! move's view; the stage interpolation is linear in the weights, so the whole model is one
 //! linear regression with a small ridge term that keeps rarely-seen features near zero.
 
-use super::classic::{stage_shares, STAGES};
-use super::features::{Features, NUM_FEATURES};
-use super::ClassicWeights;
+use crate::eval::classic::{stage_shares, STAGES};
+use crate::eval::features::{Features, NUM_FEATURES};
+use crate::eval::ClassicWeights;
 
 /// One labelled position.
 #[derive(Clone, Debug)]
