@@ -346,7 +346,7 @@ impl Game {
     /// let mut game = Game::standard(8)?;
     /// let f5: Move = "f5".parse()?;
     /// let refused = game.play_out(|_| Ok(f5)).unwrap_err();
-    /// assert!(matches!(refused, PlayOutError::Play(PlayError::Illegal(MoveError::NoFlips(_)))));
+    /// assert!(matches!(refused, PlayOutError::Play(PlayError::Illegal(MoveError::Occupied(_)))));
     /// assert_eq!(game.transcript(), "f5");
     /// // So does an error of the chooser's own, any error (`?` converts it).
     /// let stopped = game.play_out(|_| Ok("z9".parse()?)).unwrap_err();

@@ -17,7 +17,7 @@ use super::SIZES;
 /// assert_eq!("12x12".parse::<BoardSize>()?, BoardSize::TWELVE);
 /// let err = BoardSize::new(7).unwrap_err();
 /// assert_eq!(err.to_string(), "no 7x7 board: Emilia plays 6, 8, 10 and 12");
-/// # Ok::<(), emilia_core::board::BoardSizeError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BoardSize(u8);
