@@ -18,7 +18,7 @@ use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, TimeManager};
 use crate::search::{
-    self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
+    self, exact_solve, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
 use crate::with_board;
 
@@ -842,7 +842,7 @@ impl Engine {
         }
         let solver = &mut self.solver;
         let mut solve = |nodes_seen: Option<&AtomicU64>| {
-            exact8::solve(
+            exact_solve::solve(
                 solver,
                 &position.board,
                 start,
