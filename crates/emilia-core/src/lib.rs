@@ -1,7 +1,7 @@
 //! The core of Emilia, an Othello (Reversi) engine for boards of 6x6, 8x8, 10x10 and 12x12.
 //!
 //! This crate is what the `emilia` program and every other front-end play with: the rules
-//! and their notations, an [`Engine`](engine::Engine) that searches positions and keeps its
+//! and their notations, an [`Engine`] that searches positions and keeps its
 //! tables between moves and games, an exact endgame solver, and readers of the usual file
 //! formats.
 //!
@@ -12,19 +12,19 @@
 //! [`BoardSize`], [`Limits`], [`SearchReport`], [`Score`], [`Solver`] and [`Solution`].
 //! By module:
 //!
-//! - [`board`]: [`Position`](board::Position) (a board with the colour to move; read from a
-//!   transcript or a board string, played on with [`Move`](board::Move)s), [`Square`](board::Square),
-//!   [`Color`](board::Color), and the [`Board`](board::Board) trait over the board types of
+//! - [`board`]: [`Position`] (a board with the colour to move; read from a
+//!   transcript or a board string, played on with [`Move`]s), [`Square`],
+//!   [`Color`], and the [`Board`](board::Board) trait over the board types of
 //!   every size.
-//! - [`game`]: [`Game`](game::Game), a game record with passes, undo, clocks and result.
-//! - [`engine`]: [`Engine`](engine::Engine), the persistent engine, set up with a typed
-//!   [`Config`](engine::Config) (or named options, [`OPTIONS`](engine::OPTIONS)), stopped
-//!   from any thread by its [`Stopper`](engine::Stopper); [`Session`](engine::Session), the
+//! - [`game`]: [`Game`], a game record with passes, undo, clocks and result.
+//! - [`engine`]: [`Engine`], the persistent engine, set up with a typed
+//!   [`Config`] (or named options, [`OPTIONS`](engine::OPTIONS)), stopped
+//!   from any thread by its [`Stopper`]; [`Session`], the
 //!   engine playing one game with its record and clocks.
-//! - [`search`]: what a search is given and gives back: [`Limits`](search::Limits) (depth,
-//!   level, time, clock, nodes), [`SearchReport`](search::SearchReport) (move, score, depth,
+//! - [`search`]: what a search is given and gives back: [`Limits`] (depth,
+//!   level, time, clock, nodes), [`SearchReport`] (move, score, depth,
 //!   principal variation) and [`MoveScore`](search::MoveScore).
-//! - [`score`]: [`Score`](score::Score), the unit of every evaluation and result
+//! - [`score`]: [`Score`], the unit of every evaluation and result
 //!   (hundredths of a disc).
 //! - [`endgame`]: the exact solver; [`eval`]: the evaluations an engine can use.
 //! - [`formats`]: GGF games, OBF and endgame lists of positions, WTHOR databases;

@@ -110,7 +110,7 @@ fn solve(mut a: Vec<[f64; COLUMNS]>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// Prints `weights` as the Rust table of [`super::CLASSIC_WEIGHTS`].
+/// Prints `weights` as the Rust table of [`CLASSIC_WEIGHTS`](crate::eval::CLASSIC_WEIGHTS).
 pub fn weights_table(weights: &ClassicWeights) -> String {
     let mut text = String::from("[\n");
     for row in weights {
