@@ -9,7 +9,7 @@
 //! book builder.
 
 pub use emilia_core::{
-    board, book, endgame, engine, eval, formats, game, memory, perft, rng, score, search,
+    board, book, endgame, engine, eval, formats, game, memory, perft, rng, score, search, training,
     with_board,
 };
 
@@ -29,4 +29,36 @@ pub(crate) mod train;
 pub fn run_command_line(args: &[String], started: std::time::Instant) -> i32 {
     memory::fit_allocator_to_address_limit();
     cli::run(args, started)
+}
+
+#[cfg(test)]
+mod what_cargo_test_runs {
+    /// Says at the start of `cargo test` (the program's own unit tests run first) what the
+    /// command runs and needs, and checks that README.md says it too.
+    #[test]
+    fn the_readme_says_what_cargo_test_runs_and_needs() {
+        let readme = include_str!("../README.md");
+        let needs = [
+            "cargo test -p emilia-core",
+            "network",
+            "python3",
+            "npm",
+            "Chromium",
+            "skipped",
+        ];
+        for needed in needs {
+            assert!(
+                readme.contains(needed),
+                "README.md's cargo test does not name {needed}"
+            );
+        }
+        // Straight to stderr: the test harness shows it even when the test passes.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "cargo test: the program's and the core's Rust suites, then the Python package's \
+             tests and the page's test in Chromium (README.md, Set up, says what they need); \
+             from a fresh clone on two cores, tens of minutes, most of it compiling"
+        );
+    }
 }

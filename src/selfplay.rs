@@ -6,7 +6,7 @@ pub mod data;
 
 use crate::board::{Color, Move, Position};
 use crate::engine::Engine;
-use crate::game::{Game, PlayError};
+use crate::game::Game;
 use crate::referee::stats::{elo, format_elo};
 use crate::rng::Rng;
 use crate::search::Limits;
@@ -42,7 +42,7 @@ impl Player {
     pub(crate) fn choose(&mut self, position: &Position) -> Move {
         match self {
             Player::Engine { engine, limits } => engine.search(position, limits, &mut |_| {}).best,
-            Player::Random(rng) => *rng.pick(&position.legal_moves()),
+            Player::Random(rng) => *rng.pick(&position.legal_moves()).unwrap_or(&Move::Pass),
         }
     }
 }
@@ -72,7 +72,7 @@ impl MatchGame {
 pub(crate) fn play_game(start: &Position, black: &mut Player, white: &mut Player) -> MatchGame {
     let mut game = Game::new(*start);
     let played = game.play_out(|position| {
-        Ok::<_, PlayError>(match position.to_move {
+        Ok(match position.to_move {
             Color::Black => black.choose(position),
             Color::White => white.choose(position),
         })

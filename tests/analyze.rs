@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::data_dir;
+use common::core_data_dir;
 use emilia::board::{Color, Position};
 use emilia::formats::wthor::WthorFile;
 
@@ -41,7 +41,7 @@ fn rows(report: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn a_wthor_game_is_valued_and_its_exact_end_is_the_recorded_result() {
-    let wtb = data_dir().join("WTH_2003.wtb");
+    let wtb = core_data_dir().join("WTH_2003.wtb");
     let file = WthorFile::read(&wtb).unwrap();
     let record = &file.games[0];
     let svg = scratch("chart.svg");

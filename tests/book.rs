@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{data_dir, Emilia};
+use common::{core_data_dir, Emilia};
 
 /// Depth the test book is scored to.
 const DEPTH: u32 = 12;
@@ -32,7 +32,7 @@ fn small_book() -> &'static PathBuf {
     static BOOK: OnceLock<PathBuf> = OnceLock::new();
     BOOK.get_or_init(|| {
         let path = std::env::temp_dir().join(format!("emilia-test-{}.book", std::process::id()));
-        let (book, games) = (path.to_str().unwrap(), data_dir().join("WTH_2003.wtb"));
+        let (book, games) = (path.to_str().unwrap(), core_data_dir().join("WTH_2003.wtb"));
         let (ok, _, err) = run(&[
             "book",
             "build",
@@ -236,7 +236,7 @@ fn book_commands_refuse_bad_input_with_the_reason() {
     assert!(!ok);
     assert!(err.contains("out of range"), "{err}");
     // Coverage: the book's own games stay in it.
-    let games = data_dir().join("WTH_2003.wtb");
+    let games = core_data_dir().join("WTH_2003.wtb");
     let (ok, out, _) = run(&["book", "coverage", "--book", path, games.to_str().unwrap()]);
     assert!(ok);
     assert!(
@@ -260,7 +260,7 @@ fn book_commands_refuse_bad_input_with_the_reason() {
     assert!(err.contains("version 7 is not supported"), "{err}");
 
     // A WTHOR file whose second game has an illegal third move.
-    let wthor = std::fs::read(data_dir().join("WTH_2003.wtb")).unwrap();
+    let wthor = std::fs::read(core_data_dir().join("WTH_2003.wtb")).unwrap();
     let mut broken = wthor[..16 + 3 * 68].to_vec();
     broken[4..8].copy_from_slice(&3u32.to_le_bytes());
     broken[16 + 68 + 8 + 2] = 11; // a1
@@ -290,7 +290,7 @@ fn a_stopped_shard_fails_and_resumes_to_the_uninterrupted_result() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    let games = data_dir().join("WTH_2003.wtb");
+    let games = core_data_dir().join("WTH_2003.wtb");
     let (ok, _, err) = run(&[
         "book",
         "build",

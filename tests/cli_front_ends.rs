@@ -533,6 +533,17 @@ fn train_on_other_sizes_and_never_overwrite_unasked() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `bench ffo`'s positions are #40 to #49 of the FFO suite the core's tests check.
+#[test]
+fn the_benchmark_ships_positions_40_to_49_of_the_suite() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = std::fs::read_to_string(format!("{root}/data/ffo-40-49.obf")).unwrap();
+    let suite = format!("{root}/crates/emilia-core/tests/data/ffo/fforum-40-59.obf");
+    let suite = std::fs::read_to_string(suite).unwrap();
+    let first_ten: Vec<&str> = suite.lines().take(10).collect();
+    assert_eq!(shipped.lines().collect::<Vec<_>>(), first_ten);
+}
+
 #[test]
 fn bench_replay_searches_along_its_games_the_same_way_every_time() {
     let run = || {
@@ -559,10 +570,33 @@ fn bench_replay_searches_along_its_games_the_same_way_every_time() {
     assert_eq!(nodes(&out), nodes(&run()), "one thread searches alike");
 }
 
+/// The core's example `solve_twenty` (which checks FFO #40's published +38 by a2) and
+/// `emilia solve` give the same value for the same position.
+#[test]
+fn solve_agrees_with_the_cores_example_solve() {
+    let example = format!(
+        "{}/crates/emilia-core/examples/solve_twenty.rs",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let source = std::fs::read_to_string(example).unwrap();
+    let squares = source.split('"').nth(1).unwrap();
+    assert!(source.contains("(\"a2\".parse()?, 38)"), "{source}");
+    let (ok, out, err) = emilia(&["solve", squares, "X", "--threads", "1"]);
+    assert!(ok, "{out}{err}");
+    // `#  empties  move  score  nodes ...`: the position's row.
+    let row: Vec<&str> = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap_or_else(|| panic!("{out}"))
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[1..4], ["20", "a2", "+38"], "{out}");
+}
+
 #[test]
 fn solve_proves_outcomes_that_agree_with_exact_scores() {
     let file = format!(
-        "{}/tests/data/endgames/eg_13_14_sample.txt",
+        "{}/crates/emilia-core/tests/data/endgames/eg_13_14_sample.txt",
         env!("CARGO_MANIFEST_DIR")
     );
     let column = |text: &str| -> Vec<String> {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::data_dir;
+use common::core_data_dir;
 
 /// Runs `emilia args`, reads `lines` lines of its output, closes the output, and checks
 /// that the process ends by itself, successfully, with no error on stderr.
@@ -67,7 +67,7 @@ fn help_and_version() {
 #[test]
 fn perft_solve_and_bench() {
     ends_quietly(&["perft", "10"], 1);
-    let endgames = data_dir().join("endgames/eg_13_14_sample.txt");
+    let endgames = core_data_dir().join("endgames/eg_13_14_sample.txt");
     ends_quietly(&["solve", "--endgames", endgames.to_str().unwrap()], 1);
     ends_quietly(&["bench", "perft", "--depth", "8"], 0);
 }
@@ -98,7 +98,7 @@ fn match_train_and_tune() {
     );
     ends_quietly(&["tune", "--games", "10", "--depth", "1"], 0);
     let dir = scratch_dir("closed-output-train");
-    let games = data_dir().join("WTH_2003.wtb");
+    let games = core_data_dir().join("WTH_2003.wtb");
     let out = dir.join("w.weights");
     ends_quietly(
         &[

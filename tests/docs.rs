@@ -691,3 +691,13 @@ fn links_lead_to_files_of_the_repository() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// protocol.md gives the bound by which a solve may pass its node limit, as the solver has it
+/// (the core's `tests/endgame.rs` checks the solver keeps to it).
+#[test]
+fn protocol_md_states_the_solvers_node_limit_bound() {
+    let spec = include_str!("../protocol.md").replace("\n  ", " ");
+    let bound = emilia::endgame::MOST_NODES_PAST_LIMIT;
+    let said = format!("up to {bound} nodes past its own limit");
+    assert!(spec.contains(&said), "protocol.md does not say {said:?}");
+}

@@ -1347,3 +1347,42 @@ mod replies {
         assert_eq!(ask(&mut e, "hint 1"), "= h8 +64 exact\n\n");
     }
 }
+
+/// The protocol's `solve` gives the solver's exact score on random 6x6 and 8x8 positions
+/// (the core's own tests compare the solver with every other path to the end).
+#[test]
+fn protocol_solve_gives_the_solvers_exact_score() {
+    use emilia::endgame::Solver;
+
+    let mut rng = Rng::new(52);
+    let mut emilia = Emilia::start(&["--threads", "1"]);
+    let mut solver = Solver::new(4);
+    for (size, empties) in [(6, 8), (6, 14), (8, 9), (8, 14), (8, 18)] {
+        let mut position = Position::start(size).unwrap();
+        while position.count(Color::Black) + position.count(Color::White)
+            < (size * size - empties) as u32
+        {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position = position.play(*rng.pick(&moves)).unwrap();
+        }
+        if position.is_game_over() {
+            continue;
+        }
+        let exact = solver.solve_exact(&position.board).score;
+        let side = if position.to_move == Color::Black {
+            "X"
+        } else {
+            "O"
+        };
+        emilia.ok(&format!("setboard {} {side}", position.squares_string()));
+        let answer = emilia.ok("solve");
+        let score = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse::<i32>().ok());
+        assert_eq!(score, Some(exact), "protocol solve '{answer}': {position}");
+    }
+}

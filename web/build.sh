@@ -40,7 +40,7 @@ mkdir -p "$dist"
 # page fetches as each is first needed, in the form they ship in (the engine decodes them).
 gzip -9 -n "$dist/emilia_web_bg.wasm"
 for file in emilia.weights emilia-6.weights emilia-10.weights emilia-12.weights emilia.book; do
-    gzip -9 -n -c "$root/weights/$file" >"$dist/$file.gz"
+    gzip -9 -n -c "$root/crates/emilia-core/weights/$file" >"$dist/$file.gz"
 done
 cp "$web"/www/* "$dist/"
 cp "$root/data/xot-openings.txt" "$dist/"

@@ -18,7 +18,7 @@ use emilia_codec::weights;
 
 fn main() {
     index_book();
-    const SOURCE: &str = "../../weights/emilia.weights";
+    const SOURCE: &str = "weights/emilia.weights";
     println!("cargo:rerun-if-changed={SOURCE}");
     let bytes = std::fs::read(SOURCE).unwrap_or_else(|e| panic!("cannot read {SOURCE}: {e}"));
     let weights =
@@ -74,7 +74,7 @@ fn lay_out_tables(weights: &weights::Weights, dir: &str) {
 /// Writes where each position of the built-in book starts (u32 each, little endian), so
 /// that play finds a position by binary search without reading the book first.
 fn index_book() {
-    const BOOK: &str = "../../weights/emilia.book";
+    const BOOK: &str = "weights/emilia.book";
     println!("cargo:rerun-if-changed={BOOK}");
     let bytes = std::fs::read(BOOK).unwrap_or_else(|e| panic!("cannot read {BOOK}: {e}"));
     let header = layout_of_book::FILE_HEADER_LEN;

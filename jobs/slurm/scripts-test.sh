@@ -56,7 +56,7 @@ state() { (cd "$1" && find . -type f ! -path './locks/*' -print0 | sort -z | xar
 
 # Bad values, each refused before anything is written.
 book="$tmp/the book.book"
-"$EMILIA" book build --out "$book" --min-games 200 "$repo/tests/data/WTH_2003.wtb" >/dev/null 2>&1
+"$EMILIA" book build --out "$book" --min-games 200 "$repo/crates/emilia-core/tests/data/WTH_2003.wtb" >/dev/null 2>&1
 bad="$tmp/bad run"
 for setting in GAMES=abc DEPTH=-1 SEED=1e3 SIZE=' 8' TASKS=0 CHUNKS_PER_TASK=0 SHARDS=0 \
     MATCH_GAMES=1x BOOK_DEPTH=99999999999999999999 "BOOK=$tmp/none" "MATCH_OPENINGS=$tmp" \

@@ -144,7 +144,7 @@ tasks=4
 chunks=2
 train_args="--solve 0 --iterations 20"
 book_settings=(--book-depth 10 --book-solve 14)
-"$EMILIA" book build --out "$tmp/games40.book" --min-games 40 "$repo/tests/data/WTH_2003.wtb" >/dev/null 2>&1
+"$EMILIA" book build --out "$tmp/games40.book" --min-games 40 "$repo/crates/emilia-core/tests/data/WTH_2003.wtb" >/dev/null 2>&1
 run="$tmp/run one"  # a space in every path the jobs are given
 "$here/submit.sh" --out "$run" --emilia "$EMILIA" "${settings[@]}" --tasks "$tasks" \
     --chunks-per-task "$chunks" --train-args "$train_args" --book "$tmp/games40.book" \

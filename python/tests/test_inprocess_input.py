@@ -219,7 +219,9 @@ def test_the_board_is_drawn_as_the_command_line_draws_it():
 
 
 INTERRUPTED = r"""
-import sys, time, emilia
+import signal, sys, time, emilia
+# A child started in the background inherits SIGINT ignored; a user's Ctrl-C is not.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 what = sys.argv[1]
 engine = emilia.Engine(threads=1, hash=16, book=False)
 engine.play(emilia.Board(6), emilia.Limit(depth=1))

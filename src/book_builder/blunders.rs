@@ -13,9 +13,9 @@ use crate::book::Key;
 use crate::engine::Engine;
 use crate::search::Limits;
 
-/// The test data directory.
+/// The core's test data directory.
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/emilia-core/tests/data")
 }
 
 const CORNERS: [usize; 4] = [0, 7, 56, 63];

@@ -369,7 +369,8 @@ mod tests {
     #[test]
     fn exact_leaves_match_the_solver() {
         // The first game of a WTHOR file down to 20 empties, solved from 20.
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/WTH_2003.wtb");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/emilia-core/tests/data/WTH_2003.wtb");
         let game = crate::book_builder::games::read_wthor(&path)
             .unwrap()
             .remove(0);
@@ -423,7 +424,8 @@ mod tests {
     #[test]
     fn shards_merged_equal_one_whole_run() {
         use crate::book_builder::build::{build, BuildOptions};
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/WTH_2003.wtb");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/emilia-core/tests/data/WTH_2003.wtb");
         let games = crate::book_builder::games::read_wthor(&path).unwrap();
         let base = build(
             &games,

@@ -271,8 +271,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
         return options_match(args, games, ms);
     }
     if which != "squares" {
-        let start = Position::start(size)
-            .ok_or_else(|| anyhow::anyhow!("--size {size}: expected 6, 8, 10 or 12"))?;
+        let start = Position::start(size)?;
         let mut score = MatchScore::default();
         let limits = Limits {
             depth: Some(random_depth),

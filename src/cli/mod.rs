@@ -324,6 +324,7 @@ pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
         "bench" => bench::run(rest),
         "book" => book::run(rest),
         "solve" => solve::run(rest),
+        "tune" if rest.first().is_some_and(|a| a == "mpc") => tune_mpc::run(&rest[1..]),
         "tune" => tune::run(rest),
         "match" => match_cmd::run(rest),
         "train" => train::run(rest),

@@ -39,8 +39,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         [squares, side] => Position::from_parts(squares, side)?,
         _ => {
             let size = args.get("size", 8usize)?;
-            Position::start(size)
-                .ok_or_else(|| anyhow!("unsupported board size {size}: use 6, 8, 10 or 12"))?
+            Position::start(size)?
         }
     };
     let convention = if args.flag("stay-counted") {

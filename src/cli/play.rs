@@ -101,12 +101,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
     mut input: R,
     mut out: W,
 ) -> Result<()> {
-    let mut game = Game::standard(settings.size).ok_or_else(|| {
-        anyhow!(
-            "unsupported board size {}: use 6, 8, 10 or 12",
-            settings.size
-        )
-    })?;
+    let mut game = Game::standard(settings.size)?;
     let human = settings.human;
     writeln!(
         out,

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{Move, Position, Square, SIZES};
+use crate::board::{Move, Position, SIZES};
 use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
 use crate::formats::obf::{read_endgames, read_obf, Record};
 
@@ -85,8 +85,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             let size: usize = size
                 .parse()
                 .map_err(|_| anyhow!("--size {size}: not a number"))?;
-            let start = Position::start(size)
-                .ok_or_else(|| anyhow!("unsupported board size {size}: use 6, 8, 10 or 12"))?;
+            let start = Position::start(size)?;
             vec![position(start)]
         }
         _ => bail!("expected a position, --size N, --obf FILE or --endgames FILE\n\n{HELP}"),
@@ -187,11 +186,11 @@ fn score_text(score: i32, proof: Proof) -> String {
 
 /// The move's name on a board of side `size`: its square, `pass`, or `end` when neither
 /// side can move.
-fn move_name(index: Option<usize>, size: usize, game_over: bool) -> String {
-    match index {
-        Some(i) => Square::from_index(i, size).to_string(),
-        None if game_over => "end".to_string(),
-        None => "pass".to_string(),
+fn move_name(best: Move, game_over: bool) -> String {
+    match best {
+        Move::Play(square) => square.to_string(),
+        Move::Pass if game_over => "end".to_string(),
+        Move::Pass => "pass".to_string(),
     }
 }
 
@@ -233,7 +232,6 @@ pub(crate) fn solve_records(
     };
     for (i, record) in records.iter().enumerate() {
         let board = &record.position.board;
-        let size = record.position.size();
         if clear {
             solver.clear();
         }
@@ -268,10 +266,7 @@ pub(crate) fn solve_records(
                 }
             }
             Some(expected) => {
-                let played = match solution.best {
-                    Some(index) => Move::Play(Square::from_index(index, size)),
-                    None => Move::Pass,
-                };
+                let played = solution.best;
                 if solution.score != expected && plain_difference(solution.score, expected, empties)
                 {
                     report.plain += 1;
@@ -291,7 +286,7 @@ pub(crate) fn solve_records(
             "{:>4} {:>7} {:>5} {:>6} {:>14} {:>9.3} {:>9} {:>12.0}  {check}",
             i + first_number,
             empties,
-            move_name(solution.best, size, record.position.is_game_over()),
+            move_name(solution.best, record.position.is_game_over()),
             score_text(solution.score, proof),
             solution.nodes,
             seconds,

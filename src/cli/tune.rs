@@ -8,13 +8,13 @@ use super::output::{out, outln};
 use super::Args;
 use crate::board::{Move, Position};
 use crate::eval::features::features;
-use crate::eval::tune::{fit, rms_error, weights_table, Sample};
 use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
-use crate::game::{Game, PlayError};
+use crate::game::Game;
 use crate::rng::Rng;
 use crate::score;
 use crate::search::Limits;
 use crate::selfplay::{play_match, xot_openings, Player};
+use crate::training::{fit, rms_error, weights_table, Sample};
 use crate::with_board;
 
 const HELP: &str = "\
@@ -31,9 +31,6 @@ against the current ones, at T ms a move (default 0: at depth D).
 
 /// Runs `emilia tune`.
 pub(crate) fn run(args: &[String]) -> Result<()> {
-    if args.first().is_some_and(|a| a == "mpc") {
-        return super::tune_mpc::run(&args[1..]);
-    }
     let args = Args::parse(
         args,
         &[
@@ -171,7 +168,7 @@ impl NoisyPlayer<'_> {
 /// bug) ends it where it was made.
 fn play_game_with(start: &Position, player: &mut NoisyPlayer) -> Game {
     let mut game = Game::new(*start);
-    if let Err(e) = game.play_out(|position| Ok::<_, PlayError>(player.choose(position))) {
+    if let Err(e) = game.play_out(|position| Ok(player.choose(position))) {
         log::error!("{e} in {}", game.position());
     }
     game

@@ -20,7 +20,7 @@ evaluation was not trained on) are searched without selectivity at every depth u
 --depth, and endgame positions are solved exactly. For each stage (--stage-width empties)
 and depth the regression of the deep score on the shallow one is fitted; deeper entries
 are extrapolated. The table is written to --out (default emilia.mpc); the one built into
-Emilia is weights/emilia.mpc.
+Emilia is crates/emilia-core/weights/emilia.mpc.
 
 Options:
   --games PATH         a .wtb file or a directory of them (repeatable)

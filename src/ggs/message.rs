@@ -452,7 +452,7 @@ READY";
         };
         assert_eq!((id.as_str(), *join), (".0", true));
         assert_eq!(kind.as_ref().map(|k| k.size), Some(8));
-        assert_eq!(block.first, Position::start(8));
+        assert_eq!(block.first, Position::start(8).ok());
         let moves: Vec<String> = block.moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(moves, ["d3", "c3", "b3"]);
         assert_eq!(block.moves[1].eval, Some(-1.5));

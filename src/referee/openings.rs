@@ -45,7 +45,7 @@ pub struct Opening {
 /// Reads the openings of `text`, checking every move on a board of side `size`. `source`
 /// names the file in errors.
 pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>, OpeningsError> {
-    let start = Position::start(size).ok_or(OpeningsError::UnsupportedSize(size))?;
+    let start = Position::start(size).map_err(|_| OpeningsError::UnsupportedSize(size))?;
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();

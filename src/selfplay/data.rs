@@ -53,7 +53,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::board::{mix64, Color, Move, Position, Square};
 use crate::engine::Engine;
-use crate::game::Game;
+use crate::game::{ChooseError, Game};
 use crate::rng::Rng;
 use crate::search::Limits;
 
@@ -155,8 +155,7 @@ impl LabelledGame {
         let opening_moves = u32::try_from(number(opening, "move count")?)?;
         let solved_from = u32::try_from(number(solved, "number of empties")?)?;
         let size = number(size, "board side")? as usize;
-        let start = Position::start(size)
-            .ok_or_else(|| anyhow!("board side {size}: expected 6, 8, 10 or 12"))?;
+        let start = Position::start(size)?;
         let (end, played) = start
             .play_transcript(moves)
             .map_err(|e| anyhow!("the transcript: {e}"))?;
@@ -221,7 +220,7 @@ pub fn play_game(
 ) -> Result<LabelledGame> {
     engine.clear_hash();
     let size = settings.size;
-    let start = Position::start(size).ok_or_else(|| anyhow!("no {size}x{size} board"))?;
+    let start = Position::start(size)?;
     let line = match openings.len() {
         0 => &[][..],
         n => &openings[rng.below(n)][..],
@@ -238,7 +237,7 @@ pub fn play_game(
     // The opening's moves, then the random ones, then the engine's; the game loop plays
     // the forced passes.
     let mut game = Game::new(start);
-    game.play_out(|position| -> Result<Move> {
+    game.play_out(|position| -> Result<Move, ChooseError> {
         if let Some(&index) = opening.next() {
             opening_moves += 1;
             return Ok(Move::Play(Square::from_index(index, size)));
@@ -253,7 +252,7 @@ pub fn play_game(
         if empties <= settings.solve_empties {
             let report = engine.solve(position, &Limits::default(), &mut |_| {});
             if !report.exact {
-                bail!("the solver did not finish");
+                return Err("the solver did not finish".into());
             }
             return Ok(report.best);
         }
@@ -291,7 +290,7 @@ pub fn play_game(
 /// Reads a list of openings for boards of side `size`, one transcript a line (`#` starts a
 /// comment line).
 pub fn parse_openings(text: &str, size: usize) -> Result<Vec<Vec<usize>>> {
-    let start = Position::start(size).ok_or_else(|| anyhow!("no {size}x{size} board"))?;
+    let start = Position::start(size)?;
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

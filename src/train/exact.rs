@@ -90,7 +90,7 @@ mod tests {
         // Solved positions from outside the training games (independent data).
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/endgames/eg_21_22.txt"
+            "/crates/emilia-core/tests/data/endgames/eg_21_22.txt"
         );
         let positions = read(std::path::Path::new(path)).unwrap();
         assert!(positions.len() > 400);

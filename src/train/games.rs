@@ -140,7 +140,7 @@ mod tests {
 
     fn data(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
+            .join("crates/emilia-core/tests/data")
             .join(name)
     }
 

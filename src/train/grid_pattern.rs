@@ -112,9 +112,7 @@ impl Samples {
 /// the other: the mean of two neighbouring depths cancels it.
 fn positions(game: &LabelledGame, search: f32, mut each: impl FnMut(&Position, f32)) -> Result<()> {
     let size = game.size;
-    let Some(mut position) = Position::start(size) else {
-        bail!("no {size}x{size} board");
-    };
+    let mut position = Position::start(size)?;
     // Black's value seen by `mover`; the same sign change turns the mover's value into
     // Black's.
     let for_mover = |mover: Color, black_value: f32| match mover {
@@ -448,7 +446,9 @@ mod tests {
         // Weights of another size are refused.
         let other = GridPatternConfig {
             size: 6,
-            from: Some(std::path::PathBuf::from("weights/emilia-10.weights")),
+            from: Some(std::path::PathBuf::from(
+                "crates/emilia-core/weights/emilia-10.weights",
+            )),
             ..config.clone()
         };
         assert!(train_grid_pattern(&other, &mut |_| {}).is_err());

@@ -540,8 +540,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("emilia-train-threads-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let wthor =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/WTH_2003.wtb");
+        let wthor = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/emilia-core/tests/data/WTH_2003.wtb");
         let config = |threads: usize, out: &str| Config {
             games: vec![wthor.clone()],
             out: dir.join(out),

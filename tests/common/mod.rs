@@ -1,6 +1,7 @@
 //! Driving the real `emilia` binary through pipes, as clients do.
 #![allow(dead_code)]
 
+#[path = "../../crates/emilia-core/tests/common/rng.rs"]
 pub mod rng;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -43,6 +44,12 @@ pub struct Emilia {
 /// The test data directory.
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The core's test data directory (WTHOR games, solved endgames, FFO), read by the
+/// program's tests too.
+pub fn core_data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/emilia-core/tests/data")
 }
 
 fn pump<R: Read + Send + 'static>(input: R) -> Receiver<String> {

@@ -53,12 +53,11 @@ impl WebGame {
             let position: Position = text.parse().map_err(error)?;
             return Ok(WebGame::of(Game::new(position)));
         }
-        let start =
-            Position::start(size).ok_or_else(|| error(format!("no {size}x{size} board")))?;
+        let start = Position::start(size).map_err(|e| error(e.to_string()))?;
         let (_, moves) = start.play_transcript(text).map_err(|e| {
             let fits = [6, 8, 10, 12].into_iter().find(|&other| {
                 other != size
-                    && Position::start(other).is_some_and(|p| p.play_transcript(text).is_ok())
+                    && Position::start(other).is_ok_and(|p| p.play_transcript(text).is_ok())
             });
             match fits {
                 Some(other) => error(format!(
@@ -139,7 +138,7 @@ impl WebGame {
         let size = board_size(size)?;
         Game::standard(size)
             .map(WebGame::of)
-            .ok_or_else(|| JsError::new(&format!("size: no {size}x{size} board")))
+            .map_err(|e| JsError::new(&format!("size: {e}")))
     }
 
     /// [`WebGame::read`] for JavaScript.

@@ -4,7 +4,7 @@
 
 use emilia_core::board::Color;
 use emilia_core::engine::{Config, Engine};
-use emilia_core::game::{Game, PlayError};
+use emilia_core::game::Game;
 use emilia_core::search::Limits;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depths = [4, 8];
     let mut game = Game::standard(8).expect("8x8 is a board size");
     // The game asks for a move wherever a side can move, and passes for a side that cannot.
-    game.play_out(|position| -> Result<_, PlayError> {
+    game.play_out(|position| {
         let side = usize::from(position.to_move == Color::White);
         let limits = Limits {
             depth: Some(depths[side]),

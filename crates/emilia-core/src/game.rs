@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::board::{Color, Move, MoveError, Position, PositionError};
+use crate::board::{BoardSizeError, Color, Move, MoveError, Position, PositionError};
 
 /// One ply of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +78,36 @@ impl fmt::Display for PlayError {
 }
 
 impl std::error::Error for PlayError {}
+
+/// Any error of a move chooser in [`Game::play_out`] (`?` turns every error type into it).
+pub type ChooseError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why [`Game::play_out`] stopped before the end of the game.
+#[derive(Debug)]
+pub enum PlayOutError {
+    /// The rules refused the move chosen.
+    Play(PlayError),
+    /// The chooser failed.
+    Choose(ChooseError),
+}
+
+impl fmt::Display for PlayOutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayOutError::Play(e) => e.fmt(f),
+            PlayOutError::Choose(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayOutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayOutError::Play(e) => Some(e),
+            PlayOutError::Choose(e) => Some(e.as_ref()),
+        }
+    }
+}
 
 /// A game from a start position, with every ply played since.
 ///
@@ -153,9 +183,9 @@ impl Game {
         }
     }
 
-    /// A game from the start position of a `size`x`size` board, or `None` for an
-    /// unsupported size.
-    pub fn standard(size: usize) -> Option<Game> {
+    /// A game from the start position of a `size`x`size` board, or why there is no such
+    /// board.
+    pub fn standard(size: usize) -> Result<Game, BoardSizeError> {
         Position::start(size).map(Game::new)
     }
 
@@ -290,17 +320,18 @@ impl Game {
     /// Plays on to the end of the game, the one loop every in-process game goes through:
     /// `choose` gives the move in each position where the side to move has a legal move,
     /// and a side without one passes (recorded as an implicit pass) without being asked.
-    /// Stops at the first error of `choose`, or at a move the rules refuse
-    /// ([`PlayError::Illegal`], turned into `E`); the game then holds every ply before it.
+    /// Stops at the first error of `choose` ([`PlayOutError::Choose`], any error type), or
+    /// at a move the rules refuse ([`PlayOutError::Play`]); the game then holds every ply
+    /// before it.
     ///
     /// ```
-    /// use emilia_core::board::{Color, Move, Position};
-    /// use emilia_core::game::{Game, PlayError};
+    /// use emilia_core::board::{Color, Move, MoveError};
+    /// use emilia_core::game::{Game, PlayError, PlayOutError};
     ///
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// // Black takes its first legal move, White its last, to the end of a 6x6 game.
-    /// let mut game = Game::standard(6).unwrap();
-    /// game.play_out(|position: &Position| -> Result<Move, PlayError> {
+    /// let mut game = Game::standard(6)?;
+    /// game.play_out(|position| {
     ///     let moves = position.legal_moves();
     ///     assert_ne!(moves, [Move::Pass], "passes are not asked for");
     ///     Ok(match position.to_move {
@@ -312,25 +343,28 @@ impl Game {
     /// println!("{}: {}", game.transcript(), game.result());
     ///
     /// // A move the rules refuse ends the loop; the game keeps the plies before it.
-    /// let mut game = Game::standard(8).unwrap();
+    /// let mut game = Game::standard(8)?;
     /// let f5: Move = "f5".parse()?;
-    /// let refused = game.play_out(|_: &Position| Ok::<_, PlayError>(f5)).unwrap_err();
-    /// assert!(matches!(refused, PlayError::Illegal(_)), "{refused}");
+    /// let refused = game.play_out(|_| Ok(f5)).unwrap_err();
+    /// assert!(matches!(refused, PlayOutError::Play(PlayError::Illegal(MoveError::Occupied(_)))));
     /// assert_eq!(game.transcript(), "f5");
+    /// // So does an error of the chooser's own, any error (`?` converts it).
+    /// let stopped = game.play_out(|_| Ok("z9".parse()?)).unwrap_err();
+    /// assert!(matches!(stopped, PlayOutError::Choose(_)), "{stopped}");
     /// # Ok(())
     /// # }
     /// ```
-    pub fn play_out<E: From<PlayError>>(
+    pub fn play_out(
         &mut self,
-        mut choose: impl FnMut(&Position) -> Result<Move, E>,
-    ) -> Result<(), E> {
+        mut choose: impl FnMut(&Position) -> Result<Move, ChooseError>,
+    ) -> Result<(), PlayOutError> {
         while !self.is_over() {
             if self.must_pass() {
                 let other = self.position().to_move.opponent();
-                self.turn_for(other)?;
+                self.turn_for(other).map_err(PlayOutError::Play)?;
             }
-            let mv = choose(self.position())?;
-            self.play(mv)?;
+            let mv = choose(self.position()).map_err(PlayOutError::Choose)?;
+            self.play(mv).map_err(PlayOutError::Play)?;
         }
         Ok(())
     }
@@ -515,7 +549,7 @@ mod tests {
         let mut asked = Vec::new();
         game.play_out(|position| {
             asked.push(*position);
-            Ok::<_, PlayError>(mv("c1"))
+            Ok(mv("c1"))
         })
         .unwrap();
         assert_eq!(asked.len(), 1);
@@ -534,36 +568,30 @@ mod tests {
         );
         assert_eq!(game.result(), "B+64");
         // A finished game asks nothing.
-        game.play_out(|_| -> Result<Move, PlayError> { panic!("asked after the end") })
-            .unwrap();
+        game.play_out(|_| panic!("asked after the end")).unwrap();
 
         // The chooser's own error ends the loop, with the plies before it kept.
-        #[derive(Debug, PartialEq)]
-        enum Failed {
-            Chooser,
-            Rules(PlayError),
-        }
-        impl From<PlayError> for Failed {
-            fn from(e: PlayError) -> Failed {
-                Failed::Rules(e)
-            }
-        }
         let mut game = Game::standard(8).unwrap();
         let mut first = true;
         let stopped = game.play_out(|_| {
             if std::mem::take(&mut first) {
                 Ok(mv("f5"))
             } else {
-                Err(Failed::Chooser)
+                Err("the chooser gave up".into())
             }
         });
-        assert_eq!(stopped, Err(Failed::Chooser));
+        let stopped = stopped.unwrap_err();
+        assert!(matches!(stopped, PlayOutError::Choose(_)), "{stopped:?}");
+        assert_eq!(stopped.to_string(), "the chooser gave up");
         assert_eq!(game.transcript(), "f5");
         // A pass while a move exists is refused by the rules, the game unchanged.
-        let refused = game.play_out(|_| Ok::<_, Failed>(Move::Pass));
-        assert_eq!(
-            refused,
-            Err(Failed::Rules(PlayError::Illegal(MoveError::CannotPass)))
+        let refused = game.play_out(|_| Ok(Move::Pass)).unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                PlayOutError::Play(PlayError::Illegal(MoveError::CannotPass))
+            ),
+            "{refused:?}"
         );
         assert_eq!(game.transcript(), "f5");
     }

@@ -1,25 +1,30 @@
 //! The core of Emilia, an Othello (Reversi) engine for boards of 6x6, 8x8, 10x10 and 12x12.
 //!
 //! This crate is what the `emilia` program and every other front-end play with: the rules
-//! and their notations, an [`Engine`](engine::Engine) that searches positions and keeps its
+//! and their notations, an [`Engine`] that searches positions and keeps its
 //! tables between moves and games, an exact endgame solver, and readers of the usual file
 //! formats.
 //!
 //! # The main types
 //!
-//! - [`board`]: [`Position`](board::Position) (a board with the colour to move; read from a
-//!   transcript or a board string, played on with [`Move`](board::Move)s), [`Square`](board::Square),
-//!   [`Color`](board::Color), and the [`Board`](board::Board) trait over the board types of
+//! The dozen an embedder starts with are re-exported here: [`Engine`], [`Config`],
+//! [`Session`], [`Stopper`], [`Position`], [`Game`], [`Move`], [`Square`], [`Color`],
+//! [`BoardSize`], [`Limits`], [`SearchReport`], [`Score`], [`Solver`] and [`Solution`].
+//! By module:
+//!
+//! - [`board`]: [`Position`] (a board with the colour to move; read from a
+//!   transcript or a board string, played on with [`Move`]s), [`Square`],
+//!   [`Color`], and the [`Board`](board::Board) trait over the board types of
 //!   every size.
-//! - [`game`]: [`Game`](game::Game), a game record with passes, undo, clocks and result.
-//! - [`engine`]: [`Engine`](engine::Engine), the persistent engine, set up with a typed
-//!   [`Config`](engine::Config) (or named options, [`OPTIONS`](engine::OPTIONS)), stopped
-//!   from any thread by its [`Stopper`](engine::Stopper); [`Session`](engine::Session), the
+//! - [`game`]: [`Game`], a game record with passes, undo, clocks and result.
+//! - [`engine`]: [`Engine`], the persistent engine, set up with a typed
+//!   [`Config`] (or named options, [`OPTIONS`](engine::OPTIONS)), stopped
+//!   from any thread by its [`Stopper`]; [`Session`], the
 //!   engine playing one game with its record and clocks.
-//! - [`search`]: what a search is given and gives back: [`Limits`](search::Limits) (depth,
-//!   level, time, clock, nodes), [`SearchReport`](search::SearchReport) (move, score, depth,
+//! - [`search`]: what a search is given and gives back: [`Limits`] (depth,
+//!   level, time, clock, nodes), [`SearchReport`] (move, score, depth,
 //!   principal variation) and [`MoveScore`](search::MoveScore).
-//! - [`score`]: [`Score`](score::Score), the unit of every evaluation and result
+//! - [`score`]: [`Score`], the unit of every evaluation and result
 //!   (hundredths of a disc).
 //! - [`endgame`]: the exact solver; [`eval`]: the evaluations an engine can use.
 //! - [`files`]: every file the core reads, read with a size bound and a type check.
@@ -39,24 +44,37 @@
 //! Below, set up a position, search it, read the result and play the move:
 //!
 //! ```
-//! use emilia_core::board::{Color, Position};
-//! use emilia_core::engine::Engine;
-//! use emilia_core::search::Limits;
+//! use emilia_core::engine::Source;
+//! use emilia_core::{Color, Config, Engine, Limits, Position};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // The 8x8 position after 1. f5 d6 c3, from its transcript.
-//! let (position, _moves) = Position::start(8).unwrap().play_transcript("f5d6c3")?;
+//! let (position, _moves) = Position::start(8)?.play_transcript("f5d6c3")?;
 //! assert_eq!(position.to_move, Color::White);
 //!
-//! // An engine with 16 MiB of tables and no opening book, searching on one thread.
-//! let mut engine = Engine::without_book(16);
-//! engine.set_option("threads", "1")?;
+//! // An engine with 16 MiB of tables, searching on one thread; every option is a field of
+//! // `Config`. Its opening book (on by default) holds this position: the move comes from
+//! // the book, and nothing is searched.
+//! let mut engine = Engine::with_hash(16);
+//! let config = Config {
+//!     hash_mib: 16,
+//!     threads: 1,
+//!     ..Config::default()
+//! };
+//! engine.configure(config.clone())?;
 //! let limits = Limits {
 //!     depth: Some(8),
 //!     ..Limits::default()
 //! };
+//! assert!(engine.search(&position, &limits, &mut |_| {}).book);
+//!
+//! // Without the book, the engine searches.
+//! engine.configure(Config {
+//!     book: Source::Off,
+//!     ..config
+//! })?;
 //! let report = engine.search(&position, &limits, &mut |_iteration| {});
-//! assert!(position.legal_moves().contains(&report.best));
+//! assert!(!report.book && position.legal_moves().contains(&report.best));
 //! assert_eq!(report.depth, 8);
 //! assert_eq!(report.pv.first(), Some(&report.best));
 //! println!("{} scores {} discs for White", report.best, report.score);
@@ -74,6 +92,13 @@
 //! # Ok(())
 //! # }
 //! ```
+
+pub use board::{BoardSize, Color, Move, Position, Square};
+pub use endgame::{Solution, Solver};
+pub use engine::{Config, Engine, Session, Stopper};
+pub use game::Game;
+pub use score::Score;
+pub use search::{Limits, SearchReport};
 
 pub mod bench;
 pub mod board;
@@ -93,3 +118,4 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod setup;
+pub mod training;

@@ -28,9 +28,13 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    /// One of `items`, uniformly (`items` must not be empty).
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    /// One of `items`, uniformly; `None` when there is none (such as the legal moves at the
+    /// end of a game).
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        if items.is_empty() {
+            return None;
+        }
+        Some(&items[self.below(items.len())])
     }
 }
 
@@ -53,7 +57,8 @@ mod tests {
             "{counts:?}"
         );
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
-        assert_eq!(*Rng::new(3).pick(&[5]), 5);
+        assert_eq!(Rng::new(3).pick(&[5]), Some(&5));
+        assert_eq!(Rng::new(3).pick::<u8>(&[]), None);
         let mut c = Rng::new(4);
         let mean = (0..1000).map(|_| c.unit()).sum::<f64>() / 1000.0;
         assert!((0.45..0.55).contains(&mean), "{mean}");

@@ -17,6 +17,7 @@ mod color;
 pub(crate) mod geometry;
 mod grid;
 mod position;
+mod size;
 mod square;
 
 pub use board10::{Board10, Ten};
@@ -27,6 +28,7 @@ pub use boardn::{BoardN, SquareSet};
 pub use color::{Color, ColorError};
 pub use grid::GridBoard;
 pub use position::{transcript, AnyBoard, MoveError, Position, PositionError, SetupError};
+pub use size::{BoardSize, BoardSizeError, ParseBoardSizeError};
 pub use square::{Move, Square, SquareError, MAX_SIZE};
 
 /// Board sides that Emilia plays.

@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use super::square::PASS_WORDS;
 use super::{
-    Board, Board10, Board12, Board6, Board8, Cell, Color, Move, Square, SquareError, SquareSet,
-    SIZES,
+    Board, Board10, Board12, Board6, Board8, BoardSize, BoardSizeError, Cell, Color, Move, Square,
+    SquareError, SquareSet, SIZES,
 };
 
 /// A board of any supported size, each on its own bitboards.
@@ -38,14 +38,18 @@ macro_rules! with_board {
 }
 
 impl AnyBoard {
-    /// The start position on a board of side `size`, or `None` for an unsupported size.
-    pub fn start(size: usize) -> Option<AnyBoard> {
-        match size {
-            6 => Some(AnyBoard::Six(Board6::start(6))),
-            8 => Some(AnyBoard::Eight(Board8::START)),
-            10 => Some(AnyBoard::Ten(Board10::start(10))),
-            12 => Some(AnyBoard::Twelve(Board12::start(12))),
-            _ => None,
+    /// The start position on a board of side `size`, or why there is no such board.
+    pub fn start(size: usize) -> Result<AnyBoard, BoardSizeError> {
+        Ok(AnyBoard::start_of(BoardSize::new(size)?))
+    }
+
+    /// The start position on a board of `size`.
+    pub fn start_of(size: BoardSize) -> AnyBoard {
+        match size.side() {
+            6 => AnyBoard::Six(Board6::start(6)),
+            8 => AnyBoard::Eight(Board8::START),
+            10 => AnyBoard::Ten(Board10::start(10)),
+            _ => AnyBoard::Twelve(Board12::start(12)),
         }
     }
 
@@ -284,6 +288,7 @@ impl From<SquareError> for PositionError {
 /// let after = start.play(f5)?;
 /// assert_eq!(after.to_move, Color::White);
 /// assert_eq!((after.count(Color::Black), after.count(Color::White)), (4, 1));
+/// assert_eq!((start.empties(), after.empties()), (60, 59));
 ///
 /// // An illegal move is refused; the position stays as it was.
 /// assert!(after.play("a1".parse()?).is_err());
@@ -303,7 +308,7 @@ impl From<SquareError> for PositionError {
 /// // The other sizes: 6x6, 10x10, 12x12 (and no other).
 /// assert_eq!(Position::start(6).unwrap().legal_moves().len(), 4);
 /// assert_eq!(Position::start(12).unwrap().size(), 12);
-/// assert!(Position::start(7).is_none());
+/// assert!(Position::start(7).is_err());
 /// # Ok(())
 /// # }
 /// ```
@@ -316,12 +321,23 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position on a board of side `size` (6, 8, 10 or 12), Black to move.
-    pub fn start(size: usize) -> Option<Position> {
-        AnyBoard::start(size).map(|board| Position {
-            board,
+    /// The start position on a board of side `size` (6, 8, 10 or 12), Black to move, or
+    /// why there is no such board.
+    pub fn start(size: usize) -> Result<Position, BoardSizeError> {
+        Ok(Position::start_of(BoardSize::new(size)?))
+    }
+
+    /// The start position on a board of `size`, Black to move.
+    pub fn start_of(size: BoardSize) -> Position {
+        Position {
+            board: AnyBoard::start_of(size),
             to_move: Color::Black,
-        })
+        }
+    }
+
+    /// The number of empty squares.
+    pub fn empties(&self) -> u32 {
+        self.board.counts().2
     }
 
     /// Squares per side.

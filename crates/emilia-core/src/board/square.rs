@@ -150,6 +150,17 @@ pub enum Move {
     Play(Square),
 }
 
+impl Move {
+    /// The square's row-major index on a board of side `size` (a1 = 0); `None` for a pass
+    /// or a square off that board.
+    pub fn index(self, size: usize) -> Option<usize> {
+        match self {
+            Move::Play(square) => square.index(size),
+            Move::Pass => None,
+        }
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

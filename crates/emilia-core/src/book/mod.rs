@@ -25,10 +25,8 @@ use crate::rng::Rng;
 /// The book built into the binary (made by `emilia book build` and `deepen`; see the
 /// README).
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-static EMBEDDED_BOOK: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../weights/emilia.book"
-));
+static EMBEDDED_BOOK: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/emilia.book"));
 
 /// The built-in book file: inside a native program; on WebAssembly, the file the embedder
 /// supplied (`platform::supply_file`), if it has.

@@ -551,7 +551,7 @@ mod tests {
             let solution = solver.solve(&AnyBoard::Six(board), -1000, 1000);
             assert_eq!(solution.score, expected, "{board:?}");
             // The best move achieves the score.
-            match solution.best {
+            match solution.best.index(6) {
                 Some(m) => assert_eq!(-minimax(&board.play(m)), expected),
                 None => assert!(!board.has_moves()),
             }
@@ -616,7 +616,7 @@ mod tests {
                 many.clear();
                 let solution = many.solve(&AnyBoard::Six(board), -1000, 1000);
                 assert_eq!(solution.score, expected, "{threads} threads: {board:?}");
-                if let Some(m) = solution.best {
+                if let Some(m) = solution.best.index(6) {
                     one.clear();
                     assert_eq!(
                         -one.solve(&AnyBoard::Six(board.play(m)), -1000, 1000).score,

@@ -15,7 +15,7 @@
 //! let mut solver = Solver::new(16);
 //! let solution = solver.solve_exact(&position.board);
 //! assert_eq!(solution.score, 18);
-//! assert_eq!(solution.best, Some(62)); // g8
+//! assert_eq!(solution.best.to_string(), "g8");
 //! ```
 //!
 //! The same call on 6x6 and 10x10, checked against a plain negamax over every line of play:
@@ -47,8 +47,8 @@
 //!     let position: Position = text.parse().unwrap();
 //!     let solution = solver.solve_exact(&position.board);
 //!     assert_eq!(solution.score, negamax(&position.board), "{position}");
-//!     let best = solution.best.unwrap();
-//!     assert_eq!(-negamax(&position.board.play(best)), solution.score);
+//!     let after = position.play(solution.best).unwrap();
+//!     assert_eq!(-negamax(&after.board), solution.score);
 //! }
 //! ```
 //!
@@ -70,7 +70,7 @@ mod table;
 use crate::platform::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::board::{AnyBoard, Board8, Six, Ten, Twelve};
+use crate::board::{AnyBoard, Board8, Move, Six, Square, Ten, Twelve};
 pub use crate::memory::MemoryError;
 use eight::Eight;
 use grid::Grid;
@@ -131,7 +131,8 @@ impl SmallSolver<'_> {
     }
 }
 
-/// The result of a solve.
+/// The result of an exact solve, whoever solves: [`Solver`]'s methods give it, and so does
+/// an engine's exact search ([`SearchReport::solution`](crate::search::SearchReport::solution)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solution {
     /// Final disc difference for the side to move under perfect play (empty squares to the
@@ -139,12 +140,33 @@ pub struct Solution {
     /// at most `alpha` when the score is at most `alpha`, at least `beta` when it is at
     /// least `beta` (fail-soft).
     pub score: i32,
-    /// The best move's square index (a1 = 0), or `None` when the side to move must pass or
-    /// the game is over. On a fail-low (score at most `alpha`) it is only the move with the
+    /// The best move, [`Move::Pass`] when the side to move has none (it must pass, or the
+    /// game is over). On a fail-low (score at most `alpha`) it is only the move with the
     /// best bound.
-    pub best: Option<usize>,
+    pub best: Move,
     /// Positions visited.
     pub nodes: u64,
+}
+
+/// What the search finds: [`Solution`] with the best move as a square index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Found {
+    score: i32,
+    best: Option<usize>,
+    nodes: u64,
+}
+
+impl Found {
+    /// The solution on a board of side `size`.
+    fn on(self, size: usize) -> Solution {
+        Solution {
+            score: self.score,
+            best: self
+                .best
+                .map_or(Move::Pass, |i| Move::Play(Square::from_index(i, size))),
+            nodes: self.nodes,
+        }
+    }
 }
 
 /// Limits that stop a solve early. The search looks at the flag and the clock every few
@@ -313,7 +335,7 @@ impl Solver {
     ) -> Option<Solution> {
         // 8x8 has bitboards, kernels and ordering of its own; the other sizes share the
         // generic bit sets.
-        match board {
+        let found = match board {
             AnyBoard::Eight(b) => {
                 self.solve_shape::<Eight>(b.player, b.opponent, alpha, beta, limits)
             }
@@ -326,7 +348,8 @@ impl Solver {
             AnyBoard::Twelve(b) => {
                 self.solve_shape::<Grid<Twelve>>(b.player, b.opponent, alpha, beta, limits)
             }
-        }
+        };
+        found.map(|found| found.on(board.size()))
     }
 
     /// Solves `(player, opponent)` of the shape `K` within `alpha..beta`, clipped to its
@@ -338,7 +361,7 @@ impl Solver {
         alpha: i32,
         beta: i32,
         limits: &SolveLimits,
-    ) -> Option<Solution> {
+    ) -> Option<Found> {
         let max = K::SQUARES;
         let (alpha, beta) = (alpha.clamp(-max - 1, max), beta.clamp(-max, max + 1));
         assert!(alpha < beta, "empty window {alpha}..{beta}");
@@ -367,7 +390,7 @@ fn narrow_window(
     estimate: i32,
     mut nodes: u64,
     mut search: impl FnMut(i32, i32, u64) -> Option<(i32, Option<usize>, u64)>,
-) -> Option<Solution> {
+) -> Option<Found> {
     let (mut lower, mut upper) = (-max, max);
     let mut guess = estimate.clamp(alpha + 1, beta - 1);
     let mut best = None;
@@ -382,7 +405,7 @@ fn narrow_window(
             upper = score;
             best = best.or(found);
         } else {
-            return Some(Solution {
+            return Some(Found {
                 score,
                 best: found,
                 nodes,
@@ -391,14 +414,14 @@ fn narrow_window(
         // Done when the window is decided or the score known (or, in a selective series,
         // when its bounds cross).
         if lower >= beta || lower >= upper {
-            return Some(Solution {
+            return Some(Found {
                 score: lower,
                 best,
                 nodes,
             });
         }
         if upper <= alpha {
-            return Some(Solution {
+            return Some(Found {
                 score: upper,
                 best,
                 nodes,

@@ -28,7 +28,7 @@ use std::mem::MaybeUninit;
 
 use super::split::{Node, Shared, SolveThread, SplitSearch};
 use super::table::{Tables, NO_MOVE};
-use super::{narrow_window, Solution, SolveLimits};
+use super::{narrow_window, Found, SolveLimits};
 use crate::board::bitset::BitSet;
 
 /// Below every score of every size (12x12's go down to -144), its negation above: "no move
@@ -346,7 +346,7 @@ pub(super) fn solve<K: Shape>(
     alpha: i32,
     beta: i32,
     limits: &SolveLimits,
-) -> Option<Solution> {
+) -> Option<Found> {
     let root = |selectivity, alpha, beta, nodes| {
         root::<K>(
             tables,
@@ -362,7 +362,7 @@ pub(super) fn solve<K: Shape>(
     };
     if beta - alpha <= 2 {
         let (score, best, nodes) = root(None, alpha, beta, 0)?;
-        return Some(Solution { score, best, nodes });
+        return Some(Found { score, best, nodes });
     }
     let (mut estimate, mut nodes) = {
         let shared = Shared::new(tables, limits, 1, 0);

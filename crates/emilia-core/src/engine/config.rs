@@ -83,6 +83,49 @@ pub struct Config {
     pub book_randomness: u32,
 }
 
+impl Default for Config {
+    /// What [`Engine::new`] starts with: [`Engine::DEFAULT_HASH_MIB`] of tables, a thread a
+    /// core, the pattern evaluation, the built-in Multi-ProbCut table and opening book
+    /// (which answers 8x8 searches of the positions it holds: [`SearchReport::book`]
+    /// says so), no pondering, no limits of its own, no baseline player.
+    ///
+    /// [`SearchReport::book`]: crate::search::SearchReport::book
+    ///
+    /// ```
+    /// use emilia_core::engine::Source;
+    /// use emilia_core::{Config, Engine};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let config = Config {
+    ///     hash_mib: 16,
+    ///     threads: 1,
+    ///     book: Source::Off,
+    ///     ..Config::default()
+    /// };
+    /// let mut engine = Engine::with_hash(16);
+    /// engine.configure(config.clone())?;
+    /// assert_eq!(engine.config(), &config);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn default() -> Config {
+        Config {
+            hash_mib: Engine::DEFAULT_HASH_MIB,
+            threads: super::available_cores(),
+            ponder: false,
+            eval: EvalKind::Pattern,
+            probcut: None,
+            mpc: Source::BuiltIn,
+            weights: None,
+            limits: Limits::default(),
+            player: None,
+            seed: 0,
+            book: Source::BuiltIn,
+            book_randomness: 0,
+        }
+    }
+}
+
 impl Engine {
     /// The engine's settings.
     pub fn config(&self) -> &Config {
@@ -179,6 +222,18 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::board::Position;
+
+    #[test]
+    fn a_new_engine_has_the_default_settings() {
+        let engine = Engine::new();
+        assert_eq!(engine.config(), &Config::default());
+        let without = Engine::without_book(Engine::DEFAULT_HASH_MIB);
+        let expected = Config {
+            book: Source::Off,
+            ..Config::default()
+        };
+        assert_eq!(without.config(), &expected);
+    }
 
     #[test]
     fn typed_settings_and_options_are_one_and_a_refusal_changes_nothing() {

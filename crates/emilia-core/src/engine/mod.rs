@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::platform::Instant;
 
-use crate::board::{AnyBoard, Board, Move, Position, Square};
+use crate::board::{AnyBoard, Board, BoardSize, BoardSizeError, Move, Position, Square};
 use crate::book::packed::PackedBook;
 use crate::book::Backing;
 use crate::endgame::{self, MemoryError, Solver};
@@ -18,7 +18,7 @@ use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::time::{self, ExactPlan, TimeManager};
 use crate::search::{
-    self, exact8, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
+    self, exact_solve, tt::TranspositionTable, Limits, MoveScore, MpcTable, SearchReport,
 };
 use crate::with_board;
 
@@ -61,9 +61,7 @@ pub enum SizeError {
 impl std::fmt::Display for SizeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SizeError::Unplayable(size) => {
-                write!(f, "no {size}x{size} board: Emilia plays 6, 8, 10 and 12")
-            }
+            SizeError::Unplayable(size) => BoardSizeError(*size).fmt(f),
             SizeError::PlayerEightOnly { player, .. } => {
                 write!(f, "player {player} plays 8x8 only")
             }
@@ -237,20 +235,12 @@ impl Engine {
             config: Config {
                 hash_mib: mib,
                 threads,
-                ponder: false,
                 eval: if pattern.is_some() {
                     EvalKind::Pattern
                 } else {
                     EvalKind::Classic
                 },
-                probcut: None,
-                mpc: Source::BuiltIn,
-                weights: None,
-                limits: Limits::default(),
-                player: None,
-                seed: 0,
-                book: Source::BuiltIn,
-                book_randomness: 0,
+                ..Config::default()
             },
             pattern,
             mpc: Some(Arc::new(MpcTable::embedded().clone())),
@@ -300,7 +290,7 @@ impl Engine {
     /// `quadrant` (option `player`) have 8x8 tables only.
     pub fn check_size(&self, size: usize) -> Result<(), SizeError> {
         match &self.player {
-            _ if !crate::board::SIZES.contains(&size) => Err(SizeError::Unplayable(size)),
+            _ if BoardSize::new(size).is_err() => Err(SizeError::Unplayable(size)),
             Some(player) if !player.supports(size) => Err(SizeError::PlayerEightOnly {
                 player: player.name(),
                 size,
@@ -854,7 +844,7 @@ impl Engine {
         }
         let solver = &mut self.solver;
         let mut solve = |nodes_seen: Option<&AtomicU64>| {
-            exact8::solve(
+            exact_solve::solve(
                 solver,
                 &position.board,
                 start,
@@ -1131,7 +1121,7 @@ mod tests {
             .to_string();
         assert!(err.contains("not an Emilia weights file"), "{err}");
         assert!(engine
-            .set_option("weights", "../../weights/emilia.weights")
+            .set_option("weights", "weights/emilia.weights")
             .is_ok());
         assert!(engine.set_option("weights", "builtin").is_ok());
     }
@@ -1187,12 +1177,10 @@ mod tests {
         let err = engine.set_option("book", "Cargo.toml").unwrap_err();
         assert!(err.to_string().contains("not an Emilia book file"), "{err}");
         assert_eq!(engine.option("book").as_deref(), Some("off"));
-        engine
-            .set_option("book", "../../weights/emilia.book")
-            .unwrap();
+        engine.set_option("book", "weights/emilia.book").unwrap();
         assert_eq!(
             engine.option("book").as_deref(),
-            Some("../../weights/emilia.book")
+            Some("weights/emilia.book")
         );
         assert!(engine.search(&start, &limits, &mut |_| {}).book);
     }

@@ -162,7 +162,7 @@ impl Session {
     /// A new game from the start position of side `size`.
     pub fn new_game(&mut self, size: usize) -> Result<(), SizeError> {
         self.engine.check_size(size)?;
-        self.set_game(Game::standard(size).ok_or(SizeError::Unplayable(size))?)
+        self.set_game(Game::standard(size).map_err(|_| SizeError::Unplayable(size))?)
     }
 
     /// Sets engine option `name` to `value`. A value with which the engine cannot play the

@@ -8,7 +8,7 @@
 //! coincide as sets of squares is placed once). The weights correct the classic evaluation
 //! ([`super::Classic`]): where a pattern was rarely seen its weight stays near zero and the
 //! classic evaluation speaks alone. They come from `emilia train --size N` on self-play
-//! games of that size and are built in (`weights/emilia-N.weights`); a weights file (option
+//! games of that size and are built in (`crates/emilia-core/weights/emilia-N.weights`); a weights file (option
 //! `weights`) replaces those of its size.
 
 use std::sync::OnceLock;
@@ -459,15 +459,15 @@ fn built_in_weights(size: usize) -> Option<&'static [u8]> {
     return match size {
         6 => Some(include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/emilia-6.weights"
+            "/weights/emilia-6.weights"
         ))),
         10 => Some(include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/emilia-10.weights"
+            "/weights/emilia-10.weights"
         ))),
         12 => Some(include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/emilia-12.weights"
+            "/weights/emilia-12.weights"
         ))),
         _ => None,
     };

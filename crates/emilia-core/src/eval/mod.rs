@@ -3,12 +3,11 @@
 //! features by game stage; [`SquareTable`] only sums a table of square values and serves as
 //! the comparison opponent.
 
-mod classic;
+pub(crate) mod classic;
 pub mod features;
 pub mod grid_pattern;
 pub mod pattern;
 mod square_table;
-pub mod tune;
 pub use emilia_codec::weights;
 
 use std::fmt;

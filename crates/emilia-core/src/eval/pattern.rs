@@ -4,7 +4,7 @@
 //! Scores are for the side to move, in hundredths of a disc of final disc difference.
 //!
 //! The weights come from `emilia train` and ship inside the binary
-//! (`weights/emilia.weights`), laid out into full tables when the program is built;
+//! (`crates/emilia-core/weights/emilia.weights`), laid out into full tables when the program is built;
 //! [`PatternEval::from_bytes`] loads any other file.
 
 mod indices;
@@ -806,10 +806,10 @@ mod tests {
             let mut differs = 0;
             for _ in 0..20 {
                 let moves: Vec<usize> = board.moves().collect();
-                if moves.is_empty() {
+                let Some(&mv) = rng.pick(&moves) else {
                     break;
-                }
-                board = board.play(*rng.pick(&moves));
+                };
+                board = board.play(mv);
                 let score = pattern.evaluate(&board);
                 assert_eq!(score, built_in.evaluate(&board), "{size}x{size}");
                 differs += (score != classic.evaluate(&board)) as usize;

@@ -196,7 +196,7 @@ fn is_board_string(words: &[&str]) -> bool {
 }
 
 fn transcript_game(text: &str, size: usize) -> Result<Game, GameTextError> {
-    let start = Position::start(size).ok_or(GameTextError::Size(size))?;
+    let start = Position::start(size).map_err(|_| GameTextError::Size(size))?;
     Game::from_transcript(start, text).map_err(|error| GameTextError::Transcript {
         size,
         error,

@@ -140,7 +140,7 @@ mod tests {
                 Color::Black => black.choose(position, &limits),
                 Color::White => white.choose(position, &limits),
             };
-            Ok::<_, crate::game::PlayError>(choice.mv)
+            Ok(choice.mv)
         });
         if let Err(e) = played {
             let offender = match game.position().to_move {

@@ -34,7 +34,10 @@ fn eight_by_eight(seed: u64, games: usize, empties: u32) -> Vec<Position> {
             if position.is_game_over() {
                 break;
             }
-            position = position.play(*rng.pick(&position.legal_moves())).unwrap();
+            let mv = *rng
+                .pick(&position.legal_moves())
+                .expect("the game is not over");
+            position = position.play(mv).unwrap();
         }
     }
     found

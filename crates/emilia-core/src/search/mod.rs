@@ -15,7 +15,7 @@
 #[cfg(test)]
 mod against_the_solver;
 mod busy;
-pub(crate) mod exact8;
+pub(crate) mod exact_solve;
 mod limits;
 pub mod mpc;
 pub(crate) mod ordering;

@@ -12,7 +12,7 @@
 //!
 //! # File format
 //!
-//! Text, one entry a line, built into the program from `weights/emilia.mpc`:
+//! Text, one entry a line, built into the program from `crates/emilia-core/weights/emilia.mpc`:
 //!
 //! ```text
 //! # comment lines start with '#'
@@ -32,10 +32,8 @@ use std::sync::OnceLock;
 use crate::frame::crc32;
 
 /// The table built into the program.
-pub static EMBEDDED_TABLE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../weights/emilia.mpc"
-));
+pub static EMBEDDED_TABLE: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/emilia.mpc"));
 
 /// Deepest depth the table holds; deeper searches use its deepest entry.
 pub const MAX_DEPTH: u32 = 40;

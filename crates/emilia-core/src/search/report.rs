@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::board::Move;
+use crate::endgame::Solution;
 use crate::score::Score;
 
 /// The outcome of a search, or its progress after a finished iteration.
@@ -58,6 +59,35 @@ pub struct SearchReport {
     /// Whether the move comes from the opening book (then `depth` and `exact` are the
     /// book's, and nothing was searched).
     pub book: bool,
+}
+
+impl SearchReport {
+    /// The exact result as the solver gives it ([`Solution`]), when the search proved it
+    /// (`exact`); `None` for a heuristic score.
+    ///
+    /// ```
+    /// use emilia_core::{Engine, Limits, Position, Solver};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // FFO #1, 14 empties: the engine's solve and the solver's agree, in one type.
+    /// let position: Position =
+    ///     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X".parse()?;
+    /// let mut engine = Engine::without_book(16);
+    /// let report = engine.solve(&position, &Limits::default(), &mut |_| {});
+    /// let by_engine = report.solution().expect("an unlimited solve is exact");
+    /// let by_solver = Solver::new(16).solve_exact(&position.board);
+    /// assert_eq!((by_engine.best, by_engine.score), (by_solver.best, by_solver.score));
+    /// assert_eq!((by_engine.best.to_string(), by_engine.score), ("g8".to_string(), 18));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn solution(&self) -> Option<Solution> {
+        self.exact.then(|| Solution {
+            score: self.score.whole_discs(),
+            best: self.best,
+            nodes: self.nodes,
+        })
+    }
 }
 
 /// One move's evaluation, as hints report it.

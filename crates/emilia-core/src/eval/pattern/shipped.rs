@@ -40,7 +40,7 @@ fn random_game(rng: &mut Rng, visit: &mut dyn FnMut(&Board8, Played)) {
 /// The shipped weights file, which the build decodes into the program.
 const EMBEDDED_WEIGHTS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../weights/emilia.weights"
+    "/weights/emilia.weights"
 ));
 
 #[test]

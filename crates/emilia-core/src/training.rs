@@ -1,11 +1,11 @@
-//! Fitting the classic weights: least squares from feature vectors to game results. Each
+//! What only the training tools use (`emilia tune`), not play: fitting the classic weights: least squares from feature vectors to game results. Each
 //! sample is a position with the final disc difference of its game, from the side to
 //! move's view; the stage interpolation is linear in the weights, so the whole model is one
 //! linear regression with a small ridge term that keeps rarely-seen features near zero.
 
-use super::classic::{stage_shares, STAGES};
-use super::features::{Features, NUM_FEATURES};
-use super::ClassicWeights;
+use crate::eval::classic::{stage_shares, STAGES};
+use crate::eval::features::{Features, NUM_FEATURES};
+use crate::eval::ClassicWeights;
 
 /// One labelled position.
 #[derive(Clone, Debug)]
@@ -110,7 +110,7 @@ fn solve(mut a: Vec<[f64; COLUMNS]>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// Prints `weights` as the Rust table of [`super::CLASSIC_WEIGHTS`].
+/// Prints `weights` as the Rust table of [`CLASSIC_WEIGHTS`](crate::eval::CLASSIC_WEIGHTS).
 pub fn weights_table(weights: &ClassicWeights) -> String {
     let mut text = String::from("[\n");
     for row in weights {

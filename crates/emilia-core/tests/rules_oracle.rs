@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 
-use emilia::board::{AnyBoard, Board8, Color, Move, MoveError, Position, Square};
+use emilia_core::board::{AnyBoard, Board8, Color, Move, MoveError, Position, Square};
 use flate2::read::GzDecoder;
 use serde_json::Value;
 

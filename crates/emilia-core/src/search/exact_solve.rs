@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::platform::Instant;
 
-use crate::board::{AnyBoard, Move, Square};
+use crate::board::AnyBoard;
 use crate::endgame::{self, Solver};
 use crate::score::Score;
 use crate::search::SearchReport;
@@ -31,9 +31,7 @@ pub(crate) fn solve(
     };
     let solution = solver.solve_within(board, i32::MIN + 1, i32::MAX, &limits)?;
     let (_, _, empties) = board.counts();
-    let best = solution.best.map_or(Move::Pass, |m| {
-        Move::Play(Square::from_index(m, board.size()))
-    });
+    let best = solution.best;
     Some(SearchReport {
         best,
         score: Score::from_discs(solution.score),

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use common::rng::Rng;
 
-use emilia::board::{Color, Move, Position, SIZES};
-use emilia::engine::Engine;
-use emilia::score::Score;
-use emilia::search::Limits;
+use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::engine::Engine;
+use emilia_core::score::Score;
+use emilia_core::search::Limits;
 
 fn depth(d: u32) -> Limits {
     Limits {

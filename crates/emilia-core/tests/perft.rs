@@ -1,8 +1,8 @@
 //! Perft leaf counts from the start position against published tables: the 8x8 counts of
 //! Edax and Aart Bik, and counts for other board sizes agreed by two independent programs.
 
-use emilia::board::{AnyBoard, Board, Board8, BoardN, SIZES};
-use emilia::perft::{perft, perft8, perft_any, Convention};
+use emilia_core::board::{AnyBoard, Board, Board8, BoardN, SIZES};
+use emilia_core::perft::{perft, perft8, perft_any, Convention};
 
 /// 8x8 leaves at depths 1 to 9; both conventions agree up to there, since no game ends
 /// before ply 9.
@@ -114,7 +114,7 @@ fn the_generic_count_agrees_with_the_bulk_count_on_every_size() {
         let start = AnyBoard::start(size).unwrap();
         for depth in 0..=6 {
             let generic =
-                emilia::with_board!(&start, b => perft(b, depth, Convention::EndedDropOut));
+                emilia_core::with_board!(&start, b => perft(b, depth, Convention::EndedDropOut));
             assert_eq!(
                 generic,
                 perft_any(&start, depth, Convention::EndedDropOut),

@@ -2,8 +2,10 @@
 //! tournament games) must be legal move by move, with passes implicit as the format says,
 //! and must end with the score the file records.
 
-use emilia::board::{Color, Move, Position};
-use emilia::formats::wthor::{WthorError, WthorFile, WthorGame, WthorHeader, GAME_LEN, HEADER_LEN};
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::formats::wthor::{
+    WthorError, WthorFile, WthorGame, WthorHeader, GAME_LEN, HEADER_LEN,
+};
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
