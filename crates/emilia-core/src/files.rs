@@ -180,6 +180,10 @@ pub fn read_bytes_by(path: &Path, kind: FileKind, deadline: Instant) -> Result<V
     let opened = file.metadata().map_err(io)?;
     check_type(path, kind, &opened)?;
     let waited = deadline.saturating_duration_since(Instant::now());
+    // A FIFO opened without waiting reads as ended until its writer comes: wait for it.
+    if is_fifo(&opened) && !wait_readable(&file, deadline) {
+        return Err(FileError::Late(path.into(), kind, waited));
+    }
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 64 * 1024];
     loop {
@@ -259,23 +263,39 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
-/// Waits until `file` has bytes or `deadline` passes; false if it passed.
+/// Waits until `file` has bytes or its writer has gone, or `deadline` passes; false if
+/// it passed.
 #[cfg(unix)]
 fn wait_readable(file: &std::fs::File, deadline: Instant) -> bool {
     use std::os::fd::AsRawFd;
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return false;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        let mut ready = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let wait = libc::c_int::try_from(left.as_millis() + 1).unwrap_or(libc::c_int::MAX);
+        // SAFETY: one valid pollfd for a descriptor that `file` keeps open.
+        if unsafe { libc::poll(&mut ready, 1, wait) } > 0 && ready.revents != 0 {
+            return true;
+        }
     }
-    let mut ready = libc::pollfd {
-        fd: file.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let wait = libc::c_int::try_from(left.as_millis() + 1).unwrap_or(libc::c_int::MAX);
-    // SAFETY: one valid pollfd for a descriptor that `file` keeps open.
-    unsafe { libc::poll(&mut ready, 1, wait) };
-    true
+}
+
+/// Whether `meta` is a FIFO or a pipe's.
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 #[cfg(not(unix))]
