@@ -24,6 +24,7 @@ pub mod time;
 pub(crate) mod tt;
 
 use crate::platform::Instant;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 
@@ -975,8 +976,72 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
 
     /// Negamax principal-variation search of `board` to `depth` plies within
     /// (`alpha`, `beta`); fail-soft. Returns 0 after an abort (the caller discards it).
-    fn pvs(&mut self, board: &B, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    ///
+    /// A node goes through these steps, each ending it when it settles the score: enter it
+    /// (count it, look at the limits), hand a null-window search near the end to the exact
+    /// solver, play a pass, probe the table, try ProbCut, order the moves, try an enhanced
+    /// transposition cutoff, search the moves (putting off those another thread is
+    /// searching), and store the result in the table.
+    fn pvs(&mut self, board: &B, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let pv_node = beta - alpha > 1;
+        if !self.enter_node(ply, pv_node) {
+            return 0;
+        }
+        let empties = board.empties();
+        let depth = self.near_end_depth(depth, empties);
+        if depth == 0 || ply >= MAX_PLY {
+            return self.leaf(board);
+        }
+        if !pv_node {
+            if let Some(score) = self.hand_off_to_solver(board, depth, alpha) {
+                return score;
+            }
+        }
+        let moves = board.moves();
+        if moves.clone().next().is_none() {
+            return self.search_pass(board, depth, alpha, beta, ply, pv_node);
+        }
+        // Beyond the empties every line ends the game: the result is exact at any depth.
+        let depth = depth.min(empties);
+        if depth == 1 && !pv_node {
+            return self.depth_one(board, moves, alpha, beta, ply);
+        }
+        let hash = board.hash_key();
+        let tt_move = match self.probe_table(board, hash, depth, alpha, beta, pv_node) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+        let cuts_before = self.selective_cuts;
+        if !pv_node {
+            if let Some(score) = self.try_probcut(board, depth, alpha, beta, ply) {
+                return score;
+            }
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let kept = self.kept[ply];
+        self.order_moves(&mut list, board, moves, depth, ply, tt_move, &kept);
+        if !pv_node && depth >= ETC_MIN_DEPTH {
+            if let Some(score) = self.transposition_cutoff(&list, depth, beta) {
+                self.lists[ply] = list;
+                return score;
+            }
+        }
+        let best = self.search_moves(board, &mut list, depth, alpha, beta, ply, &kept);
+        self.lists[ply] = list;
+        if self.aborted {
+            return 0;
+        }
+        if depth >= MIN_TT_DEPTH {
+            self.store(hash, depth, empties, (alpha, beta), best, cuts_before);
+        }
+        best.0
+    }
+
+    /// Enters a node: looks at the limits when due and counts the node. False when the
+    /// search has stopped: a caller may go on after a stop, and the node is then neither
+    /// visited nor counted.
+    #[inline]
+    fn enter_node(&mut self, ply: usize, pv_node: bool) -> bool {
         if pv_node {
             self.pv[ply].clear();
         }
@@ -986,77 +1051,133 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             self.next_check = (self.nodes + self.check_interval).min(self.settings.node_limit);
             self.check_limits();
         }
-        // A caller may go on after a stop: the node is then neither visited nor counted.
         if self.aborted {
-            return 0;
+            return false;
         }
         self.nodes += 1;
-        let empties = board.empties();
-        // With the solver at hand, a line that stops a few plies short of the end goes on to
-        // it: the solver answers there about as fast as the search would evaluate.
-        let depth = if self.settings.small_solver.is_some()
+        true
+    }
+
+    /// The depth of a node with `empties` empty squares asked to search `depth` plies: with
+    /// the solver at hand, a line that stops a few plies short of the end goes on to it, as
+    /// the solver answers there about as fast as the search would evaluate.
+    #[inline]
+    fn near_end_depth(&self, depth: u32, empties: u32) -> u32 {
+        if self.settings.small_solver.is_some()
             && empties <= NEAR_END_MAX_EMPTIES
             && depth + NEAR_END_PLIES >= empties
         {
             depth.max(empties)
         } else {
             depth
+        }
+    }
+
+    /// Hands a null-window search to the end of a small 8x8 position to the exact solver:
+    /// its score, or `None` where the search goes on by itself (other sizes, more empties,
+    /// and near a node limit, which the search keeps to the node).
+    #[inline]
+    fn hand_off_to_solver(&mut self, board: &B, depth: u32, alpha: i32) -> Option<i32> {
+        let empties = board.empties();
+        if depth < empties || empties > SmallSolver::MAX_EMPTIES {
+            return None;
+        }
+        let (Some(solver), Some(eight)) = (self.settings.small_solver, board.as_board8()) else {
+            return None;
         };
-        if depth == 0 || ply >= MAX_PLY {
-            return self.leaf(board);
+        let left = self.settings.node_limit.saturating_sub(self.nodes);
+        (left > endgame::MOST_NODES_PAST_LIMIT)
+            .then(|| self.small_endgame(solver, eight, alpha, left))
+    }
+
+    /// A node whose side to move has no move: the final score when the opponent has none
+    /// either, else the opponent's search.
+    fn search_pass(
+        &mut self,
+        board: &B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return score::from_discs(board.final_score());
         }
-        if !pv_node && depth >= empties && empties <= SmallSolver::MAX_EMPTIES {
-            if let (Some(solver), Some(eight)) = (self.settings.small_solver, board.as_board8()) {
-                // Near a node limit the search goes on by itself, which keeps it to the node.
-                let left = self.settings.node_limit.saturating_sub(self.nodes);
-                if left > endgame::MOST_NODES_PAST_LIMIT {
-                    return self.small_endgame(solver, eight, alpha, left);
-                }
+        self.kept[ply + 1] = self.eval.keep_passed(&self.kept[ply]);
+        let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
+        if pv_node {
+            self.set_pv(ply, PASS);
+        }
+        score
+    }
+
+    /// Probes the table for `board` (its key `hash`) at a node deep enough to use it: an
+    /// entry deep and selective enough whose bound settles a null-window node ends it
+    /// (`Break` with the score); otherwise the entry's best move, if legal, to try first.
+    #[inline]
+    fn probe_table(
+        &mut self,
+        board: &B,
+        hash: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> ControlFlow<i32, Option<usize>> {
+        if depth < MIN_TT_DEPTH {
+            return ControlFlow::Continue(None);
+        }
+        let Some(entry) = self.tt.probe(hash) else {
+            return ControlFlow::Continue(None);
+        };
+        if !pv_node && entry.depth >= depth && self.selective_enough(&entry) {
+            if let Some(score) = entry.cut(alpha, beta) {
+                self.count_table_answer(&entry, board.empties());
+                return ControlFlow::Break(score);
             }
         }
-        let moves = board.moves();
-        if moves.clone().next().is_none() {
-            let passed = board.pass();
-            if !passed.has_moves() {
-                return score::from_discs(board.final_score());
-            }
-            self.kept[ply + 1] = self.eval.keep_passed(&self.kept[ply]);
-            let score = -self.pvs(&passed, depth, -beta, -alpha, ply + 1);
-            if pv_node {
-                self.set_pv(ply, PASS);
-            }
-            return score;
-        }
-        // Beyond the empties every line ends the game: the result is exact at any depth.
-        let depth = depth.min(empties);
-        if depth == 1 && !pv_node {
-            return self.depth_one(board, moves, alpha, beta, ply);
-        }
-        let hash = board.hash_key();
-        let use_tt = depth >= MIN_TT_DEPTH;
-        let mut tt_move = None;
-        if let Some(entry) = if use_tt { self.tt.probe(hash) } else { None } {
-            tt_move = entry.best.filter(|&m| board.is_legal(m));
-            if !pv_node && entry.depth >= depth && self.selective_enough(&entry) {
-                if let Some(score) = entry.cut(alpha, beta) {
-                    self.count_table_answer(&entry, empties);
-                    return score;
-                }
-            }
-        }
-        let cuts_before = self.selective_cuts;
+        ControlFlow::Continue(entry.best.filter(|&m| board.is_legal(m)))
+    }
+
+    /// ProbCut at a null-window node deep enough, when it is on and neither side has far
+    /// fewer discs than the other: the score it settles the node at (0 after an abort).
+    #[inline]
+    fn try_probcut(
+        &mut self,
+        board: &B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
         let (mine, theirs) = (board.player_discs(), board.opponent_discs());
         let lopsided = mine.min(theirs) * PROBCUT_LOPSIDED <= mine.max(theirs);
-        if !pv_node && self.settings.probcut > 0 && depth >= PROBCUT_MIN_DEPTH && !lopsided {
-            if let Some(score) = self.probcut(board, depth, alpha, beta, ply) {
-                return score;
-            }
-            if self.aborted {
-                return 0;
-            }
+        if self.settings.probcut == 0 || depth < PROBCUT_MIN_DEPTH || lopsided {
+            return None;
         }
+        let cut = self.probcut(board, depth, alpha, beta, ply);
+        if cut.is_none() && self.aborted {
+            return Some(0);
+        }
+        cut
+    }
 
-        let mut list = std::mem::take(&mut self.lists[ply]);
+    /// Fills `list` with the children of `board`, the position at `ply` that `kept` is the
+    /// evaluation's memory of, each with its ordering key.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn order_moves(
+        &mut self,
+        list: &mut Vec<(i32, usize, B)>,
+        board: &B,
+        moves: B::Moves,
+        depth: u32,
+        ply: usize,
+        tt_move: Option<usize>,
+        kept: &E::Kept,
+    ) {
         list.clear();
         // Children deep enough to probe the table have their entries fetched now, so the
         // memory latency overlaps the work on their elder siblings.
@@ -1064,7 +1185,6 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         // The evaluation shares work among the children (pattern indices): prepared the
         // first time the ordering asks for a child's value, so only at nodes where it asks.
         let eval = self.eval;
-        let kept = self.kept[ply];
         let mut scorer = None;
         for m in moves {
             let child = board.play(m);
@@ -1075,18 +1195,30 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 .ordering
                 .key(board, &child, m, depth, ply, tt_move, || {
                     // A child whose side to move must pass is evaluated as it stands.
-                    scorer.get_or_insert_with(|| eval.children(board, &kept))(m, &child)
+                    scorer.get_or_insert_with(|| eval.children(board, kept))(m, &child)
                         .unwrap_or_else(|| eval.evaluate(&child))
                 });
             list.push((key, m, child));
         }
-        if !pv_node && depth >= ETC_MIN_DEPTH {
-            if let Some(score) = self.transposition_cutoff(&list, depth, beta) {
-                self.lists[ply] = list;
-                return score;
-            }
-        }
-        let original_alpha = alpha;
+    }
+
+    /// Searches the children in `list` in order of their keys: the first with the full
+    /// window, each other with a null window and again with the full one when it lands
+    /// inside (`search_child`). In a parallel search (ABDADA), a child that another thread
+    /// is searching is put off until the others are done. The best score and move (both
+    /// meaningless after an abort).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        board: &B,
+        list: &mut [(i32, usize, B)],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        kept: &E::Kept,
+    ) -> (i32, Option<usize>) {
+        let pv_node = beta - alpha > 1;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
@@ -1100,15 +1232,7 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
         let mut i = 0;
         loop {
             let (m, child, first) = if i < count {
-                // Selection sort, one step at a time: a cutoff often comes before the end.
-                let mut top = i;
-                for j in i + 1..count {
-                    if list[j].0 > list[top].0 {
-                        top = j;
-                    }
-                }
-                list.swap(i, top);
-                let (_, m, child) = list[i];
+                let (m, child) = select_next(list, i);
                 (m, child, i == 0)
             } else if i - count < deferred.len() {
                 let (m, child) = deferred[i - count];
@@ -1126,17 +1250,8 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
                 busy.enter(key);
             }
             i += 1;
-            self.kept[ply + 1] = eval.keep_child(&kept, board, m, &child);
-            let score = if first {
-                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if probe > alpha && probe < beta {
-                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    probe
-                }
-            };
+            self.kept[ply + 1] = self.eval.keep_child(kept, board, m, &child);
+            let score = self.search_child(&child, depth, alpha, beta, ply, first);
             if let Some((busy, key)) = mark {
                 busy.leave(key);
             }
@@ -1159,39 +1274,83 @@ impl<'a, B: Board, E: Evaluator> Searcher<'a, B, E> {
             }
         }
         self.deferred[ply] = deferred;
-        self.lists[ply] = list;
-        if self.aborted {
-            return 0;
+        (best_score, best_move)
+    }
+
+    /// The score of `child` of a node at `ply` searching `depth` plies within (`alpha`,
+    /// `beta`): the `first` child with the full window, the others with a null window
+    /// first, and again with the full one when they land inside it.
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &B,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: bool,
+    ) -> i32 {
+        if first {
+            return -self.pvs(child, depth - 1, -beta, -alpha, ply + 1);
         }
+        let probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        if probe > alpha && probe < beta {
+            -self.pvs(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            probe
+        }
+    }
+
+    /// Stores the result `best` (score, move) of a node searched to `depth` within
+    /// `window` in the table under `hash`. A search to the end (`empties` reached) with
+    /// selective cuts below, more of them than `cuts_before`, stores its level (1-based).
+    fn store(
+        &mut self,
+        hash: u64,
+        depth: u32,
+        empties: u32,
+        (alpha, beta): (i32, i32),
+        (best_score, best_move): (i32, Option<usize>),
+        cuts_before: u64,
+    ) {
         let bound = if best_score >= beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if best_score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        if use_tt {
-            // A node that failed low has no proven best move: the table keeps its last.
-            // (The exact solver's null-window nodes store their best bound's move instead,
-            // for re-searches with a lower window to try first: there every bound is a
-            // proven score, here a fail-low's bounds are evaluations.)
-            let best_move = if bound == Bound::Upper {
-                None
-            } else {
-                best_move
-            };
-            // A search to the end with selective cuts below stores its level (1-based).
-            let selectivity = match self.end_level {
-                Some(level) if depth >= empties && self.selective_cuts > cuts_before => {
-                    level as u8 + 1
-                }
-                _ => 0,
-            };
-            self.tt
-                .store(hash, best_score, best_move, depth, bound, selectivity);
-        }
-        best_score
+        // A node that failed low has no proven best move: the table keeps its last.
+        // (The exact solver's null-window nodes store their best bound's move instead,
+        // for re-searches with a lower window to try first: there every bound is a
+        // proven score, here a fail-low's bounds are evaluations.)
+        let best_move = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
+        let selectivity = match self.end_level {
+            Some(level) if depth >= empties && self.selective_cuts > cuts_before => level as u8 + 1,
+            _ => 0,
+        };
+        self.tt
+            .store(hash, best_score, best_move, depth, bound, selectivity);
     }
+}
+
+/// Selection sort, one step at a time (a cutoff often comes before the end): moves the
+/// entry of `list[i..]` with the highest key to `i`, and gives its move and position.
+#[inline]
+fn select_next<B: Copy>(list: &mut [(i32, usize, B)], i: usize) -> (usize, B) {
+    let mut top = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[top].0 {
+            top = j;
+        }
+    }
+    list.swap(i, top);
+    let (_, m, child) = list[i];
+    (m, child)
 }
 
 #[cfg(test)]
