@@ -424,6 +424,7 @@ impl ExactSizeIterator for Bits {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::rays::{ray, DIRECTIONS};
     use crate::rng::Rng;
 
     /// Plain square-by-square walking on a board `width` wide, the definition the kernels
@@ -433,20 +434,10 @@ mod tests {
             return 0;
         }
         let mut flipped = 0;
-        for (dc, dr) in [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ] {
-            let (mut c, mut r) = (square as i32 % width + dc, square as i32 / width + dr);
+        for direction in DIRECTIONS {
             let mut run = 0u64;
-            while (0..width).contains(&c) && (0..width).contains(&r) {
-                let bit = 1u64 << (r * width + c);
+            for at in ray(width as usize, square, direction) {
+                let bit = 1u64 << at;
                 if opponent & bit != 0 {
                     run |= bit;
                 } else {
@@ -455,8 +446,6 @@ mod tests {
                     }
                     break;
                 }
-                c += dc;
-                r += dr;
             }
         }
         flipped

@@ -1,6 +1,7 @@
 //! Boards of any supported size (6x6 to 12x12), square by square. Exact rather than fast:
 //! 8x8 games use [`super::Board8`], which this type cross-checks in tests.
 
+use super::rays::{ray, DIRECTIONS};
 use super::{mix64, Board, Cell, MAX_SIZE};
 
 /// A set of squares on boards up to 12x12 (144 squares), by row-major index.
@@ -55,17 +56,6 @@ impl Iterator for SquareSet {
     }
 }
 
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
 /// A position on a board of side 4 to 12 (even), seen from the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct BoardN {
@@ -117,32 +107,26 @@ impl BoardN {
         moves
     }
 
-    /// Calls `flip` on each opponent disc that a move on `index` flips.
+    /// Calls `flip` on each opponent disc that a move on `index` flips, until it returns
+    /// false.
     #[inline]
     fn for_each_flip(&self, index: usize, mut flip: impl FnMut(usize) -> bool) {
-        let size = self.size() as i32;
-        let (col, row) = ((index as i32) % size, (index as i32) / size);
-        for (dc, dr) in DIRECTIONS {
-            let (mut c, mut r) = (col + dc, row + dr);
-            let mut run = 0;
-            while c >= 0 && c < size && r >= 0 && r < size {
-                let at = (r * size + c) as usize;
-                if self.opponent.contains(at) {
-                    run += 1;
-                } else {
-                    if run > 0 && self.player.contains(at) {
-                        // Walk back over the run, flipping it.
-                        for step in 1..=run {
-                            let back = ((row + dr * step) * size + col + dc * step) as usize;
-                            if !flip(back) {
-                                return;
-                            }
-                        }
+        for direction in DIRECTIONS {
+            let line = ray(self.size(), index, direction);
+            let run = line
+                .clone()
+                .take_while(|&at| self.opponent.contains(at))
+                .count();
+            let closed = line
+                .clone()
+                .nth(run)
+                .is_some_and(|at| self.player.contains(at));
+            if run > 0 && closed {
+                for at in line.take(run) {
+                    if !flip(at) {
+                        return;
                     }
-                    break;
                 }
-                c += dc;
-                r += dr;
             }
         }
     }

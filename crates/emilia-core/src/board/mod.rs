@@ -17,6 +17,7 @@ mod color;
 pub(crate) mod geometry;
 mod grid;
 mod position;
+pub(crate) mod rays;
 mod size;
 mod square;
 

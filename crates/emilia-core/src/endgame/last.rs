@@ -226,6 +226,7 @@ impl Search<'_, Eight> {
 mod tests {
     use super::*;
     use crate::board::bitboard::Bits;
+    use crate::board::rays::{ray, DIRECTIONS};
     use crate::board::{Board, Board8};
     use crate::endgame::search::Shape;
     use crate::endgame::table::Tables;
@@ -246,17 +247,6 @@ mod tests {
             .max()
             .unwrap()
     }
-
-    const DIRECTIONS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
 
     /// Random boards with `empties` empty squares, half of them built so that moves, passes
     /// and games ending early all occur.
@@ -279,9 +269,8 @@ mod tests {
                     for (dc, dr) in DIRECTIONS {
                         let turn = square * 9 + (dc + 1) as usize * 3 + (dr + 1) as usize;
                         let colour = s.rotate_left(turn as u32) & 1;
-                        let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
-                        while (0..8).contains(&c) && (0..8).contains(&r) {
-                            let bit = 1u64 << (r * 8 + c);
+                        for at in ray(8, square, (dc, dr)) {
+                            let bit = 1u64 << at;
                             if empty & bit == 0 {
                                 player = if colour == 1 {
                                     player | bit
@@ -289,8 +278,6 @@ mod tests {
                                     player & !bit
                                 };
                             }
-                            c += dc;
-                            r += dr;
                         }
                     }
                 }
