@@ -4,12 +4,12 @@
 
 pub mod data;
 
-use crate::board::{Color, Move, Position};
-use crate::engine::Engine;
-use crate::game::Game;
 use crate::referee::stats::{elo, format_elo};
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::engine::Engine;
+use emilia_core::game::Game;
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
 
 /// Who chooses the moves for one side.
 pub(crate) enum Player {

@@ -7,9 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use emilia::board::Position;
-use emilia::engine::Engine;
-use emilia::search::{Clock, Limits};
+use emilia_core::board::Position;
+use emilia_core::engine::Engine;
+use emilia_core::search::{Clock, Limits};
 
 /// The system allocator, remembering the largest block asked for.
 struct Counting;

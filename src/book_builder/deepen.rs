@@ -6,13 +6,13 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::book::format::BookFileError;
+use emilia_core::book::format::BookFileError;
 
-use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
-use crate::book::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
-use crate::endgame::{self, Solver};
-use crate::engine::Engine;
-use crate::search::Limits;
+use emilia_core::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
+use emilia_core::book::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
+use emilia_core::endgame::{self, Solver};
+use emilia_core::engine::Engine;
+use emilia_core::search::Limits;
 
 /// How deep a book is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,11 +2,11 @@
 //! book's value against the engine's own search at the depth the book's value rests on
 //! (an exact solve for exact values), from an empty transposition table.
 
-use crate::board::{AnyBoard, Color, Position};
-use crate::book::{Backing, Book, Key};
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{AnyBoard, Color, Position};
+use emilia_core::book::{Backing, Book, Key};
+use emilia_core::engine::Engine;
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
 
 /// One sampled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

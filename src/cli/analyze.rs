@@ -7,14 +7,14 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::Engine;
-use crate::formats::wthor::WthorFile;
-use crate::game::Game;
-use crate::score::Score;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::engine::Engine;
 use emilia_core::files::FileKind;
 use emilia_core::formats::game_text::{self, GameTextError};
+use emilia_core::formats::wthor::WthorFile;
+use emilia_core::game::Game;
+use emilia_core::score::Score;
+use emilia_core::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia analyze <game> [--game N] [--size N] [--depth D] [--exact E] [--book B]

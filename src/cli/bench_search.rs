@@ -8,12 +8,12 @@ use emilia_core::bench;
 
 use super::output::outln;
 use super::Args;
-use crate::board::{Color, Position};
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::time::{self, Margins};
-use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
+use emilia_core::board::{Color, Position};
+use emilia_core::engine::Engine;
+use emilia_core::rng::Rng;
+use emilia_core::search::time::{self, Margins};
+use emilia_core::search::{Clock, Limits};
 
 /// The engine of the search benchmarks: no book, the default table, and the options
 /// `--threads`, `--eval`, `--mpc` and `--probcut` as given.

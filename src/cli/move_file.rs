@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::output::{out, outln};
 use super::Args;
-use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::Engine;
-use crate::search::{time, Limits};
+use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::engine::Engine;
+use emilia_core::search::{time, Limits};
 
 const HELP: &str = "\
 Usage: emilia move <board-file> <black|white> <seconds> [--force] [--threads N]
@@ -63,7 +63,7 @@ pub(crate) fn run(
     let force = args.flag("force");
     let threads = args.value("threads");
     if let Some(threads) = threads {
-        crate::engine::check_option("threads", threads)?;
+        emilia_core::engine::check_option("threads", threads)?;
     }
     let engine = |mib| {
         let mut engine = engine(mib)?;

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use super::output::{out, Stdout};
 use super::Args;
-use crate::board::{Color, Move};
-use crate::engine::Engine;
-use crate::game::Game;
 use crate::protocol::diagram::diagram;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move};
+use emilia_core::engine::Engine;
+use emilia_core::game::Game;
+use emilia_core::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia play [--size N] [--color black|white] [--time S] [--threads N]

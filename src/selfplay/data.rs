@@ -51,11 +51,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::board::{mix64, Color, Move, Position, Square};
-use crate::engine::Engine;
-use crate::game::{ChooseError, Game};
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{mix64, Color, Move, Position, Square};
+use emilia_core::engine::Engine;
+use emilia_core::game::{ChooseError, Game};
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
 
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -559,14 +559,14 @@ mod tests {
         let mut engine = worker_engine(1);
         let played = play_game(&mut engine, &settings, &openings, &mut game_rng(3, 0, 0)).unwrap();
         let (positions, _) = crate::train::games::replay(&played.moves).unwrap();
-        let mut solver = crate::endgame::Solver::new(1);
+        let mut solver = emilia_core::endgame::Solver::new(1);
         let mut checked = 0;
         for p in positions
             .iter()
             .filter(|p| p.empties() <= settings.solve_empties)
         {
             let value = solver
-                .solve_exact(&crate::board::AnyBoard::Eight(p.board))
+                .solve_exact(&emilia_core::board::AnyBoard::Eight(p.board))
                 .score;
             let black = if p.black_to_move { value } else { -value };
             assert_eq!(black, played.black_result);
@@ -619,7 +619,7 @@ mod tests {
             }
             // The first search ran on a cleared table, so a fresh one scores it the same.
             let mut fresh = worker_engine(1);
-            let limits = crate::search::Limits {
+            let limits = emilia_core::search::Limits {
                 depth: Some(settings.depth),
                 ..Default::default()
             };
@@ -633,7 +633,11 @@ mod tests {
             if !position.board.has_moves() && !position.is_game_over() {
                 position = position.play(Move::Pass).unwrap();
             }
-            let solved = engine.solve(&position, &crate::search::Limits::default(), &mut |_| {});
+            let solved = engine.solve(
+                &position,
+                &emilia_core::search::Limits::default(),
+                &mut |_| {},
+            );
             assert!(solved.exact);
             let black = match position.to_move {
                 Color::Black => solved.score,

@@ -13,13 +13,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Position};
-use crate::endgame::Solver;
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::mpc::{self, Cut, Line, Table};
-use crate::search::Limits;
 use crate::train::games::GamePosition;
+use emilia_core::board::{AnyBoard, Board, Board8, Position};
+use emilia_core::endgame::Solver;
+use emilia_core::engine::Engine;
+use emilia_core::rng::Rng;
+use emilia_core::search::mpc::{self, Cut, Line, Table};
+use emilia_core::search::Limits;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -86,7 +86,7 @@ fn engine_position(board: &Board8) -> Position {
     // The side to move is called Black: scores are for the mover either way.
     Position {
         board: AnyBoard::Eight(*board),
-        to_move: crate::board::Color::Black,
+        to_move: emilia_core::board::Color::Black,
     }
 }
 
@@ -391,7 +391,7 @@ mod tests {
                     }
                     continue;
                 }
-                let pick = crate::board::bitboard::Bits(moves)
+                let pick = emilia_core::board::bitboard::Bits(moves)
                     .nth(rng.below(moves.count_ones() as usize))
                     .unwrap_or(0);
                 board = board.play(pick);

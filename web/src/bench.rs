@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use emilia::bench;
-use emilia::engine::Engine;
-use emilia::search::Limits;
+use emilia_core::bench;
+use emilia_core::engine::Engine;
+use emilia_core::search::Limits;
 use wasm_bindgen::prelude::*;
 
 use crate::engine::Listener;

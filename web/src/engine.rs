@@ -4,11 +4,11 @@
 use std::cell::{RefCell, RefMut};
 use std::time::Duration;
 
-use emilia::board::{Board8, Position};
-use emilia::book::packed::PackedBook;
-use emilia::engine::Engine;
-use emilia::eval::pattern::PatternEval;
-use emilia::search::Limits;
+use emilia_core::board::{Board8, Position};
+use emilia_core::book::packed::PackedBook;
+use emilia_core::engine::Engine;
+use emilia_core::eval::pattern::PatternEval;
+use emilia_core::search::Limits;
 use wasm_bindgen::prelude::*;
 
 use crate::{args, json};
@@ -46,7 +46,7 @@ fn listener<'a>(value: &'a JsValue, name: &str) -> Result<&'a Listener, String> 
 fn relay<'a>(
     progress: &'a Listener,
     failed: &'a mut Option<String>,
-    stopper: emilia::engine::Stopper,
+    stopper: emilia_core::engine::Stopper,
 ) -> impl FnMut(&str) + 'a {
     move |text| {
         if failed.is_some() {
