@@ -758,9 +758,7 @@ struct EngineCore {
 
 /// An engine of `config`: its tables, then everything else.
 fn engine_of(config: Config) -> Result<Engine, String> {
-    let mut engine = Engine::try_with_hash(config.hash_mib).map_err(|e| e.to_string())?;
-    engine.configure(config).map_err(|e| e.to_string())?;
-    Ok(engine)
+    Engine::new(config).map_err(|e| e.to_string())
 }
 
 /// An engine option's value from Python as the option table reads it: whole numbers,
@@ -865,17 +863,16 @@ impl EngineCore {
             path => Source::File(path.into()),
         };
         let engine = py.allow_threads(move || {
-            let mut engine = Engine::try_with_hash(hash.parse().expect("a checked number"))
-                .map_err(|e| e.to_string())?;
+            let mut engine = Engine::new(Config {
+                hash_mib: hash.parse().expect("a checked number"),
+                eval,
+                book,
+                ..Config::default()
+            })
+            .map_err(|e| e.to_string())?;
             engine
                 .set_option("threads", &threads)
                 .map_err(|e| e.to_string())?;
-            let config = Config {
-                eval,
-                book,
-                ..engine.config().clone()
-            };
-            engine.configure(config).map_err(|e| e.to_string())?;
             Ok::<Engine, String>(engine)
         });
         let engine = engine.map_err(OptionError::new_err)?;

@@ -10,7 +10,7 @@ use super::games::{read_wthor, GameLine};
 use emilia_core::board::{AnyBoard, Board, Board8, Color, Move, Position};
 use emilia_core::book::packed::PackedBook;
 use emilia_core::book::Key;
-use emilia_core::engine::Engine;
+use emilia_core::engine::{Config, Engine, Source};
 use emilia_core::search::Limits;
 
 /// The core's test data directory.
@@ -27,7 +27,12 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let game = read_wthor(&data_dir().join("WTH_2003.wtb"))
         .unwrap()
         .remove(0);
-    let mut engine = Engine::without_book(16);
+    let mut engine = Engine::new(Config {
+        hash_mib: 16,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap();
     let searched = |engine: &mut Engine, board: Board8| {
         let position = Position {
             board: AnyBoard::Eight(board),

@@ -202,7 +202,10 @@ fn new_engine_with_hash(
     options: &EngineOptions,
     hash_mib: usize,
 ) -> anyhow::Result<emilia_core::engine::Engine> {
-    let mut engine = emilia_core::engine::Engine::try_with_hash(hash_mib)?;
+    let mut engine = emilia_core::Engine::new(emilia_core::Config {
+        hash_mib,
+        ..emilia_core::Config::default()
+    })?;
     for (name, value) in options {
         engine.set_option(name, value)?;
     }

@@ -223,9 +223,10 @@ fn undo<W: Write>(game: &mut Game, human: Color, out: &mut W) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emilia_core::Config;
 
     fn play(input: &str, human: Color) -> String {
-        let mut engine = Engine::new();
+        let mut engine = Engine::new(Config::default()).unwrap();
         let mut out = Vec::new();
         let settings = Settings {
             size: 8,

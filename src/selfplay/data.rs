@@ -52,10 +52,11 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 
 use emilia_core::board::{mix64, Color, Move, Position, Square};
-use emilia_core::engine::Engine;
+use emilia_core::engine::Source;
 use emilia_core::game::{ChooseError, Game};
 use emilia_core::rng::Rng;
 use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,7 +200,12 @@ impl LabelledGame {
 /// An engine for one worker of a run: no opening book (every move is searched, so games
 /// vary with their seeds), and one thread, since the run spreads its games over the cores.
 pub fn worker_engine(hash_mib: usize) -> Engine {
-    let mut engine = Engine::without_book(hash_mib);
+    let mut engine = Engine::new(Config {
+        hash_mib,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     engine
         .set_option("threads", "1")
         .expect("one thread is a valid option");

@@ -16,10 +16,11 @@ use anyhow::{bail, Result};
 use crate::train::games::GamePosition;
 use emilia_core::board::{AnyBoard, Board, Board8, Position};
 use emilia_core::endgame::Solver;
-use emilia_core::engine::Engine;
+use emilia_core::engine::Source;
 use emilia_core::rng::Rng;
 use emilia_core::search::mpc::{self, Cut, Line, Table};
 use emilia_core::search::Limits;
+use emilia_core::Engine;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -253,7 +254,12 @@ pub fn fit_table(config: &Config, mid: &[Measured], end: &[Measured]) -> Result<
 /// spreads its positions over the threads, each searched alone so that the table is the
 /// same on every run).
 pub fn measuring_engine(hash_mib: usize) -> Engine {
-    let mut engine = Engine::without_book(hash_mib);
+    let mut engine = Engine::new(emilia_core::Config {
+        hash_mib,
+        book: Source::Off,
+        ..emilia_core::Config::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     for (name, value) in [("threads", "1"), ("probcut", "0")] {
         engine.set_option(name, value).expect("valid option values");
     }
