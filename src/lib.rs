@@ -1,17 +1,9 @@
-//! Emilia, an Othello (Reversi) engine for boards of 6x6, 8x8, 10x10 and 12x12: the
-//! `emilia` program's library.
-//!
-//! The engine itself (rules, notations, file formats, evaluations, search, endgame solver,
-//! the engine and its opening book) is the `emilia-core` crate, whose modules this crate
-//! re-exports under the same names (`emilia::board` is `emilia_core::board`). This crate
-//! adds what the program is made of: the protocol front-ends, the command line, the
-//! [`referee`] that plays matches between engine programs, self-play, training and the
+//! The `emilia` program's library: what the program is made of around the engine. The
+//! engine itself (rules, notations, file formats, evaluations, search, endgame solver, the
+//! engine and its opening book) is the `emilia-core` crate, which this crate uses under its
+//! own name (`emilia_core::...`). This crate adds the protocol front-ends, the command line,
+//! the [`referee`] that plays matches between engine programs, self-play, training and the
 //! book builder.
-
-pub use emilia_core::{
-    board, book, endgame, engine, eval, formats, game, memory, perft, rng, score, search, training,
-    with_board,
-};
 
 pub(crate) mod book_builder;
 mod cli;
@@ -27,7 +19,7 @@ pub(crate) mod train;
 /// are built on the crate's internals, which are not part of the library.
 #[doc(hidden)]
 pub fn run_command_line(args: &[String], started: std::time::Instant) -> i32 {
-    memory::fit_allocator_to_address_limit();
+    emilia_core::memory::fit_allocator_to_address_limit();
     cli::run(args, started)
 }
 

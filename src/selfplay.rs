@@ -4,12 +4,13 @@
 
 pub mod data;
 
-use crate::board::{Color, Move, Position};
-use crate::engine::Engine;
-use crate::game::Game;
 use crate::referee::stats::{elo, format_elo};
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::engine::Source;
+use emilia_core::game::Game;
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 /// Who chooses the moves for one side.
 pub(crate) enum Player {
@@ -27,7 +28,14 @@ pub(crate) enum Player {
 impl Player {
     /// An engine player with `options` (name, value pairs) and a `hash_mib` table.
     pub(crate) fn engine(options: &[(&str, &str)], limits: Limits, hash_mib: usize) -> Player {
-        let mut engine = Box::new(Engine::without_book(hash_mib));
+        let mut engine = Box::new(
+            Engine::new(Config {
+                hash_mib,
+                book: Source::Off,
+                ..Config::default()
+            })
+            .unwrap_or_else(|e| panic!("{e}")),
+        );
         // One thread unless asked: games then replay the same way.
         engine.set_option("threads", "1").expect("threads takes 1");
         for (name, value) in options {

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::core_data_dir;
-use emilia::board::{Color, Position};
-use emilia::formats::wthor::WthorFile;
+use emilia_core::board::{Color, Position};
+use emilia_core::formats::wthor::WthorFile;
 
 fn emilia(args: &[&str]) -> (bool, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_emilia"))

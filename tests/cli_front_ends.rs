@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::Emilia;
-use emilia::board::{Move, Position};
+use emilia_core::board::{Move, Position};
 
 fn emilia(args: &[&str]) -> (bool, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_emilia"))

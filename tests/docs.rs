@@ -697,7 +697,7 @@ fn links_lead_to_files_of_the_repository() {
 #[test]
 fn protocol_md_states_the_solvers_node_limit_bound() {
     let spec = include_str!("../protocol.md").replace("\n  ", " ");
-    let bound = emilia::endgame::MOST_NODES_PAST_LIMIT;
+    let bound = emilia_core::endgame::MOST_NODES_PAST_LIMIT;
     let said = format!("up to {bound} nodes past its own limit");
     assert!(spec.contains(&said), "protocol.md does not say {said:?}");
 }

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
-use emilia::board::{Color, Move, Position};
+use emilia_core::board::{Color, Move, Position};
 use ggs_support::{replay, Client, Scratch};
 
 const PASSWORD: &str = "scripted-pw-5531";

@@ -5,7 +5,7 @@ mod ggs_support;
 
 use std::time::Duration;
 
-use emilia::board::{Color, Position};
+use emilia_core::board::{Color, Position};
 use ggs_support::{replay, squeezing, Client, Conn, Relay, Scratch, Server};
 
 const PASSWORD: &str = "pw-Zq81x";
@@ -27,7 +27,7 @@ fn finished_records(client: &Client, count: usize) -> Vec<(Position, i32)> {
             let (end, re) = replay(r);
             assert!(end.is_game_over(), "an unfinished game: {r}");
             let black = end.final_score_for(Color::Black);
-            assert_eq!(re, emilia::formats::ggf::result(black), "{r}");
+            assert_eq!(re, emilia_core::formats::ggf::result(black), "{r}");
             (end, black)
         })
         .collect()

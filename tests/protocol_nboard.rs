@@ -6,9 +6,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{data_dir, Emilia};
-use emilia::board::Move;
-use emilia::formats::ggf;
-use emilia::game::Game;
+use emilia_core::board::Move;
+use emilia_core::formats::ggf;
+use emilia_core::game::Game;
 
 const START: &str = "(;GM[Othello]PC[NBoard]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
 

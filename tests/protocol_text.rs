@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use common::rng::Rng;
 use common::{data_dir, Emilia};
-use emilia::board::{Color, Move, Position};
-use emilia::game::{Game, PlayError};
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::game::{Game, PlayError};
 
 /// Fast searches for tests.
 fn quick() -> Emilia {
@@ -59,7 +59,7 @@ fn a_whole_game_with_genmove_for_both_sides() {
     assert_eq!(emilia.ok("history"), game.transcript());
     // The GGF record reads back to the same game.
     let ggf = emilia.ok("history ggf");
-    let again = emilia::formats::ggf::parse(&ggf).unwrap();
+    let again = emilia_core::formats::ggf::parse(&ggf).unwrap();
     assert_eq!(again.positions(), game.positions());
 }
 
@@ -1352,7 +1352,7 @@ mod replies {
 /// (the core's own tests compare the solver with every other path to the end).
 #[test]
 fn protocol_solve_gives_the_solvers_exact_score() {
-    use emilia::endgame::Solver;
+    use emilia_core::endgame::Solver;
 
     let mut rng = Rng::new(52);
     let mut emilia = Emilia::start(&["--threads", "1"]);

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use emilia::board::{Color, Position};
 use emilia::referee::client::FaultKind;
 use emilia::referee::game::Ending;
 use emilia::referee::{self, EngineSpec, MatchConfig, MatchOutcome, Protocol, TimeControl};
+use emilia_core::board::{Color, Position};
 
 fn fake(options: &str) -> EngineSpec {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
@@ -545,7 +545,7 @@ fn engines_that_pass_implicitly_play_through_forced_passes() {
         .games
         .iter()
         .flat_map(|g| &g.moves)
-        .filter(|m| m.mv == emilia::board::Move::Pass)
+        .filter(|m| m.mv == emilia_core::board::Move::Pass)
         .count();
     assert!(
         passes > 0,

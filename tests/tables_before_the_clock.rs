@@ -7,9 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use emilia::board::Position;
-use emilia::engine::Engine;
-use emilia::search::{Clock, Limits};
+use emilia_core::board::Position;
+use emilia_core::engine::{Config, Engine};
+use emilia_core::search::{Clock, Limits};
 
 /// The system allocator, remembering the largest block asked for.
 struct Counting;
@@ -52,7 +52,11 @@ fn the_first_exact_solve_makes_no_table_on_the_clock() {
         .parse()
         .unwrap();
     for hash in [64, 256] {
-        let mut engine = Engine::with_hash(hash);
+        let mut engine = Engine::new(Config {
+            hash_mib: hash,
+            ..Config::default()
+        })
+        .unwrap();
         LARGEST.store(0, Ordering::Relaxed);
         let limits = Limits {
             clock: Some(Clock::sudden_death(Duration::from_millis(110))),

@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use emilia::board::{AnyBoard, Board, Color, Move, Position, MAX_SIZE, SIZES};
-use emilia::engine::{check_option, Config, Engine, Source, Stopper};
-use emilia::game::{Game, PlayError};
-use emilia::perft::{perft_stoppable, Convention};
-use emilia::search::{Clock, Limits, MoveScore, SearchReport};
+use emilia_core::board::{AnyBoard, Board, Color, Move, Position, MAX_SIZE, SIZES};
+use emilia_core::engine::{check_option, Config, Engine, Source, Stopper};
+use emilia_core::game::{Game, PlayError};
+use emilia_core::perft::{perft_stoppable, Convention};
+use emilia_core::search::{Clock, Limits, MoveScore, SearchReport};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -65,7 +65,7 @@ fn move_names(py: Python<'_>) -> &[Py<PyString>] {
     static NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
     NAMES.get_or_init(py, || {
         (0..MAX_SIZE * MAX_SIZE)
-            .map(|i| emilia::board::Square::from_index(i, MAX_SIZE).to_string())
+            .map(|i| emilia_core::board::Square::from_index(i, MAX_SIZE).to_string())
             .chain(["pass".to_string()])
             .map(|name| PyString::intern(py, &name).unbind())
             .collect()
@@ -209,7 +209,7 @@ impl PyBoard {
         let size = self.position().size();
         for &i in &self.moves {
             if names[name_index(i, size)].as_ptr() == value.as_ptr() {
-                return Ok(Move::Play(emilia::board::Square::from_index(i, size)));
+                return Ok(Move::Play(emilia_core::board::Square::from_index(i, size)));
             }
         }
         let Ok(text) = value.downcast::<PyString>() else {
@@ -758,9 +758,7 @@ struct EngineCore {
 
 /// An engine of `config`: its tables, then everything else.
 fn engine_of(config: Config) -> Result<Engine, String> {
-    let mut engine = Engine::try_with_hash(config.hash_mib).map_err(|e| e.to_string())?;
-    engine.configure(config).map_err(|e| e.to_string())?;
-    Ok(engine)
+    Engine::new(config).map_err(|e| e.to_string())
 }
 
 /// An engine option's value from Python as the option table reads it: whole numbers,
@@ -865,17 +863,16 @@ impl EngineCore {
             path => Source::File(path.into()),
         };
         let engine = py.allow_threads(move || {
-            let mut engine = Engine::try_with_hash(hash.parse().expect("a checked number"))
-                .map_err(|e| e.to_string())?;
+            let mut engine = Engine::new(Config {
+                hash_mib: hash.parse().expect("a checked number"),
+                eval,
+                book,
+                ..Config::default()
+            })
+            .map_err(|e| e.to_string())?;
             engine
                 .set_option("threads", &threads)
                 .map_err(|e| e.to_string())?;
-            let config = Config {
-                eval,
-                book,
-                ..engine.config().clone()
-            };
-            engine.configure(config).map_err(|e| e.to_string())?;
             Ok::<Engine, String>(engine)
         });
         let engine = engine.map_err(OptionError::new_err)?;

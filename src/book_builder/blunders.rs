@@ -7,11 +7,11 @@ use super::after_moves;
 use super::build::{build, BuildOptions};
 use super::deepen::{deepen_to_end, DeepenOptions};
 use super::games::{read_wthor, GameLine};
-use crate::board::{AnyBoard, Board, Board8, Color, Move, Position};
-use crate::book::packed::PackedBook;
-use crate::book::Key;
-use crate::engine::Engine;
-use crate::search::Limits;
+use emilia_core::board::{AnyBoard, Board, Board8, Color, Move, Position};
+use emilia_core::book::packed::PackedBook;
+use emilia_core::book::Key;
+use emilia_core::engine::{Config, Engine, Source};
+use emilia_core::search::Limits;
 
 /// The core's test data directory.
 fn data_dir() -> PathBuf {
@@ -27,7 +27,12 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     let game = read_wthor(&data_dir().join("WTH_2003.wtb"))
         .unwrap()
         .remove(0);
-    let mut engine = Engine::without_book(16);
+    let mut engine = Engine::new(Config {
+        hash_mib: 16,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap();
     let searched = |engine: &mut Engine, board: Board8| {
         let position = Position {
             board: AnyBoard::Eight(board),
@@ -80,7 +85,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     );
     let before = after_moves(&game.moves[..prefix]);
     let (key, k) = Key::of(&before);
-    let image = crate::eval::pattern::symmetry::square(k, blunder) as u8;
+    let image = emilia_core::eval::pattern::symmetry::square(k, blunder) as u8;
     assert!(book
         .node(&key)
         .unwrap()
@@ -102,7 +107,7 @@ fn a_blunder_repeated_in_many_games_is_not_recommended() {
     assert!(played.value <= scores[0].value - 400, "{scores:?}");
     // Play looks the book up packed.
     let packed = PackedBook::new(&book);
-    let mut rng = crate::rng::Rng::new(1);
+    let mut rng = emilia_core::rng::Rng::new(1);
     for _ in 0..20 {
         assert_ne!(
             packed.choose(&before, 200, &mut rng).unwrap().square,

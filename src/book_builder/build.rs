@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 
 use super::games::GameLine;
-use crate::board::Board;
-use crate::book::{Book, Key, Leaf};
-use crate::eval::pattern::symmetry;
+use emilia_core::board::Board;
+use emilia_core::book::{Book, Key, Leaf};
+use emilia_core::eval::pattern::symmetry;
 
 /// What goes into a book built from games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +137,7 @@ pub fn unscored(book: &Book) -> usize {
 mod tests {
     use super::super::games::transcript_game;
     use super::*;
-    use crate::board::Board8;
+    use emilia_core::board::Board8;
 
     fn games(lines: &[&str]) -> Vec<GameLine> {
         lines.iter().map(|l| transcript_game(l).unwrap()).collect()
@@ -202,12 +202,12 @@ mod tests {
 
     #[test]
     fn merging_unites_links_and_keeps_leaves_that_are_no_links() {
-        use crate::book::{Backing, BookMove};
-        use crate::eval::pattern::symmetry;
-        let f5_square = "f5".parse::<crate::board::Square>().unwrap();
+        use emilia_core::book::{Backing, BookMove};
+        use emilia_core::eval::pattern::symmetry;
+        let f5_square = "f5".parse::<emilia_core::board::Square>().unwrap();
         let f5 = Key::of(&Board8::START.play(f5_square.index(8).unwrap()));
         let image = |name: &str| {
-            let square = name.parse::<crate::board::Square>().unwrap();
+            let square = name.parse::<emilia_core::board::Square>().unwrap();
             symmetry::square(f5.1, square.index(8).unwrap()) as u8
         };
         let leaf = |name: &str, depth: u8| {

@@ -5,7 +5,7 @@
 //! will cover once it is scored.
 
 use super::games::GameLine;
-use crate::book::{Book, Key};
+use emilia_core::book::{Book, Key};
 
 /// Plies each game stayed in a book.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,7 +61,7 @@ mod tests {
     use super::super::build::{build, BuildOptions};
     use super::super::games::transcript_game;
     use super::*;
-    use crate::book::{Backing, BookMove, Leaf};
+    use emilia_core::book::{Backing, BookMove, Leaf};
 
     #[test]
     fn games_are_counted_until_they_leave_the_book() {
@@ -85,7 +85,7 @@ mod tests {
         for key in keys {
             let board = key.board();
             let node = book.node_mut(&key).unwrap();
-            let free = crate::book::unplayed(&board, node);
+            let free = emilia_core::book::unplayed(&board, node);
             node.leaf = match free.first() {
                 Some(&square) => Leaf::Move(BookMove {
                     square: square as u8,

@@ -6,13 +6,14 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::book::format::BookFileError;
+use emilia_core::book::format::BookFileError;
 
-use crate::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
-use crate::book::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
-use crate::endgame::{self, Solver};
-use crate::engine::Engine;
-use crate::search::Limits;
+use emilia_core::board::{AnyBoard, Board, Board8, Color, Move, Position, Square};
+use emilia_core::book::{next, unplayed, Backing, Book, BookMove, Key, Leaf, Next, Node, Shard};
+use emilia_core::endgame::{self, Solver};
+use emilia_core::engine::Source;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 /// How deep a book is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +134,12 @@ pub struct Deepener {
 impl Deepener {
     /// A deepener with fresh tables.
     pub fn new(options: DeepenOptions) -> Deepener {
-        let mut engine = Engine::without_book(options.hash_mib);
+        let mut engine = Engine::new(Config {
+            hash_mib: options.hash_mib,
+            book: Source::Off,
+            ..Config::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
         // One thread: the same book from the same games on every run and machine.
         engine.set_option("threads", "1").expect("threads takes 1");
         Deepener {

@@ -6,8 +6,8 @@
 //! add that one too: round by round, the best and near-best replies to the games' moves
 //! enter the book, as Edax's `book deviate` does. Expanding searches nothing.
 
-use crate::board::Board;
-use crate::book::{next, Book, Key, Leaf, Next};
+use emilia_core::board::Board;
+use emilia_core::book::{next, Book, Key, Leaf, Next};
 
 /// Where a book grows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,9 +72,9 @@ mod tests {
     use super::super::deepen::{deepen_to_end, DeepenOptions};
     use super::super::games::{transcript_game, GameLine};
     use super::*;
-    use crate::board::Board8;
-    use crate::book::format::{decode, encode};
-    use crate::book::{Backing, BookMove};
+    use emilia_core::board::Board8;
+    use emilia_core::book::format::{decode, encode};
+    use emilia_core::book::{Backing, BookMove};
 
     /// Scores `book` at depth 4.
     fn deepen(book: &mut Book) {
@@ -99,7 +99,7 @@ mod tests {
         let (key, k) = Key::of(&board);
         let mut book = Book::new();
         book.entry(key).leaf = Leaf::Move(BookMove {
-            square: crate::eval::pattern::symmetry::square(k, g1) as u8,
+            square: emilia_core::eval::pattern::symmetry::square(k, g1) as u8,
             value: 6400,
             backing: Backing::Exact,
         });
@@ -164,7 +164,7 @@ mod tests {
         // The new link in the key's orientation; the reply is the board's square for it.
         let reply = board
             .moves()
-            .find(|&m| crate::eval::pattern::symmetry::square(k, m) == new)
+            .find(|&m| emilia_core::eval::pattern::symmetry::square(k, m) == new)
             .unwrap();
         let deviation = GameLine::standard(vec![f5, reply]);
         assert_eq!(

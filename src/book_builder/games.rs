@@ -4,9 +4,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::board::{AnyBoard, Board, Board8, Move, Position, PositionError, Square};
-use crate::formats::ggf::{self, GgfError};
-use crate::formats::wthor::{WthorError, WthorFile};
+use emilia_core::board::{AnyBoard, Board, Board8, Move, Position, PositionError, Square};
+use emilia_core::formats::ggf::{self, GgfError};
+use emilia_core::formats::wthor::{WthorError, WthorFile};
 
 /// Why game records were refused; an error found in a file or a game says where.
 #[derive(Debug)]

@@ -14,13 +14,13 @@ pub(crate) mod verify;
 mod blunders;
 
 #[cfg(test)]
-use crate::board::Board8;
+use emilia_core::board::Board8;
 
 /// The position after `moves` (squares 0 to 63) from the start, passing where the mover
 /// has no move (the builder's tests).
 #[cfg(test)]
 fn after_moves(moves: &[usize]) -> Board8 {
-    use crate::board::Board;
+    use emilia_core::board::Board;
     moves.iter().fold(Board8::START, |b, &m| {
         let b = if b.has_moves() { b } else { b.pass() };
         b.play(m)

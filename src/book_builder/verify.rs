@@ -2,11 +2,12 @@
 //! book's value against the engine's own search at the depth the book's value rests on
 //! (an exact solve for exact values), from an empty transposition table.
 
-use crate::board::{AnyBoard, Color, Position};
-use crate::book::{Backing, Book, Key};
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{AnyBoard, Color, Position};
+use emilia_core::book::{Backing, Book, Key};
+use emilia_core::engine::Source;
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 /// One sampled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +86,12 @@ pub fn verify(
         let j = i + rng.below(scored.len() - i);
         scored.swap(i, j);
     }
-    let mut engine = Engine::without_book(hash_mib);
+    let mut engine = Engine::new(Config {
+        hash_mib,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     // One thread: the fresh searches, like the book's own, repeat node for node.
     engine.set_option("threads", "1").expect("threads takes 1");
     let mut agreement = Agreement::default();

@@ -7,14 +7,14 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::Engine;
-use crate::formats::wthor::WthorFile;
-use crate::game::Game;
-use crate::score::Score;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move, Position, SIZES};
 use emilia_core::files::FileKind;
 use emilia_core::formats::game_text::{self, GameTextError};
+use emilia_core::formats::wthor::WthorFile;
+use emilia_core::game::Game;
+use emilia_core::score::Score;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 const HELP: &str = "\
 Usage: emilia analyze <game> [--game N] [--size N] [--depth D] [--exact E] [--book B]
@@ -132,7 +132,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
         bail!("--size {size}: expected 6, 8, 10 or 12");
     }
-    let mut engine = Engine::new();
+    let mut engine = Engine::new(Config::default())?;
     for option in ["book", "threads"] {
         if let Some(value) = args.value(option) {
             engine
@@ -477,7 +477,11 @@ mod tests {
     fn a_game_is_valued_move_by_move_and_exactly_at_the_end() {
         // A whole game the engine plays against itself at depth 2; the last 12 empties
         // valued exactly.
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         let mut game = Game::standard(8).unwrap();
         let limits = Limits {
             depth: Some(2),
@@ -488,7 +492,11 @@ mod tests {
             let report = engine.search(&position, &limits, &mut |_| {});
             game.play(report.best).unwrap();
         }
-        let mut engine = Engine::with_hash(16);
+        let mut engine = Engine::new(Config {
+            hash_mib: 16,
+            ..Config::default()
+        })
+        .unwrap();
         let mut calls = 0;
         let values = analyse(&mut engine, &game, 2, 12, &mut |_, _| calls += 1);
         let moves = game.plies().iter().filter(|p| p.mv != Move::Pass).count();

@@ -107,21 +107,21 @@ impl Args {
     /// had (which would otherwise end in a quietly smaller table, or a panic).
     pub(crate) fn table_mib(&self, name: &str, default: usize) -> Result<usize> {
         let mib: usize = self.get(name, default)?;
-        let hash = crate::engine::find_option("hash").map(|option| option.kind);
-        let Some(crate::engine::OptionKind::Number { min, max }) = hash else {
+        let hash = emilia_core::engine::find_option("hash").map(|option| option.kind);
+        let Some(emilia_core::engine::OptionKind::Number { min, max }) = hash else {
             unreachable!("the option table has hash, a number");
         };
         if !(min..=max).contains(&(mib as u64)) {
             bail!("--{name} {mib} is out of range {min} to {max} (MiB)");
         }
         // A trial mapping, which touches no page: refused as the tables would be.
-        crate::memory::check_table_mib(mib).map_err(|e| anyhow!("--{name} {mib}: {e}"))?;
+        emilia_core::memory::check_table_mib(mib).map_err(|e| anyhow!("--{name} {mib}: {e}"))?;
         Ok(mib)
     }
 
     /// `--threads` (a count, or `all` for one a core), or `default` when absent.
     pub(crate) fn threads(&self, default: &str) -> Result<usize> {
-        Ok(crate::engine::read_threads(
+        Ok(emilia_core::engine::read_threads(
             self.value("threads").unwrap_or(default),
         )?)
     }

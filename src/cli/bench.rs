@@ -113,8 +113,8 @@ const FFO_40_49: &str = include_str!("../../data/ffo-40-49.obf");
 
 /// Solves FFO #40-#49 from an empty table each, checking every score.
 fn bench_ffo(threads: usize) -> Result<()> {
-    let records = crate::formats::obf::read_obf(FFO_40_49)?;
-    let mut solver = crate::endgame::Solver::new(crate::endgame::DEFAULT_TABLE_MIB);
+    let records = emilia_core::formats::obf::read_obf(FFO_40_49)?;
+    let mut solver = emilia_core::endgame::Solver::new(emilia_core::endgame::DEFAULT_TABLE_MIB);
     solver.set_threads(threads);
     let plural = if threads == 1 { "" } else { "s" };
     outln!("ffo: FFO #40-#49, exact, {threads} thread{plural}")?;

@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use super::output::outln;
 use super::Args;
-use crate::board::{Color, Move};
-use crate::game::Game;
 use crate::referee::engine_process::{has_exited, kill_group, spawn_in_own_group};
-use crate::search::time::own_moves_left;
+use emilia_core::board::{Color, Move};
+use emilia_core::game::Game;
+use emilia_core::search::time::own_moves_left;
 
 /// Openings the games start from, so that repeated games differ.
 const OPENINGS: &[&str] = &[

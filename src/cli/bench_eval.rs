@@ -4,10 +4,10 @@ use anyhow::Result;
 use std::time::Instant;
 
 use super::output::outln;
-use crate::board::bitboard::Bits;
-use crate::board::Board8;
-use crate::eval::pattern::{indices, IncrementalIndices, PatternEval};
-use crate::rng::Rng;
+use emilia_core::board::bitboard::Bits;
+use emilia_core::board::Board8;
+use emilia_core::eval::pattern::{indices, IncrementalIndices, PatternEval};
+use emilia_core::rng::Rng;
 
 /// Seconds of CPU this thread has used, where the system tells (Linux); otherwise wall
 /// time. CPU time keeps the figures meaningful on a machine busy with other work.

@@ -9,8 +9,8 @@ use std::time::Instant;
 use super::output::outln;
 use super::solve::thread_cpu_seconds;
 use super::Args;
-use crate::board::{AnyBoard, SIZES};
-use crate::perft::{perft_any, Convention};
+use emilia_core::board::{AnyBoard, SIZES};
+use emilia_core::perft::{perft_any, Convention};
 
 /// Default depth per size: about a second each on a fast machine.
 const DEFAULT_DEPTHS: [(usize, u32); 4] = [(6, 12), (8, 12), (10, 11), (12, 11)];

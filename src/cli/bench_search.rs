@@ -8,17 +8,21 @@ use emilia_core::bench;
 
 use super::output::outln;
 use super::Args;
-use crate::board::{Color, Position};
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::time::{self, Margins};
-use crate::search::{Clock, Limits};
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
+use emilia_core::board::{Color, Position};
+use emilia_core::engine::Source;
+use emilia_core::rng::Rng;
+use emilia_core::search::time::{self, Margins};
+use emilia_core::search::{Clock, Limits};
+use emilia_core::{Config, Engine};
 
 /// The engine of the search benchmarks: no book, the default table, and the options
 /// `--threads`, `--eval`, `--mpc` and `--probcut` as given.
 fn bench_engine(args: &Args) -> Result<Engine> {
-    let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
+    let mut engine = Engine::new(Config {
+        book: Source::Off,
+        ..Config::default()
+    })?;
     engine.set_option("threads", &args.threads("1")?.to_string())?;
     for name in ["eval", "mpc", "probcut"] {
         if let Some(value) = args.value(name) {
@@ -171,7 +175,10 @@ pub(crate) fn time(args: &Args) -> Result<()> {
         bail!("--count must be at least 1");
     }
     let budgets_ms = [5u64, 10, 20, 50, 100, 200];
-    let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
+    let mut engine = Engine::new(Config {
+        book: Source::Off,
+        ..Config::default()
+    })?;
     engine.set_option("threads", &args.threads("1")?.to_string())?;
     let mut move_time_over = Vec::new();
     let mut clock_over = Vec::new();

@@ -9,14 +9,14 @@ use anyhow::{bail, Context, Result};
 
 use super::output::{duration_text, note, out, Stdout};
 use super::Args;
-use crate::board::{AnyBoard, Board, Position, Square};
-use crate::book::{format, Backing, Book, Key, Leaf, Shard};
 use crate::book_builder::build::{self, BuildOptions};
 use crate::book_builder::deepen::{DeepenOptions, Deepener, Progress};
 use crate::book_builder::expand::{self, ExpandOptions};
 use crate::book_builder::{coverage, games, verify};
-use crate::eval::pattern::symmetry;
 use crate::protocol::diagram::diagram;
+use emilia_core::board::{AnyBoard, Board, Position, Square};
+use emilia_core::book::{format, Backing, Book, Key, Leaf, Shard};
+use emilia_core::eval::pattern::symmetry;
 
 const HELP: &str = "\
 Usage: emilia book <subcommand> ...
@@ -431,10 +431,10 @@ fn stat_cmd(args: &[String]) -> Result<()> {
     )?;
     // What a move from the book costs: every position looked up in one of its eight
     // orientations, all of its moves scored.
-    let boards: Vec<crate::board::Board8> = book
+    let boards: Vec<emilia_core::board::Board8> = book
         .nodes()
         .enumerate()
-        .map(|(i, (key, _))| crate::board::Board8 {
+        .map(|(i, (key, _))| emilia_core::board::Board8 {
             player: symmetry::bits(i % symmetry::COUNT, key.player),
             opponent: symmetry::bits(i % symmetry::COUNT, key.opponent),
         })
@@ -496,7 +496,7 @@ fn stat_cmd(args: &[String]) -> Result<()> {
         .collect();
     writeln!(out, "positions by moves played: {}", spread.join(", "))?;
     if let Some((v, b)) = book
-        .node(&Key::of(&crate::board::Board8::START).0)
+        .node(&Key::of(&emilia_core::board::Board8::START).0)
         .and_then(|n| n.value())
     {
         writeln!(

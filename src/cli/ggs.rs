@@ -16,7 +16,7 @@ use crate::ggs::message::GameType;
 use crate::ggs::policy::{Policy, Rated};
 use crate::ggs::record::Records;
 use crate::protocol::session_log::SessionLog;
-use crate::search::Limits;
+use emilia_core::search::Limits;
 
 /// The environment variable that may hold the password.
 const PASSWORD_VARIABLE: &str = "EMILIA_GGS_PASSWORD";
@@ -205,7 +205,7 @@ fn options(args: &Args, login: String, password: String) -> Result<Options> {
         policy.sizes = list(args, "sizes")
             .iter()
             .map(|s| match s.parse::<usize>() {
-                Ok(n) if crate::board::SIZES.contains(&n) => Ok(n),
+                Ok(n) if emilia_core::board::SIZES.contains(&n) => Ok(n),
                 _ => Err(anyhow!("--sizes: {s} is not one of 6, 8, 10, 12")),
             })
             .collect::<Result<_>>()?;

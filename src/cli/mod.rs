@@ -91,7 +91,7 @@ fn usage() -> String {
          go there too (only for the protocol session)\n",
     );
     text.push_str("\nEngine options, before any subcommand (as setoption NAME VALUE):\n");
-    text.push_str(&crate::engine::command_line_help());
+    text.push_str(&emilia_core::engine::command_line_help());
     text.push_str(
         "  (they set the engine of the protocol session, `play` and `move`; other\n  \
          subcommands refuse them)\n",
@@ -134,7 +134,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(Globals, &[String])> {
         }
         let Some(name) = flag
             .strip_prefix("--")
-            .filter(|name| *name == "log" || crate::engine::find_option(name).is_some())
+            .filter(|name| *name == "log" || emilia_core::engine::find_option(name).is_some())
         else {
             break;
         };
@@ -145,7 +145,7 @@ fn global_options(args: &[String]) -> anyhow::Result<(Globals, &[String])> {
             globals.log_file = Some(value.into());
         } else {
             // Checked now so that a typo fails before any protocol session starts.
-            crate::engine::check_option(name, value)?;
+            emilia_core::engine::check_option(name, value)?;
             globals.engine.push((name.to_string(), value.clone()));
         }
         rest = tail;
@@ -193,16 +193,19 @@ fn start_logging(verbosity: u8, log: Option<&std::sync::Arc<SessionLog>>) {
 }
 
 /// An engine with the options given before the subcommand.
-fn new_engine(options: &EngineOptions) -> anyhow::Result<crate::engine::Engine> {
-    new_engine_with_hash(options, crate::engine::Engine::DEFAULT_HASH_MIB)
+fn new_engine(options: &EngineOptions) -> anyhow::Result<emilia_core::engine::Engine> {
+    new_engine_with_hash(options, emilia_core::engine::Engine::DEFAULT_HASH_MIB)
 }
 
 /// An engine with `hash_mib` MiB of tables unless `options` set `hash`, then `options`.
 fn new_engine_with_hash(
     options: &EngineOptions,
     hash_mib: usize,
-) -> anyhow::Result<crate::engine::Engine> {
-    let mut engine = crate::engine::Engine::try_with_hash(hash_mib)?;
+) -> anyhow::Result<emilia_core::engine::Engine> {
+    let mut engine = emilia_core::Engine::new(emilia_core::Config {
+        hash_mib,
+        ..emilia_core::Config::default()
+    })?;
     for (name, value) in options {
         engine.set_option(name, value)?;
     }

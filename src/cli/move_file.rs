@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::output::{out, outln};
 use super::Args;
-use crate::board::{Color, Move, Position, SIZES};
-use crate::engine::Engine;
-use crate::search::{time, Limits};
+use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::engine::Engine;
+use emilia_core::search::{time, Limits};
 
 const HELP: &str = "\
 Usage: emilia move <board-file> <black|white> <seconds> [--force] [--threads N]
@@ -63,7 +63,7 @@ pub(crate) fn run(
     let force = args.flag("force");
     let threads = args.value("threads");
     if let Some(threads) = threads {
-        crate::engine::check_option("threads", threads)?;
+        emilia_core::engine::check_option("threads", threads)?;
     }
     let engine = |mib| {
         let mut engine = engine(mib)?;
@@ -263,6 +263,7 @@ pub(crate) fn next_name(path: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emilia_core::Config;
 
     #[test]
     fn names_count_up_keeping_their_width() {
@@ -296,7 +297,14 @@ mod tests {
         let args = [first.display().to_string(), "black".into(), "100".into()];
         let started = Instant::now() - Duration::from_secs(200);
         let begun = Instant::now();
-        run(&args, started, |mib| Ok(Engine::with_hash(mib))).unwrap();
+        run(&args, started, |mib| {
+            Ok(Engine::new(Config {
+                hash_mib: mib,
+                ..Config::default()
+            })
+            .unwrap())
+        })
+        .unwrap();
         assert!(
             begun.elapsed() < Duration::from_secs(30),
             "{:?}",
@@ -344,7 +352,7 @@ mod tests {
         let board: String = squares.iter().collect();
         let white = Position::from_parts(&board, "O").unwrap();
         let soon = || Instant::now() + Duration::from_millis(50);
-        let engine = || Ok(Engine::new());
+        let engine = || Ok(Engine::new(Config::default()).unwrap());
         let (mv, after) = choose(&white, soon(), engine).unwrap();
         assert_eq!(mv, Move::Pass);
         assert_eq!(after.to_move, Color::Black);

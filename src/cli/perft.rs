@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use super::output::{out, outln};
 use super::Args;
-use crate::board::Position;
-use crate::perft::{perft_any, Convention};
+use emilia_core::board::Position;
+use emilia_core::perft::{perft_any, Convention};
 
 const HELP: &str = "\
 Usage: emilia perft <depth> [--size N] [--board <squares> <side>] [--stay-counted]

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use super::output::{out, Stdout};
 use super::Args;
-use crate::board::{Color, Move};
-use crate::engine::Engine;
-use crate::game::Game;
 use crate::protocol::diagram::diagram;
-use crate::search::Limits;
+use emilia_core::board::{Color, Move};
+use emilia_core::engine::Engine;
+use emilia_core::game::Game;
+use emilia_core::search::Limits;
 
 const HELP: &str = "\
 Usage: emilia play [--size N] [--color black|white] [--time S] [--threads N]
@@ -223,9 +223,10 @@ fn undo<W: Write>(game: &mut Game, human: Color, out: &mut W) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emilia_core::Config;
 
     fn play(input: &str, human: Color) -> String {
-        let mut engine = Engine::new();
+        let mut engine = Engine::new(Config::default()).unwrap();
         let mut out = Vec::new();
         let settings = Settings {
             size: 8,

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::board::{Move, Position, SIZES};
-use crate::endgame::{Solver, DEFAULT_TABLE_MIB};
-use crate::formats::obf::{read_endgames, read_obf, Record};
+use emilia_core::board::{Move, Position, SIZES};
+use emilia_core::endgame::{Solver, DEFAULT_TABLE_MIB};
+use emilia_core::formats::obf::{read_endgames, read_obf, Record};
 
 const HELP: &str = "\
 Usage: emilia solve <squares> <side>
@@ -118,7 +118,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 
 fn read_file(
     path: &str,
-    parse: fn(&str) -> Result<Vec<Record>, crate::formats::obf::FormatError>,
+    parse: fn(&str) -> Result<Vec<Record>, emilia_core::formats::obf::FormatError>,
 ) -> Result<Vec<Record>> {
     let text = emilia_core::files::read_text(Path::new(path), crate::files::POSITIONS)?;
     parse(&text).with_context(|| format!("in {path}"))

@@ -271,7 +271,7 @@ fn run_grid(args: &Args, size: usize) -> Result<()> {
         output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
     })?;
     crate::files::write_whole(&out, &fitted.weights.encode())
-        .map_err(|e| crate::eval::WeightsFileError::Write(out.clone(), e))?;
+        .map_err(|e| emilia_core::eval::WeightsFileError::Write(out.clone(), e))?;
     let held = &fitted.held_out;
     outln!(
         "wrote {} in {:.0} s: {} training positions; {} held-out positions, mean absolute \

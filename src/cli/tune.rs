@@ -6,16 +6,16 @@ use std::time::Duration;
 
 use super::output::{out, outln};
 use super::Args;
-use crate::board::{Move, Position};
-use crate::eval::features::features;
-use crate::eval::{ClassicWeights, CLASSIC_WEIGHTS};
-use crate::game::Game;
-use crate::rng::Rng;
-use crate::score;
-use crate::search::Limits;
 use crate::selfplay::{play_match, xot_openings, Player};
-use crate::training::{fit, rms_error, weights_table, Sample};
-use crate::with_board;
+use emilia_core::board::{Move, Position};
+use emilia_core::eval::features::features;
+use emilia_core::eval::{ClassicWeights, CLASSIC_WEIGHTS};
+use emilia_core::game::Game;
+use emilia_core::rng::Rng;
+use emilia_core::score;
+use emilia_core::search::Limits;
+use emilia_core::training::{fit, rms_error, weights_table, Sample};
+use emilia_core::with_board;
 
 const HELP: &str = "\
 Usage: emilia tune [--games N] [--depth D] [--noise P] [--ridge R] [--verify G] [--ms T]

@@ -7,9 +7,9 @@ use anyhow::{bail, Context, Result};
 
 use super::output::{note, out, outln};
 use super::Args;
-use crate::rng::Rng;
 use crate::train::games;
 use crate::train::mpc::{self, Config};
+use emilia_core::rng::Rng;
 
 const HELP: &str = "\
 Usage: emilia tune mpc --games <wtb file or directory>... [--out FILE] [options]
@@ -184,7 +184,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     // A summary: sigma by stage for a few depths.
     outln!("sigma (discs) by empties and depth, measured entries:")?;
     for line in table.lines() {
-        if let crate::search::mpc::Line::Mid {
+        if let emilia_core::search::mpc::Line::Mid {
             from,
             to,
             depth,
@@ -205,7 +205,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         }
     }
     for line in table.lines() {
-        if let crate::search::mpc::Line::End { empties, cut } = line {
+        if let emilia_core::search::mpc::Line::End { empties, cut } = line {
             if cut.samples > 0 {
                 outln!(
                     "  end {empties:2} empties from depth {:2}: slope {:.3}, intercept {:+.2}, \

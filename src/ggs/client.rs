@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::engine::{Engine, Session, Timekeeping};
-use crate::search::Limits;
+use emilia_core::engine::{Engine, Session, Timekeeping};
+use emilia_core::search::Limits;
 
 use super::clock::Setting;
 use super::connection::{self, Incoming, Log, Reader, Writer};
@@ -419,7 +419,7 @@ impl Client {
         if let Some(black) = block
             .players
             .iter()
-            .find(|p| p.color == crate::board::Color::Black)
+            .find(|p| p.color == emilia_core::board::Color::Black)
         {
             self.black_names.insert(id.to_string(), black.name.clone());
         }

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use crate::board::Color;
-use crate::engine::{GameClocks, TimeControl, TimeLeft};
+use emilia_core::board::Color;
+use emilia_core::engine::{GameClocks, TimeControl, TimeLeft};
 
 /// A clock setting: main time, the increment after each move, and the extension that
 /// follows main time (a game is lost at once only when the extension runs out too).

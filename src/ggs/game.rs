@@ -7,10 +7,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::board::{Color, Move, Position};
-use crate::engine::Session;
-use crate::game::{ClockSetting, Game};
-use crate::search::Limits;
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::engine::Session;
+use emilia_core::game::{ClockSetting, Game};
+use emilia_core::search::Limits;
 
 use super::clock::{self, Setting};
 use super::connection::Writer;

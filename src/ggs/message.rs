@@ -2,7 +2,7 @@
 //! blocks (`|` lines after `/os: join` or `/os: update`) are gathered until the line that
 //! ends them. A line that means nothing to the client is `Ignored`, never an error.
 
-use crate::board::{Color, Move, Position};
+use emilia_core::board::{Color, Move, Position};
 
 use super::clock::{Reading, Setting};
 

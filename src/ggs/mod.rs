@@ -1,5 +1,5 @@
 //! `emilia ggs`: a client for the Generic Game Server's Othello service `/os`, where
-//! Othello programs play each other online. One [`Session`](crate::engine::Session) a
+//! Othello programs play each other online. One [`Session`](emilia_core::engine::Session) a
 //! game, each on a thread of its own; the server's clocks are told to the core's time
 //! manager, which budgets every search.
 //!

@@ -6,9 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use crate::board::Color;
-use crate::formats::ggf::{self, GgfMove, GgfRecord};
-use crate::game::Game;
+use emilia_core::board::Color;
+use emilia_core::formats::ggf::{self, GgfMove, GgfRecord};
+use emilia_core::game::Game;
 
 use super::connection::Log;
 

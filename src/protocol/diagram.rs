@@ -1,7 +1,7 @@
 //! Boards drawn for people: a grid with column letters and row numbers, `X` for Black, `O`
 //! for White, `.` for an empty square and, when asked, `*` for a legal move.
 
-use crate::board::{Color, Move, Position};
+use emilia_core::board::{Color, Move, Position};
 
 /// The board as lines of text (no blank line inside), legal moves marked when `mark_legal`,
 /// followed by a line with the disc counts and the side to move.

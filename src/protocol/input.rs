@@ -11,7 +11,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::session_log::SessionLog;
-use crate::engine::Stopper;
+use emilia_core::engine::Stopper;
 
 /// Longest command line accepted, in bytes (a 12x12 GGF game with evaluations and times
 /// fits several times over).

@@ -13,7 +13,7 @@ pub(crate) mod text;
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use crate::engine::Engine;
+use emilia_core::engine::Engine;
 use input::{is_nboard_hello, spawn_reader, AtEnd, Interrupts, Line};
 use session_log::{Direction, SessionLog};
 
@@ -101,7 +101,7 @@ pub(crate) fn serve_stdio(engine: Engine, log: Option<Arc<SessionLog>>) {
 /// Notes the session's start in the log: when, which version, and every option's value
 /// as the engine holds it (what the command line set, seen from the engine).
 fn log_start(log: &SessionLog, engine: &Engine) {
-    let options: Vec<String> = crate::engine::OPTIONS
+    let options: Vec<String> = emilia_core::engine::OPTIONS
         .iter()
         .map(|o| format!("{} {}", o.name, engine.option(o.name).unwrap_or_default()))
         .collect();
@@ -110,7 +110,7 @@ fn log_start(log: &SessionLog, engine: &Engine) {
         &format!(
             "emilia {} session started {}, process {}",
             env!("CARGO_PKG_VERSION"),
-            crate::formats::ggf::now_utc(),
+            emilia_core::formats::ggf::now_utc(),
             std::process::id()
         ),
     );

@@ -7,11 +7,11 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
-use crate::board::Move;
-use crate::engine::{self, Engine, Session, Timekeeping};
-use crate::formats::ggf;
-use crate::score::Score;
-use crate::search::{Limits, MoveScore, SearchReport};
+use emilia_core::board::Move;
+use emilia_core::engine::{self, Engine, Session, Timekeeping};
+use emilia_core::formats::ggf;
+use emilia_core::score::Score;
+use emilia_core::search::{Limits, MoveScore, SearchReport};
 
 use super::input::{next_line, Interrupts, Line};
 use super::Output;

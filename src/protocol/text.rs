@@ -6,13 +6,13 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, ColorError, Move, SetupError, SIZES};
-use crate::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
-use crate::formats::{game_text, ggf};
-use crate::game::Game;
-use crate::perft::{perft_stoppable, Convention};
-use crate::score::Score;
-use crate::search::{Clock, Limits, SearchReport};
+use emilia_core::board::{Color, ColorError, Move, SetupError, SIZES};
+use emilia_core::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
+use emilia_core::formats::{game_text, ggf};
+use emilia_core::game::Game;
+use emilia_core::perft::{perft_stoppable, Convention};
+use emilia_core::score::Score;
+use emilia_core::search::{Clock, Limits, SearchReport};
 
 use super::diagram::diagram;
 use super::input::{next_line, Interrupts, Line};

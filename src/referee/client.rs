@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, Move, Position};
+use emilia_core::board::{Color, Move, Position};
 
 /// How an engine failed; the game in progress is lost by that engine.
 #[derive(Clone, Debug, PartialEq, Eq)]

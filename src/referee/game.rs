@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use super::client::{Client, Fault, FaultKind, GameSetup, MoveBudget};
 use super::{start_client, EngineSpec, MatchConfig, TimeControl};
-use crate::board::{Color, Move, Position};
-use crate::formats::ggf::GgfMove;
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::formats::ggf::GgfMove;
 
 /// One move of a refereed game, with the time it took when known.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
 use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
-use crate::board::{Color, Move};
+use emilia_core::board::{Color, Move};
 
 /// An engine spoken to in GTP.
 pub(crate) struct GtpClient {

@@ -6,7 +6,7 @@
 //! Layout: `engine_process` runs a child with timed line reads; `gtp` and `nboard`
 //! speak the protocols behind the `client::Client` trait; [`game`] referees one game;
 //! [`report`] and `stats` count and summarise; [`openings`] reads opening files, and
-//! games are written in GGF by [`crate::formats::ggf`].
+//! games are written in GGF by [`emilia_core::formats::ggf`].
 
 pub mod client;
 pub(crate) mod engine_process;
@@ -25,10 +25,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::board::{Color, SIZES};
-use crate::formats::ggf;
-use crate::game::ClockSetting;
 use client::{Client, Fault, GameSetup};
+use emilia_core::board::{Color, SIZES};
+use emilia_core::formats::ggf;
+use emilia_core::game::ClockSetting;
 use game::{GameRecord, GameSpec, Pair};
 use openings::Opening;
 use report::Tally;

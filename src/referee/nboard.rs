@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
 use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
-use crate::board::{Color, Move};
-use crate::formats::ggf::{self, GgfMove, GgfRecord};
-use crate::game::ClockSetting;
+use emilia_core::board::{Color, Move};
+use emilia_core::formats::ggf::{self, GgfMove, GgfRecord};
+use emilia_core::game::ClockSetting;
 
 /// An engine spoken to in the NBoard protocol.
 pub(crate) struct NboardClient {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::board::{transcript, Move, Position, PositionError};
+use emilia_core::board::{transcript, Move, Position, PositionError};
 
 /// Why an opening file was refused; each names the file as given to [`parse`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use std::time::Duration;
 use super::client::FaultKind;
 use super::game::{Ending, GameRecord};
 use super::stats::{elo, format_elo};
-use crate::board::{transcript, Color, Move};
+use emilia_core::board::{transcript, Color, Move};
 
 /// Running totals from the first engine's point of view, with per-engine details.
 #[derive(Clone, Debug, Default)]

@@ -51,11 +51,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::board::{mix64, Color, Move, Position, Square};
-use crate::engine::Engine;
-use crate::game::{ChooseError, Game};
-use crate::rng::Rng;
-use crate::search::Limits;
+use emilia_core::board::{mix64, Color, Move, Position, Square};
+use emilia_core::engine::Source;
+use emilia_core::game::{ChooseError, Game};
+use emilia_core::rng::Rng;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 
 /// How games are played.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,7 +200,12 @@ impl LabelledGame {
 /// An engine for one worker of a run: no opening book (every move is searched, so games
 /// vary with their seeds), and one thread, since the run spreads its games over the cores.
 pub fn worker_engine(hash_mib: usize) -> Engine {
-    let mut engine = Engine::without_book(hash_mib);
+    let mut engine = Engine::new(Config {
+        hash_mib,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     engine
         .set_option("threads", "1")
         .expect("one thread is a valid option");
@@ -559,14 +565,14 @@ mod tests {
         let mut engine = worker_engine(1);
         let played = play_game(&mut engine, &settings, &openings, &mut game_rng(3, 0, 0)).unwrap();
         let (positions, _) = crate::train::games::replay(&played.moves).unwrap();
-        let mut solver = crate::endgame::Solver::new(1);
+        let mut solver = emilia_core::endgame::Solver::new(1);
         let mut checked = 0;
         for p in positions
             .iter()
             .filter(|p| p.empties() <= settings.solve_empties)
         {
             let value = solver
-                .solve_exact(&crate::board::AnyBoard::Eight(p.board))
+                .solve_exact(&emilia_core::board::AnyBoard::Eight(p.board))
                 .score;
             let black = if p.black_to_move { value } else { -value };
             assert_eq!(black, played.black_result);
@@ -619,7 +625,7 @@ mod tests {
             }
             // The first search ran on a cleared table, so a fresh one scores it the same.
             let mut fresh = worker_engine(1);
-            let limits = crate::search::Limits {
+            let limits = emilia_core::search::Limits {
                 depth: Some(settings.depth),
                 ..Default::default()
             };
@@ -633,7 +639,11 @@ mod tests {
             if !position.board.has_moves() && !position.is_game_over() {
                 position = position.play(Move::Pass).unwrap();
             }
-            let solved = engine.solve(&position, &crate::search::Limits::default(), &mut |_| {});
+            let solved = engine.solve(
+                &position,
+                &emilia_core::search::Limits::default(),
+                &mut |_| {},
+            );
             assert!(solved.exact);
             let black = match position.to_move {
                 Color::Black => solved.score,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use crate::board::Board8;
+use emilia_core::board::Board8;
 
 /// A position and its exact value for the side to move, in discs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,10 +94,10 @@ mod tests {
         );
         let positions = read(std::path::Path::new(path)).unwrap();
         assert!(positions.len() > 400);
-        let eval = crate::eval::pattern::PatternEval::load_embedded().unwrap();
+        let eval = emilia_core::eval::pattern::PatternEval::load_embedded().unwrap();
         let (mut error, mut zero) = (0.0, 0.0);
         for p in &positions {
-            error += (crate::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
+            error += (emilia_core::score::to_discs(eval.evaluate(&p.board)) - p.value as f64).abs();
             zero += (p.value as f64).abs();
         }
         let (mae, zero_mae) = (

@@ -12,7 +12,7 @@
 //! single-threaded and sums in a fixed order, so the same data always gives the same
 //! weights.
 
-use crate::eval::pattern::FEATURE_COUNT;
+use emilia_core::eval::pattern::FEATURE_COUNT;
 
 /// Training samples: features and labels, grouped by stage.
 #[derive(Debug)]

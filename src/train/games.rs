@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::board::{Board, Board8};
-use crate::formats::wthor::WthorFile;
 use crate::selfplay::data::LabelledGame;
+use emilia_core::board::{Board, Board8};
+use emilia_core::formats::wthor::WthorFile;
 
 /// A position of a game, as the side to move saw it before playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! Fitting the pattern evaluation of 6x6, 10x10 and 12x12 ([`crate::eval::grid_pattern`]) to
+//! Fitting the pattern evaluation of 6x6, 10x10 and 12x12 ([`emilia_core::eval::grid_pattern`]) to
 //! self-play games of that size: every position a side chose a move in is labelled with
 //! the game's final result for that side (exact from the solver's first position on).
 //!
@@ -12,11 +12,11 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-use crate::board::{Board, Color, Move, Position, Square};
-use crate::eval::grid_pattern::GridPatternLayout;
-use crate::eval::weights::Weights;
-use crate::eval::{Classic, Evaluator};
 use crate::selfplay::data::{game_files, read_games, LabelledGame};
+use emilia_core::board::{Board, Color, Move, Position, Square};
+use emilia_core::eval::grid_pattern::GridPatternLayout;
+use emilia_core::eval::weights::Weights;
+use emilia_core::eval::{Classic, Evaluator};
 
 /// The ridge penalty that suits board side `size`: 6x6 patterns are small and each of their
 /// weights sees many positions, so a light penalty fits best; 10x10, with more games and
@@ -173,7 +173,7 @@ pub fn train_grid_pattern(config: &GridPatternConfig, say: &mut dyn FnMut(&str))
             let samples = if hold { &mut held_out } else { &mut training };
             let search = if hold { 0.0 } else { config.search_label };
             positions(&game, search, |position, label| {
-                let base = crate::with_board!(position.board, board => {
+                let base = emilia_core::with_board!(position.board, board => {
                     layout.features(&board, &mut features);
                     samples.stages.push(layout.stage(board.empties()) as u16);
                     classic.evaluate(&board) as f64 / 100.0
@@ -452,14 +452,15 @@ mod tests {
             ..config.clone()
         };
         assert!(train_grid_pattern(&other, &mut |_| {}).is_err());
-        let pattern = crate::eval::Pattern::from_file(&path).unwrap();
+        let pattern = emilia_core::eval::Pattern::from_file(&path).unwrap();
         let position = Position::start(6).unwrap();
         let (position, _) = position.play_transcript("b3b4c5").unwrap();
-        let crate::board::AnyBoard::Six(board) = position.board else {
+        let emilia_core::board::AnyBoard::Six(board) = position.board else {
             panic!("a 6x6 board");
         };
         let eval =
-            crate::eval::grid_pattern::GridPatternEval::from_weights(6, &fitted.weights).unwrap();
+            emilia_core::eval::grid_pattern::GridPatternEval::from_weights(6, &fitted.weights)
+                .unwrap();
         assert_eq!(pattern.evaluate(&board), eval.evaluate(&board));
         std::fs::remove_dir_all(&dir).unwrap();
     }

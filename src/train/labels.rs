@@ -7,7 +7,7 @@
 //! after the last it is the last.
 
 use super::games::ReplayedGame;
-use crate::board::Board8;
+use emilia_core::board::Board8;
 
 /// Adds exact values from `solve` (the final disc difference for the side to move under
 /// perfect play) for the game's positions with at most `max_empties` empty squares, in

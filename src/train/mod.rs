@@ -17,14 +17,14 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use crate::board::{AnyBoard, Board8};
-use crate::endgame::Solver;
-use crate::eval::pattern::{
+use emilia_core::board::{AnyBoard, Board8};
+use emilia_core::endgame::Solver;
+use emilia_core::eval::pattern::{
     indices, slot_features, stage, Layout, PatternEval, FEATURE_COUNT, STAGES,
 };
-use crate::eval::weights::Weights;
-use crate::eval::{Classic, Evaluator};
-use crate::score;
+use emilia_core::eval::weights::Weights;
+use emilia_core::eval::{Classic, Evaluator};
+use emilia_core::score;
 use fit::{Loss, Penalties, Samples};
 use games::ReplayedGame;
 

@@ -13,13 +13,14 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use crate::board::{AnyBoard, Board, Board8, Position};
-use crate::endgame::Solver;
-use crate::engine::Engine;
-use crate::rng::Rng;
-use crate::search::mpc::{self, Cut, Line, Table};
-use crate::search::Limits;
 use crate::train::games::GamePosition;
+use emilia_core::board::{AnyBoard, Board, Board8, Position};
+use emilia_core::endgame::Solver;
+use emilia_core::engine::Source;
+use emilia_core::rng::Rng;
+use emilia_core::search::mpc::{self, Cut, Line, Table};
+use emilia_core::search::Limits;
+use emilia_core::Engine;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -86,7 +87,7 @@ fn engine_position(board: &Board8) -> Position {
     // The side to move is called Black: scores are for the mover either way.
     Position {
         board: AnyBoard::Eight(*board),
-        to_move: crate::board::Color::Black,
+        to_move: emilia_core::board::Color::Black,
     }
 }
 
@@ -253,7 +254,12 @@ pub fn fit_table(config: &Config, mid: &[Measured], end: &[Measured]) -> Result<
 /// spreads its positions over the threads, each searched alone so that the table is the
 /// same on every run).
 pub fn measuring_engine(hash_mib: usize) -> Engine {
-    let mut engine = Engine::without_book(hash_mib);
+    let mut engine = Engine::new(emilia_core::Config {
+        hash_mib,
+        book: Source::Off,
+        ..emilia_core::Config::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     for (name, value) in [("threads", "1"), ("probcut", "0")] {
         engine.set_option(name, value).expect("valid option values");
     }
@@ -391,7 +397,7 @@ mod tests {
                     }
                     continue;
                 }
-                let pick = crate::board::bitboard::Bits(moves)
+                let pick = emilia_core::board::bitboard::Bits(moves)
                     .nth(rng.below(moves.count_ones() as usize))
                     .unwrap_or(0);
                 board = board.play(pick);

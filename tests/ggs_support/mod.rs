@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use emilia::board::{Color, Move, Position};
+use emilia_core::board::{Color, Move, Position};
 
 /// The folder holding the server's source and scripts, if there is one.
 pub fn server_source() -> Option<PathBuf> {
@@ -314,7 +314,7 @@ pub fn tail(path: &Path, n: usize) -> String {
 
 /// A game record read back: the final position its moves reach, and its `RE`.
 pub fn replay(record: &str) -> (Position, String) {
-    let game = emilia::formats::ggf::parse(record).expect("the record reads back");
+    let game = emilia_core::formats::ggf::parse(record).expect("the record reads back");
     let re = record
         .split("RE[")
         .nth(1)

@@ -4,20 +4,24 @@
 
 use std::time::Duration;
 
-use emilia::bench;
-use emilia::engine::Engine;
-use emilia::search::Limits;
+use emilia_core::bench;
+use emilia_core::engine::Source;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 use wasm_bindgen::prelude::*;
 
 use crate::engine::Listener;
 
 /// Runs the benchmark to `depth` (if given) or for `seconds` a position, one thread, no
-/// book, the default table; `line` gets each line of the output.
-pub fn midgame(depth: Option<u32>, seconds: f64, line: &mut dyn FnMut(&str)) {
-    let mut engine = Engine::without_book(Engine::DEFAULT_HASH_MIB);
-    engine
-        .set_option("threads", "1")
-        .expect("one thread is a valid setting");
+/// book, the default table; `line` gets each line of the output. Fails when the engine
+/// cannot be made.
+pub fn midgame(depth: Option<u32>, seconds: f64, line: &mut dyn FnMut(&str)) -> Result<(), String> {
+    let mut engine = Engine::new(Config {
+        threads: 1,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .map_err(|e| e.to_string())?;
     let limits = match depth {
         Some(d) => Limits {
             depth: Some(d),
@@ -33,13 +37,14 @@ pub fn midgame(depth: Option<u32>, seconds: f64, line: &mut dyn FnMut(&str)) {
         line(&result.to_string());
     }
     line(&run.total().to_string());
+    Ok(())
 }
 
 /// [`midgame`] for JavaScript: `depth` 0 for a time limit of `seconds` a position.
 #[wasm_bindgen(js_name = benchMidgame)]
-pub fn bench_midgame(depth: u32, seconds: f64, line: &Listener) {
+pub fn bench_midgame(depth: u32, seconds: f64, line: &Listener) -> Result<(), String> {
     midgame((depth > 0).then_some(depth), seconds, &mut |text| {
         // A function that throws loses its lines; the benchmark runs on.
         let _ = line.tell(text);
-    });
+    })
 }

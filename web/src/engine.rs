@@ -4,11 +4,12 @@
 use std::cell::{RefCell, RefMut};
 use std::time::Duration;
 
-use emilia::board::{Board8, Position};
-use emilia::book::packed::PackedBook;
-use emilia::engine::Engine;
-use emilia::eval::pattern::PatternEval;
-use emilia::search::Limits;
+use emilia_core::board::{Board8, Position};
+use emilia_core::book::packed::PackedBook;
+use emilia_core::engine::Source;
+use emilia_core::eval::pattern::PatternEval;
+use emilia_core::search::Limits;
+use emilia_core::{Config, Engine};
 use wasm_bindgen::prelude::*;
 
 use crate::{args, json};
@@ -46,7 +47,7 @@ fn listener<'a>(value: &'a JsValue, name: &str) -> Result<&'a Listener, String> 
 fn relay<'a>(
     progress: &'a Listener,
     failed: &'a mut Option<String>,
-    stopper: emilia::engine::Stopper,
+    stopper: emilia_core::engine::Stopper,
 ) -> impl FnMut(&str) + 'a {
     move |text| {
         if failed.is_some() {
@@ -126,14 +127,13 @@ impl WebEngine {
         if book && PackedBook::embedded().scores(&Board8::START).is_none() {
             return Err("no book: supply emilia.book first, or make the engine without one".into());
         }
-        let mut engine = if book {
-            Engine::try_with_hash(hash_mib).map_err(|e| e.to_string())?
-        } else {
-            Engine::without_book(hash_mib)
-        };
-        engine
-            .set_option("threads", "1")
-            .map_err(|e| e.to_string())?;
+        let engine = Engine::new(Config {
+            hash_mib,
+            threads: 1,
+            book: if book { Source::BuiltIn } else { Source::Off },
+            ..Config::default()
+        })
+        .map_err(|e| e.to_string())?;
         Ok(WebEngine {
             engine: RefCell::new(engine),
         })

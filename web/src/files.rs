@@ -17,13 +17,13 @@ pub fn supply_file(name: &JsValue, bytes: Vec<u8>) -> Result<(), JsError> {
 }
 
 fn supply(name: &JsValue, bytes: Vec<u8>) -> Result<(), String> {
-    use emilia::board::Board8;
-    use emilia::book::packed::PackedBook;
-    use emilia::eval::grid_pattern::GridPatternEval;
-    use emilia::eval::pattern::PatternEval;
+    use emilia_core::board::Board8;
+    use emilia_core::book::packed::PackedBook;
+    use emilia_core::eval::grid_pattern::GridPatternEval;
+    use emilia_core::eval::pattern::PatternEval;
 
     let name = args::text(name, "file")?;
-    emilia::platform::supply_file(&name, bytes).map_err(|e| format!("file: {e}"))?;
+    emilia_core::platform::supply_file(&name, bytes).map_err(|e| format!("file: {e}"))?;
     let refused = |why: String| format!("{name}: {why}");
     match name.as_str() {
         "emilia.weights" => PatternEval::embedded()

@@ -1,9 +1,9 @@
-//! The game on the page: the record of [`emilia::game::Game`] with a redo list, read from
+//! The game on the page: the record of [`emilia_core::game::Game`] with a redo list, read from
 //! the protocol's formats, and what the page draws from it.
 
-use emilia::board::{Color, Move, Position};
-use emilia::formats::ggf;
-use emilia::game::Game;
+use emilia_core::board::{Color, Move, Position};
+use emilia_core::formats::ggf;
+use emilia_core::game::Game;
 use wasm_bindgen::prelude::*;
 
 use crate::args;

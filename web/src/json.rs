@@ -1,7 +1,7 @@
 //! JSON text of the engine's reports, as the page reads them.
 
-use emilia::board::Move;
-use emilia::search::{MoveScore, SearchReport};
+use emilia_core::board::Move;
+use emilia_core::search::{MoveScore, SearchReport};
 
 /// `text` as a JSON string literal.
 pub(crate) fn string(text: &str) -> String {

@@ -32,8 +32,8 @@ pub use game::WebGame;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
-    emilia::platform::set_clock(clock::performance_now);
-    emilia::platform::set_wall_clock(clock::date_now);
+    emilia_core::platform::set_clock(clock::performance_now);
+    emilia_core::platform::set_wall_clock(clock::date_now);
     std::panic::set_hook(Box::new(|info| {
         // Thrown as an error named for what it is, instead of the trap that follows a
         // panic ("RuntimeError: unreachable"). The module's memory is not to be trusted

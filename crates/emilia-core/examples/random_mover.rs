@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use emilia_core::rng::Rng;
-use emilia_core::{Color, Engine, Game, Limits};
+use emilia_core::{Color, Config, Engine, Game, Limits};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 64 MiB of tables; the opening book is 8x8 only, so on 10x10 every move is searched.
-    let mut engine = Engine::new();
+    let mut engine = Engine::new(Config::default())?;
     let mut rng = Rng::new(1);
     let limits = Limits {
         move_time: Some(Duration::from_millis(50)),

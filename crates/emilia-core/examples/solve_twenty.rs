@@ -3,14 +3,19 @@
 //!
 //! `cargo run --release -p emilia-core --example solve_twenty`
 
-use emilia_core::{Engine, Limits, Position};
+use emilia_core::engine::Source;
+use emilia_core::{Config, Engine, Limits, Position};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let squares = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
     let position = Position::from_parts(squares, "X")?;
     assert_eq!(position.empties(), 20);
     // No limits: the solve runs to the end; its report says whether it is exact.
-    let mut engine = Engine::without_book(64);
+    let mut engine = Engine::new(Config {
+        hash_mib: 64,
+        book: Source::Off,
+        ..Config::default()
+    })?;
     let report = engine.solve(&position, &Limits::default(), &mut |_| {});
     assert!(report.exact, "a solve without limits is exact");
     let published = ("a2".parse()?, 38);

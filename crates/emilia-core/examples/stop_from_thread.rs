@@ -6,11 +6,16 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use emilia_core::{Engine, Limits, Position};
+use emilia_core::engine::Source;
+use emilia_core::{Config, Engine, Limits, Position};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Without the opening book, which would answer the start position at once.
-    let mut engine = Engine::without_book(64);
+    let mut engine = Engine::new(Config {
+        hash_mib: 64,
+        book: Source::Off,
+        ..Config::default()
+    })?;
     let stopper = engine.stopper();
     let start = Position::start(8)?;
     let limits = Limits {

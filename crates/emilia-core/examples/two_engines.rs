@@ -3,20 +3,19 @@
 //! `cargo run --release -p emilia-core --example two_engines`
 
 use emilia_core::board::Color;
-use emilia_core::engine::{Config, Engine};
+use emilia_core::engine::{Config, Engine, Source};
 use emilia_core::game::Game;
 use emilia_core::search::Limits;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Two engines, each with 16 MiB of tables and one thread, without the opening book.
-    let mut engines = [Engine::without_book(16), Engine::without_book(16)];
-    for engine in &mut engines {
-        let config = Config {
-            threads: 1,
-            ..engine.config().clone()
-        };
-        engine.configure(config)?;
-    }
+    let config = Config {
+        hash_mib: 16,
+        threads: 1,
+        book: Source::Off,
+        ..Config::default()
+    };
+    let mut engines = [Engine::new(config.clone())?, Engine::new(config)?];
     let depths = [4, 8];
     let mut game = Game::standard(8).expect("8x8 is a board size");
     // The game asks for a move wherever a side can move, and passes for a side that cannot.

@@ -4,10 +4,15 @@
 //!
 //! ```
 //! use emilia_core::bench;
-//! use emilia_core::engine::Engine;
+//! use emilia_core::engine::{Config, Engine, Source};
 //! use emilia_core::search::Limits;
 //!
-//! let mut engine = Engine::without_book(16);
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut engine = Engine::new(Config {
+//!     hash_mib: 16,
+//!     book: Source::Off,
+//!     ..Config::default()
+//! })?;
 //! let limits = Limits {
 //!     depth: Some(2),
 //!     ..Limits::default()
@@ -22,6 +27,8 @@
 //! assert_eq!(total.positions, 10);
 //! assert_eq!(total.nodes, nodes);
 //! assert_eq!(total.mean_depth(), 2.0);
+//! # Ok(())
+//! # }
 //! ```
 
 use std::fmt;
@@ -177,6 +184,7 @@ impl fmt::Display for MidgameTotal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Config, Source};
 
     #[test]
     fn the_positions_are_six_openings_and_four_endgames() {
@@ -189,7 +197,12 @@ mod tests {
 
     #[test]
     fn a_run_sums_its_positions_and_prints_their_lines() {
-        let mut engine = Engine::without_book(1);
+        let mut engine = Engine::new(Config {
+            hash_mib: 1,
+            book: Source::Off,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("threads", "1").unwrap();
         let limits = Limits {
             depth: Some(1),

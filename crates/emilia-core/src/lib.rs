@@ -52,16 +52,15 @@
 //! let (position, _moves) = Position::start(8)?.play_transcript("f5d6c3")?;
 //! assert_eq!(position.to_move, Color::White);
 //!
-//! // An engine with 16 MiB of tables, searching on one thread; every option is a field of
-//! // `Config`. Its opening book (on by default) holds this position: the move comes from
-//! // the book, and nothing is searched.
-//! let mut engine = Engine::with_hash(16);
+//! // An engine with 16 MiB of tables, searching on one thread: `Engine::new` takes a
+//! // `Config`, whose fields are every option. Its opening book (on by default) holds this
+//! // position: the move comes from the book, and nothing is searched.
 //! let config = Config {
 //!     hash_mib: 16,
 //!     threads: 1,
 //!     ..Config::default()
 //! };
-//! engine.configure(config.clone())?;
+//! let mut engine = Engine::new(config.clone())?;
 //! let limits = Limits {
 //!     depth: Some(8),
 //!     ..Limits::default()

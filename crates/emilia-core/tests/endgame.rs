@@ -317,7 +317,7 @@ fn random_position(size: usize, empties: u32, rng: &mut Rng) -> Option<AnyBoard>
 #[test]
 fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
     use emilia_core::board::{Color, Position};
-    use emilia_core::engine::Engine;
+    use emilia_core::engine::{Config, Engine, Source};
     use emilia_core::search::Limits;
 
     let mut rng = Rng::new(52);
@@ -357,7 +357,12 @@ fn every_path_solves_6x6_and_8x8_positions_to_the_same_score() {
             );
             let (_, outcome) = one.solve_wld(&board);
             assert_eq!(outcome.score.signum(), exact.signum(), "outcome: {board:?}");
-            let mut engine = Engine::without_book(4);
+            let mut engine = Engine::new(Config {
+                hash_mib: 4,
+                book: Source::Off,
+                ..Config::default()
+            })
+            .unwrap();
             engine.set_option("threads", "1").unwrap();
             let position = Position {
                 board,

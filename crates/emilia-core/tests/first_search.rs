@@ -4,7 +4,7 @@
 //! runs in a process of its own, where no other test has made the tables first.
 
 use emilia_core::board::{Position, SIZES};
-use emilia_core::engine::Engine;
+use emilia_core::engine::{Config, Engine, Source};
 use emilia_core::search::Limits;
 use emilia_core::setup;
 
@@ -31,7 +31,12 @@ fn stages(size: usize) -> Vec<Position> {
 
 #[test]
 fn searches_of_every_size_stage_and_evaluation_make_no_table_once_an_engine_is_made() {
-    let mut engine = Engine::without_book(16);
+    let mut engine = Engine::new(Config {
+        hash_mib: 16,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap();
     engine.set_option("threads", "1").unwrap();
     let made = setup::tables_made();
     assert!(made > 0, "making an engine made the shared tables");

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::rng::Rng;
 
 use emilia_core::board::{Color, Move, Position, SIZES};
-use emilia_core::engine::Engine;
+use emilia_core::engine::{Config, Engine, Source};
 use emilia_core::score::Score;
 use emilia_core::search::Limits;
 
@@ -23,7 +23,12 @@ fn depth(d: u32) -> Limits {
 /// A small engine on one thread (reproducible node counts): tests do not need the default
 /// 64 MiB table.
 fn engine() -> Engine {
-    let mut engine = Engine::without_book(4);
+    let mut engine = Engine::new(Config {
+        hash_mib: 4,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap();
     engine.set_option("threads", "1").unwrap();
     engine
 }
@@ -186,7 +191,11 @@ fn small_endgames_are_solved_exactly_as_brute_force_says() {
 fn published_endgame_values_are_reproduced() {
     // Positions with 13 and 14 empties and their perfect-play scores (Black's view).
     let text = include_str!("data/endgames/eg_13_14_sample.txt");
-    let mut engine = Engine::with_hash(16);
+    let mut engine = Engine::new(Config {
+        hash_mib: 16,
+        ..Config::default()
+    })
+    .unwrap();
     for line in text.lines().take(6) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let side = if fields[1] == "Black" { "X" } else { "O" };
@@ -206,7 +215,11 @@ fn published_endgame_values_are_reproduced() {
 #[test]
 fn ffo_positions_with_14_empties_are_solved_to_their_published_scores() {
     let suite = include_str!("data/ffo/fforum-1-19.obf");
-    let mut engine = Engine::with_hash(16);
+    let mut engine = Engine::new(Config {
+        hash_mib: 16,
+        ..Config::default()
+    })
+    .unwrap();
     for line in suite.lines().take(3) {
         let position: Position = line.parse().unwrap();
         // `MOVE:SCORE` pairs, best first.
@@ -514,7 +527,11 @@ fn a_search_stopped_at_any_moment_on_any_thread_count_plays_a_legal_move() {
     let mut near_end = random_positions(6, 4, |p| (15..=22).contains(&p.board.counts().2));
     near_end.truncate(6);
     for threads in 1..=4 {
-        let mut engine = Engine::with_hash(8);
+        let mut engine = Engine::new(Config {
+            hash_mib: 8,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("threads", &threads.to_string()).unwrap();
         let stop = engine.stopper();
         for (i, position) in positions
@@ -552,7 +569,11 @@ fn more_threads_search_to_the_same_exact_results() {
         .parse()
         .unwrap();
     for threads in 2..=4 {
-        let mut engine = Engine::with_hash(8);
+        let mut engine = Engine::new(Config {
+            hash_mib: 8,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("threads", &threads.to_string()).unwrap();
         let solved = engine.solve(&position, &Limits::default(), &mut |_| {});
         assert_eq!((solved.exact, solved.score), (true, Score::from_discs(18)));
@@ -564,7 +585,11 @@ fn more_threads_search_to_the_same_exact_results() {
     });
     assert!(small.len() >= 5);
     let mut one = engine();
-    let mut more = Engine::with_hash(4);
+    let mut more = Engine::new(Config {
+        hash_mib: 4,
+        ..Config::default()
+    })
+    .unwrap();
     more.set_option("threads", "3").unwrap();
     for position in small.iter().take(8) {
         let a = one.search(position, &depth(20), &mut |_| {});

@@ -25,18 +25,23 @@ pub enum Source {
 /// Every setting of an engine ([`Engine::config`], [`Engine::configure`]).
 ///
 /// ```
-/// use emilia_core::board::Position;
-/// use emilia_core::engine::Engine;
-/// use emilia_core::search::Limits;
+/// use emilia_core::engine::Source;
+/// use emilia_core::{Config, Engine, Limits, Position};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// let mut engine = Engine::without_book(16);
-/// let mut config = engine.config().clone();
-/// config.threads = 1;
-/// // Every search that sets no limit of its own stops at depth 4.
-/// config.limits = Limits {
-///     depth: Some(4),
-///     ..Limits::default()
+/// let mut engine = Engine::new(Config {
+///     hash_mib: 16,
+///     book: Source::Off,
+///     ..Config::default()
+/// })?;
+/// // Every search that sets no limit of its own stops at depth 4, on one thread.
+/// let config = Config {
+///     threads: 1,
+///     limits: Limits {
+///         depth: Some(4),
+///         ..Limits::default()
+///     },
+///     ..engine.config().clone()
 /// };
 /// engine.configure(config.clone())?;
 /// assert_eq!(engine.config(), &config);
@@ -102,8 +107,7 @@ impl Default for Config {
     ///     book: Source::Off,
     ///     ..Config::default()
     /// };
-    /// let mut engine = Engine::with_hash(16);
-    /// engine.configure(config.clone())?;
+    /// let engine = Engine::new(config.clone())?;
     /// assert_eq!(engine.config(), &config);
     /// # Ok(())
     /// # }
@@ -225,9 +229,13 @@ mod tests {
 
     #[test]
     fn a_new_engine_has_the_default_settings() {
-        let engine = Engine::new();
+        let engine = Engine::new(Config::default()).unwrap();
         assert_eq!(engine.config(), &Config::default());
-        let without = Engine::without_book(Engine::DEFAULT_HASH_MIB);
+        let without = Engine::new(Config {
+            book: Source::Off,
+            ..Config::default()
+        })
+        .unwrap();
         let expected = Config {
             book: Source::Off,
             ..Config::default()
@@ -237,7 +245,11 @@ mod tests {
 
     #[test]
     fn typed_settings_and_options_are_one_and_a_refusal_changes_nothing() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         let mut config = engine.config().clone();
         config.threads = 1;
         config.limits.depth = Some(3);

@@ -79,16 +79,17 @@ impl std::error::Error for SizeError {}
 /// ```
 /// use std::sync::mpsc;
 /// use std::time::Duration;
-/// use emilia_core::board::Position;
-/// use emilia_core::engine::Engine;
-/// use emilia_core::search::Limits;
+/// use emilia_core::engine::Source;
+/// use emilia_core::{Config, Engine, Limits, Position};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// // 16 MiB of tables, no opening book, one search thread.
-/// let mut engine = Engine::without_book(16);
-/// let mut config = engine.config().clone();
-/// config.threads = 1;
-/// engine.configure(config)?;
+/// let mut engine = Engine::new(Config {
+///     hash_mib: 16,
+///     threads: 1,
+///     book: Source::Off,
+///     ..Config::default()
+/// })?;
 ///
 /// // A search six plies deep: one report per finished iteration, then the result.
 /// let start = Position::start(8).unwrap();
@@ -175,12 +176,6 @@ struct Pondered {
     report: SearchReport,
 }
 
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new()
-    }
-}
-
 impl Engine {
     /// Search time when no limit is given.
     pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -199,19 +194,44 @@ impl Engine {
     /// Default memory of all search tables together (option `hash`), MiB.
     pub const DEFAULT_HASH_MIB: usize = 64;
 
-    /// An engine with default options: the built-in opening book is on (option `book`).
-    pub fn new() -> Engine {
-        Engine::with_hash(Engine::DEFAULT_HASH_MIB)
+    /// The engine `config` sets up: its tables made now, before any search's clock runs
+    /// (halved until the memory can be had: [`Config::hash_mib`] then says what was), and
+    /// the weights, tables, book and player `config` names loaded. Fails, saying why, when
+    /// something `config` names cannot be had.
+    ///
+    /// ```
+    /// use emilia_core::engine::Source;
+    /// use emilia_core::{Config, Engine};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // 16 MiB of tables and no opening book; every other setting its default.
+    /// let engine = Engine::new(Config {
+    ///     hash_mib: 16,
+    ///     book: Source::Off,
+    ///     ..Config::default()
+    /// })?;
+    /// assert_eq!(engine.config().book, Source::Off);
+    ///
+    /// // What cannot be had is refused.
+    /// let missing = Config {
+    ///     weights: Some("no/such/weights.bin".into()),
+    ///     ..Config::default()
+    /// };
+    /// assert!(Engine::new(missing).is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn new(config: Config) -> Result<Engine, OptionError> {
+        let mut engine = Engine::with_tables(config.hash_mib).map_err(OptionError::Memory)?;
+        let hash_mib = engine.config.hash_mib;
+        engine.configure(Config { hash_mib, ..config })?;
+        Ok(engine)
     }
 
-    /// An engine with default options and `mib` MiB of search tables (option `hash`,
-    /// clamped to its range; halved until the memory can be had).
-    pub fn with_hash(mib: usize) -> Engine {
-        Engine::try_with_hash(mib).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// [`Engine::with_hash`], or why not even the smallest tables can be had.
-    pub fn try_with_hash(mib: usize) -> Result<Engine, MemoryError> {
+    /// An engine with the default settings and `mib` MiB of search tables (clamped to the
+    /// option's range; halved until the memory can be had), or why not even the smallest
+    /// tables can be had.
+    fn with_tables(mib: usize) -> Result<Engine, MemoryError> {
         // Every size's tables now, before any search's clock runs.
         crate::setup::prepare();
         let pattern = Pattern::embedded()
@@ -257,16 +277,6 @@ impl Engine {
             ponder_target: None,
             first_depth: 1,
         })
-    }
-
-    /// An engine with default options and `mib` MiB of search tables that searches every
-    /// position itself, with no opening book: for benchmarks, self-play, book building and
-    /// checks of the search.
-    pub fn without_book(mib: usize) -> Engine {
-        let mut engine = Engine::with_hash(mib);
-        engine.book = None;
-        engine.config.book = Source::Off;
-        engine
     }
 
     /// What stops this engine's searches from another thread.
@@ -491,7 +501,7 @@ impl Engine {
     ///
     /// ```
     /// use emilia_core::board::Position;
-    /// use emilia_core::engine::Engine;
+    /// use emilia_core::engine::{Config, Engine, Source};
     /// use emilia_core::search::Limits;
     ///
     /// /// The final disc difference for the side to move under perfect play.
@@ -507,7 +517,11 @@ impl Engine {
     /// let (position, _) = Position::start(6)
     ///     .unwrap()
     ///     .play_transcript("c2b2a2d2e2b4e5f1a4d5e3a1c5a3f2d6c6f4f6b6a5c1")?;
-    /// let mut engine = Engine::without_book(16);
+    /// let mut engine = Engine::new(Config {
+    ///     hash_mib: 16,
+    ///     book: Source::Off,
+    ///     ..Config::default()
+    /// })?;
     /// let report = engine.solve(&position, &Limits::default(), &mut |_| {});
     /// assert!(report.exact);
     /// let perfect = minimax(&position);
@@ -610,7 +624,7 @@ impl Engine {
     ///
     /// ```
     /// use emilia_core::board::{Color, Position};
-    /// use emilia_core::engine::Engine;
+    /// use emilia_core::engine::{Config, Engine, Source};
     /// use emilia_core::search::Limits;
     ///
     /// /// The final disc difference for the side to move under perfect play.
@@ -629,7 +643,11 @@ impl Engine {
     /// let empty = 36 - position.count(Color::Black) - position.count(Color::White);
     /// assert_eq!(empty, 10);
     ///
-    /// let mut engine = Engine::without_book(16);
+    /// let mut engine = Engine::new(Config {
+    ///     hash_mib: 16,
+    ///     book: Source::Off,
+    ///     ..Config::default()
+    /// })?;
     /// let limits = Limits {
     ///     depth: Some(empty),
     ///     ..Limits::default()
@@ -1046,7 +1064,7 @@ mod tests {
 
     #[test]
     fn search_returns_a_legal_move_on_every_size() {
-        let mut engine = Engine::new();
+        let mut engine = Engine::new(Config::default()).unwrap();
         for size in crate::board::SIZES {
             let start = Position::start(size).unwrap();
             let limits = Limits {
@@ -1066,7 +1084,11 @@ mod tests {
 
     #[test]
     fn the_exact_solver_takes_over_near_the_end_on_every_size() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         let mut solver = Solver::new(1);
         for size in crate::board::SIZES {
             // A game between shallow searches, to 12 empties.
@@ -1099,7 +1121,7 @@ mod tests {
 
     #[test]
     fn the_pattern_evaluation_is_the_default_and_classic_stays_selectable() {
-        let mut engine = Engine::new();
+        let mut engine = Engine::new(Config::default()).unwrap();
         let eval = |e: &Engine| e.option("eval");
         assert_eq!(eval(&engine).as_deref(), Some("pattern"));
         let start = Position::start(8).unwrap();
@@ -1128,7 +1150,12 @@ mod tests {
 
     #[test]
     fn excluded_moves_are_left_out_of_the_search() {
-        let mut engine = Engine::without_book(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            book: Source::Off,
+            ..Config::default()
+        })
+        .unwrap();
         // 12 empties: searched to the end, so every score is exact.
         let position: Position =
             "XXXXXXXXOOOOOOXXOOOXOXXXOOXOXXXXOXOOOXXX-OOOOXXX--OOOOX----OOOO- X"
@@ -1150,7 +1177,11 @@ mod tests {
 
     #[test]
     fn the_book_answers_on_eight_by_eight_only_and_when_on() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         assert_eq!(engine.option("book").as_deref(), Some("on"));
         let limits = Limits {
             depth: Some(2),
@@ -1169,9 +1200,14 @@ mod tests {
         assert!(!engine.search(&start, &limits, &mut |_| {}).book);
         assert_eq!(engine.option("book").as_deref(), Some("off"));
         assert!(
-            !Engine::without_book(1)
-                .search(&start, &limits, &mut |_| {})
-                .book
+            !Engine::new(Config {
+                hash_mib: 1,
+                book: Source::Off,
+                ..Config::default()
+            })
+            .unwrap()
+            .search(&start, &limits, &mut |_| {})
+            .book
         );
         assert!(engine.set_option("book_randomness", "65").is_err());
         let err = engine.set_option("book", "Cargo.toml").unwrap_err();
@@ -1187,7 +1223,11 @@ mod tests {
 
     #[test]
     fn hints_add_searched_moves_after_the_books() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         // One thread: with more, a helper that finishes first answers for the main thread,
         // whose reports may then skip depths.
         engine.set_option("threads", "1").unwrap();
@@ -1224,7 +1264,11 @@ mod tests {
         }
         // 64 MiB: 32 + 1 for the solver's tables, 31 for the midgame table.
         assert_eq!(table_split(64).midgame_bytes, 31 << 20);
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("hash", "8").unwrap();
         assert_eq!(engine.option("hash").as_deref(), Some("8"));
         assert_eq!(engine.tt.mib(), 3);
@@ -1232,7 +1276,12 @@ mod tests {
 
     #[test]
     fn option_limits_apply_unless_a_search_sets_its_own() {
-        let mut engine = Engine::without_book(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            book: Source::Off,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("depth", "3").unwrap();
         let start = Position::start(8).unwrap();
         assert_eq!(
@@ -1255,7 +1304,11 @@ mod tests {
 
     #[test]
     fn the_player_option_hands_searches_to_a_baseline_player() {
-        let mut engine = Engine::with_hash(1);
+        let mut engine = Engine::new(Config {
+            hash_mib: 1,
+            ..Config::default()
+        })
+        .unwrap();
         assert!(engine.set_option("player", "nobody").is_err());
         engine.set_option("player", "greedy").unwrap();
         engine.set_option("seed", "9").unwrap();

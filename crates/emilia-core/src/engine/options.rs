@@ -7,6 +7,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::{Config, Engine, Source};
+use crate::memory::MemoryError;
 
 /// What values an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +125,8 @@ pub enum OptionError {
         /// Why.
         reason: String,
     },
+    /// A new engine ([`Engine::new`]) could not have even the smallest search tables.
+    Memory(MemoryError),
 }
 
 impl fmt::Display for OptionError {
@@ -154,6 +157,7 @@ impl fmt::Display for OptionError {
                 choices.join(", ")
             ),
             OptionError::Refused { name, reason } => write!(f, "option {name}: {reason}"),
+            OptionError::Memory(e) => e.fmt(f),
         }
     }
 }
@@ -545,7 +549,11 @@ mod tests {
 
     #[test]
     fn every_option_takes_its_default_and_shows_it() {
-        let mut engine = Engine::with_hash(64);
+        let mut engine = Engine::new(Config {
+            hash_mib: 64,
+            ..Config::default()
+        })
+        .unwrap();
         for option in &OPTIONS {
             // Threads show how many `all` is.
             let default = match option.kind {
@@ -561,7 +569,11 @@ mod tests {
 
     #[test]
     fn bad_values_are_refused_with_the_reason_and_change_nothing() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         let cases = [
             ("hash", "lots", "option hash: 'lots' is not a whole number"),
             ("hash", "0", "option hash: 0 is out of range (1 to 65536)"),
@@ -609,7 +621,11 @@ mod tests {
 
     #[test]
     fn limits_take_numbers_or_off_in_any_spelling() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("MoveTime", "250").unwrap();
         assert_eq!(engine.option("movetime").as_deref(), Some("250"));
         for off in ["0", "none", "OFF"] {
@@ -623,7 +639,11 @@ mod tests {
 
     #[test]
     fn threads_take_a_number_or_all() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         engine.set_option("threads", "3").unwrap();
         assert_eq!(engine.option("threads").as_deref(), Some("3"));
         let error = engine.set_option("threads", "0").unwrap_err().to_string();
@@ -637,7 +657,11 @@ mod tests {
 
     #[test]
     fn probcut_takes_a_margin_or_auto() {
-        let mut engine = Engine::with_hash(4);
+        let mut engine = Engine::new(Config {
+            hash_mib: 4,
+            ..Config::default()
+        })
+        .unwrap();
         assert_eq!(engine.option("probcut").as_deref(), Some("auto"));
         engine.set_option("probcut", "7").unwrap();
         assert_eq!(engine.option("probcut").as_deref(), Some("7"));

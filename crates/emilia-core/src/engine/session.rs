@@ -84,11 +84,16 @@ impl std::error::Error for SetOptionError {}
 /// The engine playing one game: the record, the clocks and the last search.
 ///
 /// ```
-/// use emilia_core::engine::{Engine, Session, Timekeeping};
+/// use emilia_core::engine::{Config, Engine, Session, Source, Timekeeping};
 /// use emilia_core::search::Limits;
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// let mut session = Session::new(Engine::without_book(16), Timekeeping::Record);
+/// let engine = Engine::new(Config {
+///     hash_mib: 16,
+///     book: Source::Off,
+///     ..Config::default()
+/// })?;
+/// let mut session = Session::new(engine, Timekeeping::Record);
 /// session.set_option("threads", "1")?;
 /// session.new_game(6)?;
 /// assert!(session.new_game(7).is_err());

@@ -5,13 +5,18 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Position, SIZES};
-use crate::engine::Engine;
+use crate::engine::{Config, Engine, Source};
 use crate::rng::Rng;
 use crate::search::{Limits, SearchSettings};
 
 /// A small engine on one thread (reproducible node counts).
 fn engine() -> Engine {
-    let mut engine = Engine::without_book(4);
+    let mut engine = Engine::new(Config {
+        hash_mib: 4,
+        book: Source::Off,
+        ..Config::default()
+    })
+    .unwrap();
     engine.set_option("threads", "1").unwrap();
     engine
 }

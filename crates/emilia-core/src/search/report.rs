@@ -11,10 +11,15 @@ use crate::score::Score;
 ///
 /// ```
 /// use emilia_core::board::Position;
-/// use emilia_core::engine::Engine;
+/// use emilia_core::engine::{Config, Engine, Source};
 /// use emilia_core::search::{Limits, SearchReport};
 ///
-/// let mut engine = Engine::without_book(16);
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut engine = Engine::new(Config {
+///     hash_mib: 16,
+///     book: Source::Off,
+///     ..Config::default()
+/// })?;
 /// let start = Position::start(8).unwrap();
 /// let limits = Limits {
 ///     depth: Some(5),
@@ -36,6 +41,8 @@ use crate::score::Score;
 /// for &mv in &report.pv {
 ///     position = position.play(mv).unwrap();
 /// }
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchReport {
@@ -66,13 +73,18 @@ impl SearchReport {
     /// (`exact`); `None` for a heuristic score.
     ///
     /// ```
-    /// use emilia_core::{Engine, Limits, Position, Solver};
+    /// use emilia_core::engine::Source;
+    /// use emilia_core::{Config, Engine, Limits, Position, Solver};
     ///
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// // FFO #1, 14 empties: the engine's solve and the solver's agree, in one type.
     /// let position: Position =
     ///     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X".parse()?;
-    /// let mut engine = Engine::without_book(16);
+    /// let mut engine = Engine::new(Config {
+    ///     hash_mib: 16,
+    ///     book: Source::Off,
+    ///     ..Config::default()
+    /// })?;
     /// let report = engine.solve(&position, &Limits::default(), &mut |_| {});
     /// let by_engine = report.solution().expect("an unlimited solve is exact");
     /// let by_solver = Solver::new(16).solve_exact(&position.board);
