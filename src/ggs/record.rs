@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use emilia_core::board::Color;
-use emilia_core::formats::ggf::{self, GgfMove, GgfRecord};
+use emilia_core::formats::ggf;
 use emilia_core::game::Game;
 
 use super::connection::Log;
@@ -94,23 +94,7 @@ fn result_text(f: &Finished) -> String {
 }
 
 fn ggf_text(f: &Finished) -> String {
-    let game = &f.game;
-    ggf::write(&GgfRecord {
-        place: "GGS/os",
-        names: [&game.black, &game.white],
-        result: result_text(f),
-        clocks: game.clocks,
-        start: game.start(),
-        moves: game
-            .plies()
-            .iter()
-            .map(|p| GgfMove {
-                mv: p.mv,
-                eval: p.eval,
-                seconds: p.seconds,
-            })
-            .collect(),
-    })
+    ggf::write_game_with_result(&f.game, "GGS/os", result_text(f))
 }
 
 /// `result .4 8 U alice (black) 40-24 bob (white): alice +16, won` and the like.

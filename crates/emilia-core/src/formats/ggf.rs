@@ -301,14 +301,21 @@ pub fn write(record: &GgfRecord) -> String {
 /// `game` as a GGF record played at `place`, with its names, clocks, evaluations and
 /// times, and its result once over.
 pub fn write_game(game: &Game, place: &str) -> String {
+    let outcome = if game.is_over() {
+        result(game.score_for_black())
+    } else {
+        "?".to_string()
+    };
+    write_game_with_result(game, place, outcome)
+}
+
+/// [`write_game`] with the result as given (`RE`), for a game whose result was decided
+/// elsewhere, such as by a server (a timeout, a resignation).
+pub fn write_game_with_result(game: &Game, place: &str, result: String) -> String {
     write(&GgfRecord {
         place,
         names: [&game.black, &game.white],
-        result: if game.is_over() {
-            result(game.score_for_black())
-        } else {
-            "?".to_string()
-        },
+        result,
         clocks: game.clocks,
         start: game.start(),
         moves: game
