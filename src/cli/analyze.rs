@@ -5,8 +5,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
 
+use super::args::Args;
 use super::output::{note, out, outln};
-use super::Args;
 use emilia_core::board::{Color, Move, Position, SIZES};
 use emilia_core::files::FileKind;
 use emilia_core::formats::game_text::{self, GameTextError};

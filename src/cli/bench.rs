@@ -2,8 +2,9 @@
 
 use anyhow::{bail, Result};
 
+use super::args::Args;
+use super::bench_search;
 use super::output::{out, outln};
-use super::{bench_search, Args};
 
 const HELP: &str = "\
 Usage: emilia bench [perft] [ffo] [midgame] [replay] [time] [strength] [clock] [eval] [OPTIONS]

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::args::Args;
 use super::output::outln;
-use super::Args;
 use crate::referee::engine_process::{has_exited, kill_group, spawn_in_own_group};
 use emilia_core::board::{Color, Move};
 use emilia_core::game::Game;

@@ -6,9 +6,9 @@
 use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
+use super::args::Args;
+use super::cpu_time::thread_cpu_seconds;
 use super::output::outln;
-use super::solve::thread_cpu_seconds;
-use super::Args;
 use emilia_core::board::{AnyBoard, SIZES};
 use emilia_core::perft::{perft_any, Convention};
 

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use emilia_core::bench;
 
+use super::args::Args;
 use super::output::outln;
-use super::Args;
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
 use emilia_core::board::{Color, Position};
 use emilia_core::engine::Source;

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use super::args::Args;
 use super::output::{duration_text, note, out, Stdout};
-use super::Args;
 use crate::book_builder::build::{self, BuildOptions};
 use crate::book_builder::deepen::{DeepenOptions, Deepener, Progress};
 use crate::book_builder::expand::{self, ExpandOptions};

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::args::Args;
+use super::engines::{new_engine_with_hash, EngineOptions};
 use super::output::outln;
 use super::signals::{stop_on_signals, STOP};
-use super::{new_engine_with_hash, Args, EngineOptions};
 use crate::ggs::client::{Ask, Client, EngineMaker, Options};
 use crate::ggs::clock::{self, Setting};
 use crate::ggs::connection::Log;

@@ -1,5 +1,6 @@
 //! Command-line front-end: picks the subcommand and reports errors. Each subcommand lives in
-//! its own module and only calls the library.
+//! its own module and only calls the library; what several share has a module of its own
+//! (`args`, `output`, `engines`, `signals`, `cpu_time`).
 
 mod analyze;
 mod args;
@@ -9,12 +10,17 @@ mod bench_eval;
 mod bench_perft;
 mod bench_search;
 mod book;
+mod cpu_time;
+mod engines;
 mod ggs;
+mod globals;
+mod logging;
 mod match_cmd;
 mod move_file;
 mod output;
 mod perft;
 mod play;
+mod protocol_session;
 mod selfplay;
 mod signals;
 mod solve;
@@ -22,12 +28,10 @@ mod train;
 mod tune;
 mod tune_mpc;
 
-pub(crate) use args::Args;
+use engines::{new_engine, new_engine_with_hash};
+use globals::{global_options, refuse_engine_options};
+use logging::start_logging;
 use output::{note, out, outln};
-
-use std::sync::Arc;
-
-use crate::protocol::session_log::SessionLog;
 
 /// One line per subcommand for `emilia --help`.
 const SUBCOMMANDS: &[(&str, &str)] = &[
@@ -104,183 +108,6 @@ fn usage() -> String {
     text
 }
 
-/// What `emilia` alone says on stderr when a person types at it.
-const TERMINAL_HINT: &str = "emilia: reading protocol commands (type help for them, quit or \
-     Ctrl-D to leave); `emilia play` plays a game here, `emilia --help` lists the rest";
-
-/// Engine options as `(name, value)` pairs for `Engine::set_option`.
-type EngineOptions = Vec<(String, String)>;
-
-/// What comes before the subcommand: engine options, the protocol log and how much to log.
-#[derive(Debug, Default)]
-struct Globals {
-    engine: EngineOptions,
-    /// `--log FILE`: the protocol session's log.
-    log_file: Option<std::path::PathBuf>,
-    /// How many `-v`: 1 logs information, 2 debugging, 3 everything.
-    verbosity: u8,
-}
-
-/// The options given before the subcommand (`emilia --player greedy -v`), and the
-/// arguments after them.
-fn global_options(args: &[String]) -> anyhow::Result<(Globals, &[String])> {
-    let mut globals = Globals::default();
-    let mut rest = args;
-    while let [flag, tail @ ..] = rest {
-        if let Some(count) = verbosity(flag) {
-            globals.verbosity = globals.verbosity.saturating_add(count);
-            rest = tail;
-            continue;
-        }
-        let Some(name) = flag
-            .strip_prefix("--")
-            .filter(|name| *name == "log" || emilia_core::engine::find_option(name).is_some())
-        else {
-            break;
-        };
-        let [value, tail @ ..] = tail else {
-            anyhow::bail!("{flag} needs a value");
-        };
-        if name == "log" {
-            globals.log_file = Some(value.into());
-        } else {
-            // Checked now so that a typo fails before any protocol session starts.
-            emilia_core::engine::check_option(name, value)?;
-            globals.engine.push((name.to_string(), value.clone()));
-        }
-        rest = tail;
-    }
-    Ok((globals, rest))
-}
-
-/// The `-v` count of `-v`, `-vv`, `-vvv` or `--verbose`.
-fn verbosity(flag: &str) -> Option<u8> {
-    if flag == "--verbose" {
-        return Some(1);
-    }
-    let vs = flag.strip_prefix('-')?;
-    (!vs.is_empty() && vs.bytes().all(|b| b == b'v')).then(|| vs.len().min(3) as u8)
-}
-
-/// Starts the logger: `-v` sets the level, `RUST_LOG` (which can name modules) wins where
-/// it is set; messages go to stderr, or into the protocol log when there is one.
-fn start_logging(verbosity: u8, log: Option<&std::sync::Arc<SessionLog>>) {
-    use std::io::Write;
-    let level = match verbosity {
-        0 => log::LevelFilter::Off,
-        1 => log::LevelFilter::Info,
-        2 => log::LevelFilter::Debug,
-        _ => log::LevelFilter::Trace,
-    };
-    let mut builder = env_logger::Builder::new();
-    builder.filter_level(level);
-    builder.parse_env(env_logger::Env::default());
-    if let Some(log) = log {
-        builder
-            .target(env_logger::Target::Pipe(Box::new(log.messages())))
-            .format(|out, record| {
-                writeln!(
-                    out,
-                    "{} {}: {}",
-                    record.level(),
-                    record.target(),
-                    record.args()
-                )
-            });
-    }
-    // Only the first start counts (tests may run the command line more than once).
-    let _ = builder.try_init();
-}
-
-/// An engine with the options given before the subcommand.
-fn new_engine(options: &EngineOptions) -> anyhow::Result<emilia_core::engine::Engine> {
-    new_engine_with_hash(options, emilia_core::engine::Engine::DEFAULT_HASH_MIB)
-}
-
-/// An engine with `hash_mib` MiB of tables unless `options` set `hash`, then `options`.
-fn new_engine_with_hash(
-    options: &EngineOptions,
-    hash_mib: usize,
-) -> anyhow::Result<emilia_core::engine::Engine> {
-    let mut engine = emilia_core::Engine::new(emilia_core::Config {
-        hash_mib,
-        ..emilia_core::Config::default()
-    })?;
-    for (name, value) in options {
-        engine.set_option(name, value)?;
-    }
-    Ok(engine)
-}
-
-/// The subcommands that take a flag of an engine option's name themselves (their `--help`
-/// names each), for the refusal of that option before them.
-const OWN_FLAGS: &[(&str, &[&str])] = &[
-    (
-        "bench",
-        &["depth", "eval", "movetime", "mpc", "probcut", "threads"],
-    ),
-    ("book", &["book", "depth", "hash", "seed"]),
-    ("solve", &["threads"]),
-    ("tune", &["depth"]),
-    ("match", &["depth"]),
-    ("train", &["threads"]),
-    ("analyze", &["book", "depth", "threads"]),
-    ("selfplay", &["depth", "hash", "seed", "threads"]),
-];
-
-/// Fails when engine options (or a protocol log) were given before a subcommand that has
-/// no use for them, rather than ignoring them.
-fn refuse_engine_options(command: &str, globals: &Globals) -> anyhow::Result<()> {
-    if globals.log_file.is_some() {
-        anyhow::bail!(
-            "--log records a protocol session (emilia without a subcommand); `{command}` is none"
-        );
-    }
-    let Some((name, value)) = globals.engine.first() else {
-        return Ok(());
-    };
-    let own = OWN_FLAGS
-        .iter()
-        .any(|(c, flags)| *c == command && flags.contains(&name.as_str()));
-    if own {
-        anyhow::bail!(
-            "--{name} before a subcommand sets the engine of the protocol session, `play` and \
-             `move`; `{command}` takes its own after its name: emilia {command} ... --{name} {value}"
-        );
-    }
-    let instead = match command {
-        "match" => "; give it in an engine's command: --engine \"emilia --player greedy\"",
-        "bench" => "; see `emilia bench --help` for the benchmarks' own options",
-        "solve" | "perft" => ": it plays no moves of its own choosing",
-        "book" => "; its commands take a book file of their own (`emilia book --help`)",
-        _ => "",
-    };
-    anyhow::bail!(
-        "--{name} sets the engine of the protocol session, `play` and `move`; \
-         `{command}` does not use it{instead}"
-    )
-}
-
-/// The protocol loop on stdin and stdout. A panic is logged (stderr is protocol-silent
-/// unless RUST_LOG asks) and answered by the session, never printed over the protocol.
-fn serve_stdio(options: &EngineOptions, log: Option<Arc<SessionLog>>) -> anyhow::Result<()> {
-    std::panic::set_hook(Box::new(|info| log::error!("internal error: {info}")));
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        // A person at a terminal: a word on how to go on, never on stdout (protocol only).
-        note(TERMINAL_HINT);
-    }
-    crate::protocol::serve_stdio(new_engine(options)?, log);
-    Ok(())
-}
-
-/// The protocol log of `--log FILE`, opened for appending.
-fn open_log(path: Option<&std::path::Path>) -> anyhow::Result<Option<Arc<SessionLog>>> {
-    path.map(|path| {
-        SessionLog::open(path).map_err(|e| anyhow::anyhow!("--log {}: {e}", path.display()))
-    })
-    .transpose()
-}
-
 /// Runs the command line `args` (without the program name); returns the exit code.
 /// `started` is when the process started: `emilia move` counts its time from then.
 pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
@@ -296,7 +123,9 @@ pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),
     };
-    let log = match open_log(globals.log_file.as_deref().filter(|_| command.is_empty())) {
+    let log = match protocol_session::open_log(
+        globals.log_file.as_deref().filter(|_| command.is_empty()),
+    ) {
         Ok(log) => log,
         Err(e) => {
             start_logging(0, None);
@@ -333,7 +162,7 @@ pub(crate) fn run(args: &[String], started: std::time::Instant) -> i32 {
         "train" => train::run(rest),
         "analyze" => analyze::run(rest),
         "selfplay" => selfplay::run(rest),
-        "" => serve_stdio(engine_options, log),
+        "" => protocol_session::run(engine_options, log),
         other => Err(anyhow::anyhow!(
             "unknown subcommand '{other}'; `emilia --help` lists them"
         )),

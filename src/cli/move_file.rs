@@ -9,8 +9,8 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::args::Args;
 use super::output::{out, outln};
-use super::Args;
 use emilia_core::board::{Color, Move, Position, SIZES};
 use emilia_core::engine::Engine;
 use emilia_core::search::{time, Limits};

@@ -3,8 +3,8 @@
 use anyhow::{anyhow, bail, Result};
 use std::time::Instant;
 
+use super::args::Args;
 use super::output::{out, outln};
-use super::Args;
 use emilia_core::board::Position;
 use emilia_core::perft::{perft_any, Convention};
 

@@ -4,8 +4,8 @@ use anyhow::{anyhow, bail, Result};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::args::Args;
 use super::output::{out, Stdout};
-use super::Args;
 use crate::protocol::diagram::diagram;
 use emilia_core::board::{Color, Move};
 use emilia_core::engine::Engine;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
+use super::args::Args;
 use super::output::{duration_text, note, out, outln};
-use super::Args;
 use crate::selfplay::data::{self, Progress, Settings};
 
 const HELP: &str = "\

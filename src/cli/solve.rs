@@ -5,8 +5,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
 
+use super::args::Args;
+use super::cpu_time::cpu_seconds;
 use super::output::{note, out, outln};
-use super::Args;
 use emilia_core::board::{Move, Position, SIZES};
 use emilia_core::endgame::{Solver, DEFAULT_TABLE_MIB};
 use emilia_core::formats::obf::{read_endgames, read_obf, Record};
@@ -143,35 +144,6 @@ pub(crate) struct Report {
 /// game whose world-rule score is `score`, with at most `empties` squares left empty.
 fn plain_difference(score: i32, file: i32, empties: u32) -> bool {
     score.signum() == file.signum() && (1..=empties as i32).contains(&(score.abs() - file.abs()))
-}
-
-/// Processor time used by this thread so far, where the system reports it (Linux), in
-/// seconds: on a busy machine it shows the solver's own cost better than the clock does.
-pub(super) fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(nanoseconds as f64 * 1e-9)
-}
-
-/// Processor time used by this process so far, all its threads together (the solver's
-/// helpers included), where the system reports it: on a busy machine it shows the solver's
-/// own cost better than the clock does.
-fn cpu_seconds() -> Option<f64> {
-    #[cfg(unix)]
-    {
-        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-        // SAFETY: getrusage writes a whole rusage into the pointer it is given.
-        let usage = unsafe {
-            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
-                return None;
-            }
-            usage.assume_init()
-        };
-        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
-    }
-    #[cfg(not(unix))]
-    None
 }
 
 /// A solution's score as the score column shows it: the disc difference, or the outcome.

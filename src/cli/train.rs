@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
+use super::args::Args;
 use super::output::{self, out, outln};
-use super::Args;
 use crate::train::{self, fit::Loss, fit::Penalties, Config};
 
 const HELP: &str = "\

@@ -4,8 +4,8 @@
 use anyhow::{bail, Result};
 use std::time::Duration;
 
+use super::args::Args;
 use super::output::{out, outln};
-use super::Args;
 use crate::selfplay::{play_match, xot_openings, Player};
 use emilia_core::board::{Move, Position};
 use emilia_core::eval::features::features;

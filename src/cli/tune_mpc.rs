@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use super::args::Args;
 use super::output::{note, out, outln};
-use super::Args;
 use crate::train::games;
 use crate::train::mpc::{self, Config};
 use emilia_core::rng::Rng;
