@@ -656,6 +656,47 @@ fn a_clock_increment_reaches_emilia_in_both_protocols() {
 }
 
 #[test]
+fn limits_go_with_genmove_only_when_asked() {
+    // By default an engine hears GTP's time_left; `limits_in_genmove` gives Emilia its
+    // clock or move time in genmove itself, as `emilia bench clock` measures them.
+    let clock = TimeControl::Clock {
+        base: Duration::from_secs(20),
+        increment: Duration::ZERO,
+    };
+    let move_time = TimeControl::MoveTime(Duration::from_millis(200));
+    for (number, (time, in_genmove, told)) in [
+        (clock, false, "> time_left black 20 0"),
+        (clock, true, "> genmove black 20000"),
+        (move_time, false, "> time_left black 0.200 1"),
+        (move_time, true, "> genmove black movetime 200"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let log = temp_file(&format!("limits-{number}.log"));
+        let _ = std::fs::remove_file(&log);
+        let mut first = emilia(&format!("--depth 1 --log '{}'", log.display()));
+        first.limits_in_genmove = in_genmove;
+        let mut config = config(first, emilia("--player greedy"), 1);
+        config.time = time;
+        let outcome = run(&config);
+        assert_eq!(outcome.tally.finished, 1, "{}", outcome.report);
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains(told), "{time:?} {in_genmove}: {text}");
+        // One way or the other, never both.
+        let bare_genmove = text
+            .lines()
+            .any(|l| l.trim_end().ends_with("> genmove black"));
+        assert_eq!(bare_genmove, !in_genmove, "{time:?}: {text}");
+        assert_eq!(
+            text.contains("> time_left"),
+            !in_genmove,
+            "{time:?}: {text}"
+        );
+    }
+}
+
+#[test]
 fn a_signal_to_the_clock_benchmark_ends_its_engines_and_their_children() {
     // Before, `bench clock` started its engines in its own process group and out of the
     // referee's table: `kill` of the benchmark left them running.

@@ -1,27 +1,27 @@
-//! `emilia bench clock`: whole self-play games between two `emilia` processes driven as a
-//! referee would, each side on a game clock given with `genmove <color> <ms>`. Reports the
-//! time each side used, the smallest margin left, and the largest overshoot of a move over
-//! a fair share of its clock. Losing on time is the failure this benchmark looks for, and a
-//! late move the warning: one that took more than half of what was left (protocol.md's
-//! promise), or with `--movetime`, more than the move time.
+//! `emilia bench clock`: whole self-play games between two `emilia` processes played by the
+//! referee of `emilia match`, each side on a game clock given with `genmove <color> <ms>`
+//! (or a move time, `genmove <color> movetime <ms>`). Reports the time each side used, the
+//! smallest margin left, and the largest overshoot of a move over a fair share of its clock.
+//! Losing on time is the failure this benchmark looks for, and a late move the warning: one
+//! that took more than half of what was left (protocol.md's promise), or with `--movetime`,
+//! more than the move time.
 //!
 //! `--load N` runs N CPU-bound competitors in this process during the games (threads that
 //! spin, in the engines' own scheduling group), as when bots play bots on one computer: the
 //! engines then wait for a core while their clocks run.
 
 use anyhow::{anyhow, bail, Context, Result};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::args::Args;
 use super::output::outln;
-use crate::referee::engine_process::{has_exited, kill_group, spawn_in_own_group};
-use emilia_core::board::{Color, Move};
+use crate::referee::game::{Ending, GameRecord};
+use crate::referee::{self, openings, EngineSpec, MatchConfig, TimeControl};
+use emilia_core::board::Color;
 use emilia_core::game::Game;
 use emilia_core::search::time::own_moves_left;
 
@@ -79,11 +79,14 @@ pub(crate) fn run(args: &Args) -> Result<()> {
         engine.display(),
         load_average()
     )?;
-    let timings: Vec<Timing> = match move_time {
-        Some(ms) => vec![Timing::MoveTime(Duration::from_millis(ms))],
+    let timings: Vec<TimeControl> = match move_time {
+        Some(ms) => vec![TimeControl::MoveTime(Duration::from_millis(ms))],
         None => clocks
             .iter()
-            .map(|&ms| Timing::Clock(Duration::from_millis(ms), increment))
+            .map(|&ms| TimeControl::Clock {
+                base: Duration::from_millis(ms),
+                increment,
+            })
             .collect(),
     };
     outln!(
@@ -115,7 +118,7 @@ pub(crate) fn run(args: &Args) -> Result<()> {
             worst_late = worst_late.max(record.worst_late_ms);
             outln!(
                 "{:>10} {:>5} {:>8} {:>10.1} {:>10.1} {:>12.1} {:>13.1} {:>6} {:>8}",
-                timing.label(),
+                label(timing),
                 game + 1,
                 record.result,
                 record.used_ms[0],
@@ -148,22 +151,17 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// How the moves of a game are timed.
-#[derive(Clone, Copy, Debug)]
-enum Timing {
-    /// A game clock per side, and the time added to it after each move.
-    Clock(Duration, Duration),
-    /// A fixed time per move (`genmove <color> movetime <ms>`).
-    MoveTime(Duration),
-}
-
-impl Timing {
-    fn label(&self) -> String {
-        match self {
-            Timing::Clock(t, increment) if increment.is_zero() => t.as_millis().to_string(),
-            Timing::Clock(t, increment) => format!("{}+{}", t.as_millis(), increment.as_millis()),
-            Timing::MoveTime(t) => format!("{}/mv", t.as_millis()),
+/// How the report's first column names a time control.
+fn label(timing: &TimeControl) -> String {
+    match timing {
+        TimeControl::Clock { base, increment } if increment.is_zero() => {
+            base.as_millis().to_string()
         }
+        TimeControl::Clock { base, increment } => {
+            format!("{}+{}", base.as_millis(), increment.as_millis())
+        }
+        TimeControl::MoveTime(t) => format!("{}/mv", t.as_millis()),
+        TimeControl::Depth(d) => format!("depth {d}"),
     }
 }
 
@@ -203,7 +201,7 @@ impl Drop for Competitors {
 }
 
 /// What one game showed.
-struct GameRecord {
+struct ClockRecord {
     result: String,
     used_ms: [f64; 2],
     min_left_ms: f64,
@@ -215,163 +213,103 @@ struct GameRecord {
     worst_late_ms: f64,
 }
 
-/// An engine process spoken to in the text protocol.
-struct Player {
-    child: Child,
-    /// Its group's slot in the referee's table: a signal that ends the benchmark ends it.
-    group_slot: Option<usize>,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Player {
-    fn start(engine: &std::path::Path, threads: usize) -> Result<Player> {
-        let mut command = Command::new(engine);
-        command
-            .args(["--threads", &threads.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let (mut child, group_slot) = spawn_in_own_group(&mut command)
-            .with_context(|| format!("starting {}", engine.display()))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Player {
-            child,
-            group_slot,
-            stdin,
-            lines,
-        })
-    }
-
-    /// Sends `command` and waits up to `timeout` for its reply's text.
-    fn ask(&mut self, command: &str, timeout: Duration) -> Result<String> {
-        writeln!(self.stdin, "{command}")?;
-        self.stdin.flush()?;
-        let deadline = Instant::now() + timeout;
-        let mut reply: Vec<String> = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| anyhow!("no reply to '{command}' within {timeout:?}"))?;
-            if line.is_empty() {
-                if reply.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            reply.push(line);
-        }
-        let text = reply.join("\n");
-        match text.strip_prefix('=') {
-            Some(answer) => Ok(answer.trim().to_string()),
-            None => bail!("'{command}' failed: {text}"),
-        }
-    }
-}
-
-impl Drop for Player {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        // Give it half a second to leave by itself, then end it.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if has_exited(&self.child) {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        // Also whatever it started (the exited leader, not reaped yet, still holds its group).
-        let _ = kill_group(&mut self.child, &mut self.group_slot);
-    }
-}
-
-/// Plays one game from `opening` with `clock` for each side.
-fn play_game(
-    engine: &std::path::Path,
+/// The referee's settings for one game of `engine` against itself from `opening`, each
+/// side on `timing`.
+fn game_config(
+    engine: &Path,
     threads: usize,
-    timing: Timing,
+    timing: TimeControl,
     opening: &str,
-) -> Result<GameRecord> {
-    let (clock, increment) = match timing {
-        Timing::Clock(clock, increment) => (clock, increment),
-        // Without a clock, the clocks only add up the time used.
-        Timing::MoveTime(_) => (Duration::from_secs(1_000_000), Duration::ZERO),
-    };
-    let setup_timeout = Duration::from_secs(10);
-    let mut players = [
-        Player::start(engine, threads)?,
-        Player::start(engine, threads)?,
-    ];
-    let mut game = Game::standard(8).expect("8x8");
-    for player in &mut players {
-        // A referee greets its engines first; process start-up is not a move's time.
-        player.ask("name", setup_timeout)?;
-        // Every move is searched on the clock: the opening book would answer the first
-        // ones at once. An engine without the option searches them anyway.
-        let _ = player.ask("setoption book off", setup_timeout);
-        if !opening.is_empty() {
-            player.ask(&format!("loadgame {opening}"), setup_timeout)?;
-        }
-        if !increment.is_zero() {
-            let seconds = increment.as_secs_f64();
-            player.ask(&format!("time_increment {seconds}"), setup_timeout)?;
-        }
-    }
+) -> Result<MatchConfig> {
+    let path = engine
+        .to_str()
+        .ok_or_else(|| anyhow!("--engine {}: not a UTF-8 path", engine.display()))?;
+    // The path in a shell's single quotes, for the referee's command line. Every move is
+    // searched on the clock: the opening book would answer the first ones at once.
+    let command = format!(
+        "'{}' --threads {threads} --book off",
+        path.replace('\'', r"'\''")
+    );
+    let mut spec = EngineSpec::gtp(&command);
+    spec.limits_in_genmove = true;
+    let mut config = MatchConfig::new(spec.clone(), spec, 1);
+    config.time = timing;
     if !opening.is_empty() {
-        let (_, moves) = game.position().play_transcript(opening)?;
-        for mv in moves {
-            game.play(mv)?;
-        }
+        config.openings = openings::parse(opening, 8, "the benchmark's openings")?;
     }
+    // A move that overruns its clock is counted here, not forfeited: the game goes on. The
+    // referee gives up on an engine only 5 s past its time, as on a command after 10 s.
+    config.margin = Duration::from_secs(5);
+    config.timeout = Duration::from_secs(10);
+    Ok(config)
+}
+
+/// Plays one game from `opening` with `timing` for each side, refereed as `emilia match`
+/// referees, and reads the clocks off the times of its moves.
+fn play_game(
+    engine: &Path,
+    threads: usize,
+    timing: TimeControl,
+    opening: &str,
+) -> Result<ClockRecord> {
+    let config = game_config(engine, threads, timing, opening)?;
+    let outcome = referee::run(&config, &mut |_| {})?;
+    let game = outcome
+        .games
+        .into_iter()
+        .next()
+        .context("the referee played no game")?;
+    if let Ending::Forfeit { reason, .. } = &game.ending {
+        bail!("{reason}");
+    }
+    Ok(read_clocks(&game, timing))
+}
+
+/// Replays `game` on clocks of `timing`: each move's time off its mover's clock, an
+/// increment after it, and what the report counts.
+fn read_clocks(game: &GameRecord, timing: TimeControl) -> ClockRecord {
+    let (clock, increment) = match timing {
+        TimeControl::Clock { base, increment } => (base, increment),
+        // Without a clock, the clocks only add up the time used.
+        TimeControl::MoveTime(_) | TimeControl::Depth(_) => {
+            (Duration::from_secs(1_000_000), Duration::ZERO)
+        }
+    };
+    let mut board = Game::new(game.start);
     let mut left = [clock, clock];
     let mut used = [Duration::ZERO; 2];
     let mut min_left = clock;
     // Over a fair share of the clock; none without a clock.
-    let mut overshoot = f64::NEG_INFINITY;
-    if let Timing::MoveTime(_) = timing {
-        overshoot = 0.0;
-    }
+    let mut overshoot = match timing {
+        TimeControl::Clock { .. } => f64::NEG_INFINITY,
+        _ => 0.0,
+    };
     let mut lost_on_time = None;
     let (mut late, mut moves, mut worst_late_ms) = (0, 0, 0.0f64);
-    while !game.is_over() {
-        let position = *game.position();
+    for recorded in &game.moves {
+        let position = *board.position();
+        board
+            .play(recorded.mv)
+            .expect("the referee checked every move");
+        // Opening moves and forced passes are the referee's: no engine was asked.
+        let Some(elapsed) = recorded.elapsed else {
+            continue;
+        };
         let color = position.to_move;
         let me = color.index();
         let remaining = left[me];
-        let fair_share = remaining / own_moves_left(position.board.counts().2) + increment;
-        let (command, allowed) = match timing {
-            Timing::Clock(..) => (
-                format!("genmove {color} {}", remaining.as_millis()),
-                remaining / 2,
-            ),
-            Timing::MoveTime(t) => (format!("genmove {color} movetime {}", t.as_millis()), t),
+        let allowed = match timing {
+            TimeControl::MoveTime(t) => t,
+            _ => remaining / 2,
         };
-        let start = Instant::now();
-        let answer = players[me].ask(
-            &command,
-            remaining.min(allowed * 10) + Duration::from_secs(5),
-        )?;
-        let elapsed = start.elapsed();
         moves += 1;
         if elapsed > allowed {
             late += 1;
             worst_late_ms = worst_late_ms.max((elapsed - allowed).as_secs_f64() * 1000.0);
         }
         used[me] += elapsed;
-        if let Timing::Clock(..) = timing {
+        if let TimeControl::Clock { .. } = timing {
+            let fair_share = remaining / own_moves_left(position.board.counts().2) + increment;
             overshoot = overshoot.max((elapsed.as_secs_f64() - fair_share.as_secs_f64()) * 1000.0);
         }
         if elapsed > remaining {
@@ -381,24 +319,15 @@ fn play_game(
             left[me] = remaining - elapsed + increment;
         }
         min_left = min_left.min(left[me]);
-        let mv: Move = answer
-            .parse()
-            .map_err(|e| anyhow!("{color} answered '{answer}': {e}"))?;
-        game.play(mv)
-            .map_err(|e| anyhow!("{color} answered {mv}: {e}"))?;
-        players[1 - me].ask(&format!("play {color} {mv}"), setup_timeout)?;
     }
-    Ok(GameRecord {
-        result: game.result(),
-        used_ms: [
-            used[0].as_secs_f64() * 1000.0,
-            used[1].as_secs_f64() * 1000.0,
-        ],
+    ClockRecord {
+        result: board.result(),
+        used_ms: used.map(|t| t.as_secs_f64() * 1000.0),
         min_left_ms: min_left.as_secs_f64() * 1000.0,
         overshoot_ms: overshoot,
         lost_on_time,
         late,
         moves,
         worst_late_ms,
-    })
+    }
 }

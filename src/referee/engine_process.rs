@@ -131,7 +131,7 @@ fn register_group(group: libc::pid_t) -> Option<usize> {
 /// Starts `command` in a process group of its own, led by the child, entered in the table
 /// of groups that a signal ending this process kills first ([`end_engines`]). Returns the
 /// child and its slot in that table, for [`kill_group`].
-pub(crate) fn spawn_in_own_group(command: &mut Command) -> std::io::Result<(Child, Option<usize>)> {
+fn spawn_in_own_group(command: &mut Command) -> std::io::Result<(Child, Option<usize>)> {
     command.process_group(0);
     end_engines_on_signals();
     let child = command.spawn()?;
@@ -143,7 +143,7 @@ pub(crate) fn spawn_in_own_group(command: &mut Command) -> std::io::Result<(Chil
 
 /// Kills the group of `child`, started by [`spawn_in_own_group`] with the table slot
 /// `slot` (whatever it started goes too), and reaps it.
-pub(crate) fn kill_group(
+fn kill_group(
     child: &mut Child,
     slot: &mut Option<usize>,
 ) -> std::io::Result<std::process::ExitStatus> {
@@ -158,18 +158,6 @@ pub(crate) fn kill_group(
         RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
     }
     child.wait()
-}
-
-/// Whether `child` has exited, without reaping it: until it is reaped its number (and its
-/// group's) cannot be reused, so [`kill_group`] cannot hit anyone else.
-pub(crate) fn has_exited(child: &Child) -> bool {
-    // SAFETY: zeroed siginfo_t is a valid value; waitid writes into it.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-    // SAFETY: a plain system call on our own child, with a valid siginfo_t.
-    let result = unsafe { libc::waitid(libc::P_PID, child.id(), &mut info, flags) };
-    // SAFETY: waitid filled in a SIGCHLD siginfo (or left it zeroed: still running).
-    result != 0 || unsafe { info.si_pid() } != 0
 }
 
 /// A running engine.

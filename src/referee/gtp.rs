@@ -1,7 +1,8 @@
 //! The referee's side of GTP: standard commands only (`boardsize`, `clear_board`, `play`,
 //! `genmove`, `time_settings`, `time_left`), so that any Othello engine speaking GTP can
 //! play; Emilia's extensions only when the engine is Emilia and lists them (`setoption
-//! depth N` for a depth limit, `last_search` for the depth it reached).
+//! depth N` for a depth limit, `last_search` for the depth it reached, and when asked for,
+//! its clock or move time with `genmove`).
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -23,6 +24,8 @@ pub(crate) struct GtpClient {
     /// Whether `time_left` takes fractional seconds; GTP specifies whole ones, which some
     /// engines insist on, so the first refusal switches to whole seconds.
     fractional_time: bool,
+    /// Whether an Emilia engine is given its limits with `genmove` (see [`EngineSpec`]).
+    limits_in_genmove: bool,
 }
 
 /// Lines outside replies tolerated while waiting for one reply.
@@ -60,6 +63,7 @@ impl GtpClient {
             size: None,
             depth: spec.depth,
             fractional_time: true,
+            limits_in_genmove: spec.limits_in_genmove,
         };
         let name = client.ask("name")?;
         let version = client.ask("version").unwrap_or_default();
@@ -298,8 +302,18 @@ impl Client for GtpClient {
     }
 
     fn genmove(&mut self, color: Color, budget: &MoveBudget) -> Result<Answer, Fault> {
-        self.send_time_left(color, budget)?;
-        let command = format!("genmove {color}");
+        let command = match (budget.clock, budget.move_time) {
+            (Some(left), _) if self.limits_in_genmove && self.extension("genmove") => {
+                format!("genmove {color} {}", left.as_millis())
+            }
+            (None, Some(t)) if self.limits_in_genmove && self.extension("genmove") => {
+                format!("genmove {color} movetime {}", t.as_millis())
+            }
+            _ => {
+                self.send_time_left(color, budget)?;
+                format!("genmove {color}")
+            }
+        };
         let reply = match self.exchange(&command, budget.deadline, budget.allowed, budget.timed)? {
             Ok(reply) => reply,
             Err(message) => return Err(Fault::Refused { command, message }),

@@ -60,6 +60,10 @@ pub struct EngineSpec {
     pub time: Option<TimeControl>,
     /// Show the engine's stderr instead of discarding it.
     pub stderr: bool,
+    /// Give an Emilia engine its clock or move time with `genmove` itself (`genmove <color>
+    /// <ms>`, `genmove <color> movetime <ms>`) rather than with GTP's `time_left`: the
+    /// limits `emilia bench clock` measures.
+    pub limits_in_genmove: bool,
 }
 
 impl EngineSpec {
@@ -73,6 +77,7 @@ impl EngineSpec {
             depth: None,
             time: None,
             stderr: false,
+            limits_in_genmove: false,
         }
     }
 
