@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 
 use super::args::Args;
 use super::output::{self, out, outln};
-use crate::train::{self, fit::Loss, fit::Penalties, Config};
+use crate::train::{self, fit::Loss, fit::Penalties, Config, Summary};
 
 const HELP: &str = "\
 Usage: emilia train --games <file.wtb or directory>... [--selfplay <file or directory>...]
@@ -138,6 +138,12 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let summary = train::train(&config, &mut |line| {
         output::note(&format!("[{:7.1}s] {line}", start.elapsed().as_secs_f64()))
     })?;
+    print_summary(&summary, &config, start, args.flag("curve"))
+}
+
+/// What `emilia train` reports once done (`curve`: with the error at every number of
+/// empties), the time counted from `start`.
+fn print_summary(summary: &Summary, config: &Config, start: Instant, curve: bool) -> Result<()> {
     outln!(
         "{} {} ({} bytes) in {:.0} s: {} games, {} held out, {} trained on ({} positions)",
         if config.measure_only.is_some() {
@@ -178,7 +184,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             e.discs
         )?;
     }
-    if args.flag("curve") {
+    if curve {
         outln!("held-out positions at each number of empties:")?;
         outln!("  empties  positions  pattern  classic     zero    discs")?;
         for (empties, e) in summary

@@ -1,5 +1,6 @@
 //! `emilia tune mpc`: measures the Multi-ProbCut table on held-out positions.
 
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -7,9 +8,11 @@ use anyhow::{bail, Context, Result};
 
 use super::args::Args;
 use super::output::{note, out, outln};
-use crate::train::games;
+use crate::train::games::{self, GamePosition};
 use crate::train::mpc::{self, Config};
+use emilia_core::board::Board8;
 use emilia_core::rng::Rng;
+use emilia_core::search::mpc::{Line, Table};
 
 const HELP: &str = "\
 Usage: emilia tune mpc --games <wtb file or directory>... [--out FILE] [options]
@@ -65,19 +68,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
     }
     let defaults = Config::default();
-    let end_empties = match args.value("end-empties") {
-        None => defaults.end_empties.clone(),
-        Some(text) => {
-            let (a, b) = text
-                .split_once('-')
-                .context("--end-empties: expected A-B, such as 12-22")?;
-            let (a, b): (u32, u32) = (a.trim().parse()?, b.trim().parse()?);
-            if !(4..=30).contains(&a) || a > b || b > 30 {
-                bail!("--end-empties {text}: expected 4 <= A <= B <= 30");
-            }
-            a..=b
-        }
-    };
+    let end_empties = end_empties(&args, &defaults)?;
     let config = Config {
         max_depth: args.get("depth", defaults.max_depth)?,
         stage_width: args.get("stage-width", defaults.stage_width)?,
@@ -106,38 +97,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if paths.is_empty() {
         bail!("no games given: use --games <file or directory>\n\n{HELP}");
     }
-
-    let mut held_out = Vec::new();
-    let mut number = 0usize;
-    for file in games::game_files(&paths)? {
-        for game in games::read_wthor(&file)?.0 {
-            if number % holdout_every == holdout {
-                held_out.push(game.positions);
-            }
-            number += 1;
-        }
-    }
-    let mut rng = Rng::new(config.seed);
-    let picked = mpc::pick_positions(
-        &held_out,
-        config.max_depth + 2..=config.max_empties,
-        &mut rng,
-    );
-    // Evenly over the games, so that every era of play is represented.
-    let step = (picked.len() / positions.max(1)).max(1);
-    let mid_boards: Vec<_> = picked.into_iter().step_by(step).take(positions).collect();
-    let mut end_boards = Vec::new();
-    for (k, empties) in config.end_empties.clone().enumerate() {
-        // Each number of empties from other games.
-        let games: Vec<_> = held_out
-            .iter()
-            .skip(k * config.end_positions)
-            .chain(held_out.iter())
-            .cloned()
-            .collect();
-        let boards = mpc::pick_positions(&games, empties..=empties, &mut rng);
-        end_boards.extend(boards.into_iter().take(config.end_positions));
-    }
+    let held_out = held_out_games(&paths, holdout_every, holdout)?;
+    let (mid_boards, end_boards) = pick_boards(&held_out, &config, positions);
     note(&format!(
         "tune mpc: {} held-out games; {} midgame positions to depth {}, {} endgame positions",
         held_out.len(),
@@ -181,10 +142,82 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     crate::files::write_whole(&out, table.to_text(&comment).as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;
     outln!("wrote {} ({} entries)", out.display(), table.lines().len())?;
-    // A summary: sigma by stage for a few depths.
+    print_sigmas(&table)
+}
+
+/// `--end-empties A-B`: the numbers of empties whose endgame positions are solved.
+fn end_empties(args: &Args, defaults: &Config) -> Result<RangeInclusive<u32>> {
+    Ok(match args.value("end-empties") {
+        None => defaults.end_empties.clone(),
+        Some(text) => {
+            let (a, b) = text
+                .split_once('-')
+                .context("--end-empties: expected A-B, such as 12-22")?;
+            let (a, b): (u32, u32) = (a.trim().parse()?, b.trim().parse()?);
+            if !(4..=30).contains(&a) || a > b || b > 30 {
+                bail!("--end-empties {text}: expected 4 <= A <= B <= 30");
+            }
+            a..=b
+        }
+    })
+}
+
+/// The positions of every `holdout_every`-th game of the files under `paths` (those with
+/// residue `holdout`), the games the evaluation was not trained on.
+fn held_out_games(
+    paths: &[PathBuf],
+    holdout_every: usize,
+    holdout: usize,
+) -> Result<Vec<Vec<GamePosition>>> {
+    let mut held_out = Vec::new();
+    let mut number = 0usize;
+    for file in games::game_files(paths)? {
+        for game in games::read_wthor(&file)?.0 {
+            if number % holdout_every == holdout {
+                held_out.push(game.positions);
+            }
+            number += 1;
+        }
+    }
+    Ok(held_out)
+}
+
+/// The midgame positions to search (`positions` of them) and the endgame positions to
+/// solve, picked from the `held_out` games.
+fn pick_boards(
+    held_out: &[Vec<GamePosition>],
+    config: &Config,
+    positions: usize,
+) -> (Vec<Board8>, Vec<Board8>) {
+    let mut rng = Rng::new(config.seed);
+    let picked = mpc::pick_positions(
+        held_out,
+        config.max_depth + 2..=config.max_empties,
+        &mut rng,
+    );
+    // Evenly over the games, so that every era of play is represented.
+    let step = (picked.len() / positions.max(1)).max(1);
+    let mid_boards: Vec<_> = picked.into_iter().step_by(step).take(positions).collect();
+    let mut end_boards = Vec::new();
+    for (k, empties) in config.end_empties.clone().enumerate() {
+        // Each number of empties from other games.
+        let games: Vec<_> = held_out
+            .iter()
+            .skip(k * config.end_positions)
+            .chain(held_out.iter())
+            .cloned()
+            .collect();
+        let boards = mpc::pick_positions(&games, empties..=empties, &mut rng);
+        end_boards.extend(boards.into_iter().take(config.end_positions));
+    }
+    (mid_boards, end_boards)
+}
+
+/// A summary of `table`: sigma by stage for a few depths, and at each number of empties.
+fn print_sigmas(table: &Table) -> Result<()> {
     outln!("sigma (discs) by empties and depth, measured entries:")?;
     for line in table.lines() {
-        if let emilia_core::search::mpc::Line::Mid {
+        if let Line::Mid {
             from,
             to,
             depth,
@@ -205,7 +238,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         }
     }
     for line in table.lines() {
-        if let emilia_core::search::mpc::Line::End { empties, cut } = line {
+        if let Line::End { empties, cut } = line {
             if cut.samples > 0 {
                 outln!(
                     "  end {empties:2} empties from depth {:2}: slope {:.3}, intercept {:+.2}, \
