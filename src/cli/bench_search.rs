@@ -9,7 +9,7 @@ use emilia_core::bench;
 use super::output::outln;
 use super::Args;
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-use emilia_core::board::{Color, Position};
+use emilia_core::board::{BoardSize, Color, Position};
 use emilia_core::engine::Source;
 use emilia_core::rng::Rng;
 use emilia_core::search::time::{self, Margins};
@@ -269,7 +269,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
     let games: usize = args.get("games", 200)?;
     let random_depth: u32 = args.get("random-depth", 4)?;
     let ms: u64 = args.get("ms", 100)?;
-    let size: usize = args.get("size", 8)?;
+    let size = args.get("size", BoardSize::EIGHT)?;
     let which = args.value("against").unwrap_or("both");
     if !["random", "squares", "both", "options"].contains(&which) {
         bail!("--against {which}: expected random, squares, both or options");
@@ -278,7 +278,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
         return options_match(args, games, ms);
     }
     if which != "squares" {
-        let start = Position::start(size)?;
+        let start = Position::start_of(size);
         let mut score = MatchScore::default();
         let limits = Limits {
             depth: Some(random_depth),
@@ -298,7 +298,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
             };
             score.add(played.score_for(colour));
         }
-        outln!("strength vs random ({size}x{size}, depth {random_depth}): {score}")?;
+        outln!("strength vs random ({size}, depth {random_depth}): {score}")?;
     }
     if which != "random" {
         let openings = xot_openings(games.div_ceil(2));
