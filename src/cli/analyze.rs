@@ -185,7 +185,7 @@ fn read_any_game(source: &str, number: usize, size: usize) -> Result<Game> {
             .games
             .get(number - 1)
             .ok_or_else(|| anyhow!("{source} holds {count} games, not {number}"))?;
-        let mut game = Game::standard(8).expect("8x8");
+        let mut game = Game::new(Position::start_of(BoardSize::EIGHT));
         for (i, square) in record.moves.iter().enumerate() {
             game.play_implicit(Move::Play(*square), None, None)
                 .map_err(|e| anyhow!("{source}, game {number}, move {}: {e}", i + 1))?;

@@ -95,7 +95,7 @@ pub(crate) fn replay(args: &Args) -> Result<()> {
         depth: Some(depth),
         ..Limits::default()
     };
-    let start = Position::start(8).expect("8x8 start");
+    let start = Position::start_of(BoardSize::EIGHT);
     let (mut nodes, mut time, mut searches) = (0u64, 0.0f64, 0usize);
     for (i, game) in REPLAY_GAMES.iter().enumerate() {
         engine.clear_hash();
@@ -136,13 +136,13 @@ fn time_positions(count: usize) -> Vec<Position> {
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let size = match next() % 10 {
-            0 => 6,
-            1 => 10,
-            2 => 12,
-            _ => 8,
+            0 => BoardSize::SIX,
+            1 => BoardSize::TEN,
+            2 => BoardSize::TWELVE,
+            _ => BoardSize::EIGHT,
         };
-        let mut position = Position::start(size).expect("supported size");
-        let squares = (size * size) as u64;
+        let mut position = Position::start_of(size);
+        let squares = size.squares() as u64;
         let plies = next() % (squares - 5);
         for _ in 0..plies {
             if position.is_game_over() {
