@@ -50,10 +50,16 @@ impl WebGame {
         match read_game(text, Some(size.side())) {
             Ok(game) => Ok(WebGame::of(game)),
             Err(GameTextError::Empty) => Ok(WebGame::of(Game::new(Position::start_of(size)))),
-            Err(e) => Err(match e.fits() {
-                Some(fits) => error(format!("{e}: choose {fits}x{fits} to load it")),
-                None => error(e),
-            }),
+            // A transcript of another board: the page says which to choose.
+            Err(GameTextError::Transcript {
+                size,
+                error: why,
+                fits: Some(other),
+            }) => Err(error(format!(
+                "not a game on {size}x{size} ({why}): it is one on {other}x{other}, \
+                 choose that board to load it"
+            ))),
+            Err(e) => Err(error(e)),
         }
     }
 
@@ -295,7 +301,7 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(
-            wrong.ends_with("it is a game of 10x10): choose 10x10 to load it"),
+            wrong.ends_with("it is one on 10x10, choose that board to load it"),
             "{wrong}"
         );
         // No text is a new game on the board chosen.
