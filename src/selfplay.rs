@@ -5,7 +5,7 @@
 pub mod data;
 
 use crate::referee::stats::{elo, format_elo};
-use emilia_core::board::{Color, Move, Position};
+use emilia_core::board::{BoardSize, Color, Move, Position};
 use emilia_core::engine::Source;
 use emilia_core::game::Game;
 use emilia_core::rng::Rng;
@@ -191,7 +191,7 @@ pub(crate) const XOT_OPENINGS: &str = include_str!("../data/xot-openings.txt");
 
 /// The first `count` shipped XOT openings as positions.
 pub(crate) fn xot_openings(count: usize) -> Vec<Position> {
-    let start = Position::start(8).expect("8x8 start");
+    let start = Position::start_of(BoardSize::EIGHT);
     XOT_OPENINGS
         .lines()
         .filter(|l| !l.trim().is_empty())

@@ -144,7 +144,7 @@ fn transcripts_are_games_and_bad_input_is_refused() {
         ),
         (
             vec!["analyze", "f5", "--size", "7"],
-            "--size 7: expected 6, 8, 10 or 12",
+            "--size 7: no 7x7 board: Emilia plays 6, 8, 10 and 12",
         ),
         (vec!["analyze", "f5", "--threads", "0"], "--threads 0"),
         (

@@ -206,6 +206,30 @@ fn times_that_are_not_positive_durations_are_refused_with_a_reason() {
 }
 
 #[test]
+fn board_sizes_are_refused_in_the_core_s_words_by_every_front_end() {
+    let chunks = scratch_dir("sizes").join("chunks");
+    let chunks = chunks.to_str().unwrap();
+    for args in [
+        vec!["play", "--size", "7"],
+        vec!["perft", "1", "--size", "7"],
+        vec!["solve", "--size", "7"],
+        vec!["analyze", "f5", "--size", "7"],
+        vec!["selfplay", "--out", chunks, "--size", "7"],
+        vec!["train", "--size", "7"],
+        vec!["bench", "perft", "--size", "7"],
+        vec!["bench", "strength", "--size", "7"],
+        vec!["match", "--engine", "a", "--engine", "b", "--size", "7"],
+    ] {
+        let (ok, _, err) = emilia(&args);
+        assert!(!ok, "{args:?}");
+        assert!(
+            err.contains("--size 7: no 7x7 board: Emilia plays 6, 8, 10 and 12"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn table_sizes_that_cannot_be_had_are_refused_with_a_reason() {
     let nearly_full = format!("{}-", "X".repeat(63));
     let dir = scratch_dir("table-sizes");

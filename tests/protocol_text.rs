@@ -315,8 +315,11 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("play", "usage: play [color] <move>"),
         ("setboard XXX X", "malformed board: board has 3 squares"),
         ("setboard", "usage: setboard"),
-        ("boardsize 9", "unacceptable size '9'"),
-        ("boardsize x", "unacceptable size 'x'"),
+        (
+            "boardsize 9",
+            "unacceptable size: no 9x9 board: Emilia plays 6, 8, 10 and 12",
+        ),
+        ("boardsize x", "unacceptable size: board size 'x' is not a number"),
         ("komi lots", "komi 'lots' is not a number"),
         (
             "time_left black soon 0",

@@ -8,7 +8,7 @@ use std::time::Duration;
 use emilia::referee::client::FaultKind;
 use emilia::referee::game::Ending;
 use emilia::referee::{self, EngineSpec, MatchConfig, MatchOutcome, Protocol, TimeControl};
-use emilia_core::board::{Color, Position};
+use emilia_core::board::{BoardSize, Color, Position};
 
 fn fake(options: &str) -> EngineSpec {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake_engine.py");
@@ -112,8 +112,12 @@ fn a_gtp_match_completes_with_a_consistent_report() {
 #[test]
 fn an_nboard_engine_plays_a_gtp_engine_from_openings() {
     let mut config = config(fake("--proto nboard --seed 3"), fake("--seed 4"), 4);
-    config.openings =
-        referee::openings::parse("f5f6e6f4e3c5c4e7\nf5d6c4d3c2b3b4b5\n", 8, "test").unwrap();
+    config.openings = referee::openings::parse(
+        "f5f6e6f4e3c5c4e7\nf5d6c4d3c2b3b4b5\n",
+        BoardSize::EIGHT,
+        "test",
+    )
+    .unwrap();
     let results = temp_file("nboard-results.tsv");
     config.results = Some(results.clone());
     let outcome = run(&config);
@@ -538,7 +542,7 @@ fn lines_outside_replies_are_tolerated() {
 #[test]
 fn engines_that_pass_implicitly_play_through_forced_passes() {
     let mut config = config(fake("--implicit-pass --seed 11"), fake("--seed 12"), 6);
-    config.size = 6;
+    config.size = BoardSize::SIX;
     let outcome = run(&config);
     assert_eq!(outcome.tally.finished, 6, "{}", outcome.report);
     let passes = outcome
@@ -563,7 +567,7 @@ fn two_emilias_play_a_consistent_match_over_gtp() {
     config.time = TimeControl::Depth(2);
     config.openings = referee::openings::parse(
         include_str!("../data/xot-openings.txt"),
-        8,
+        BoardSize::EIGHT,
         "xot-openings.txt",
     )
     .unwrap();

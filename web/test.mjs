@@ -161,7 +161,8 @@ await check("values from JavaScript are checked where they enter, and the engine
   }
   const game = new WebGame(8);
   assert.match(thrown(() => game.play(5)), /^Error: move: expected a string, got 5/);
-  assert.match(thrown(() => new WebGame(7)), /^Error: size: 7 is not a board size/);
+  assert.match(thrown(() => new WebGame(7)), /^Error: size: no 7x7 board: Emilia plays 6, 8, 10 and 12/);
+  assert.match(thrown(() => new WebGame(8.5)), /^Error: size: 8.5 is not a whole number/);
   assert.match(thrown(() => WebGame.fromText(null, 8)), /^Error: text: expected a string, got null/);
   assert.equal(game.plyCount(), 0);
   game.play("f5");

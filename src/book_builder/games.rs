@@ -4,7 +4,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use emilia_core::board::{AnyBoard, Board, Board8, Move, Position, PositionError, Square};
+use emilia_core::board::{
+    AnyBoard, Board, Board8, BoardSize, Move, Position, PositionError, Square,
+};
 use emilia_core::formats::ggf::{self, GgfError};
 use emilia_core::formats::wthor::{WthorError, WthorFile};
 
@@ -158,7 +160,7 @@ pub fn parse_text(text: &str) -> Result<Vec<GameLine>> {
 
 /// A transcript from the 8x8 start position.
 pub fn transcript_game(transcript: &str) -> Result<GameLine> {
-    let start = Position::start(8).expect("8x8");
+    let start = Position::start_of(BoardSize::EIGHT);
     let (_, moves) = start
         .play_transcript(transcript)
         .map_err(|e| GamesError::Transcript(transcript.to_string(), e))?;

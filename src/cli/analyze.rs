@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::args::Args;
 use super::output::{note, out, outln};
-use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::board::{BoardSize, Color, Move, Position};
 use emilia_core::files::FileKind;
 use emilia_core::formats::game_text::{self, GameTextError};
 use emilia_core::formats::wthor::WthorFile;
@@ -125,13 +125,10 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if let Some(path) = svg {
         super::output::refuse_existing(path, args.flag("force"))?;
     }
-    let size: Option<usize> = args
+    let size = args
         .value("size")
-        .map(|_| args.get("size", 8))
+        .map(|_| args.get("size", BoardSize::EIGHT).map(BoardSize::side))
         .transpose()?;
-    if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
-        bail!("--size {size}: expected 6, 8, 10 or 12");
-    }
     let mut engine = Engine::new(Config::default())?;
     for option in ["book", "threads"] {
         if let Some(value) = args.value(option) {
@@ -188,7 +185,7 @@ fn read_any_game(source: &str, number: usize, size: usize) -> Result<Game> {
             .games
             .get(number - 1)
             .ok_or_else(|| anyhow!("{source} holds {count} games, not {number}"))?;
-        let mut game = Game::standard(8).expect("8x8");
+        let mut game = Game::new(Position::start_of(BoardSize::EIGHT));
         for (i, square) in record.moves.iter().enumerate() {
             game.play_implicit(Move::Play(*square), None, None)
                 .map_err(|e| anyhow!("{source}, game {number}, move {}: {e}", i + 1))?;

@@ -3,13 +3,13 @@
 //! the published one where it is known. Speeds are given per second of the clock and per
 //! second of processor time, which a machine shared with other work disturbs less.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use std::time::Instant;
 
 use super::args::Args;
 use super::cpu_time::thread_cpu_seconds;
 use super::output::outln;
-use emilia_core::board::{AnyBoard, SIZES};
+use emilia_core::board::{AnyBoard, BoardSize, SIZES};
 use emilia_core::perft::{perft_any, Convention};
 
 /// Default depth per size: about a second each on a fast machine.
@@ -35,15 +35,7 @@ const KNOWN: [(usize, u32, u64); 10] = [
 /// known one.
 pub(crate) fn run(args: &Args) -> Result<()> {
     let sizes: Vec<usize> = match args.value("size") {
-        Some(text) => {
-            let size: usize = text
-                .parse()
-                .map_err(|_| anyhow!("--size '{text}' is not a number"))?;
-            if !SIZES.contains(&size) {
-                bail!("unsupported board size {size}: use 6, 8, 10 or 12");
-            }
-            vec![size]
-        }
+        Some(_) => vec![args.get("size", BoardSize::EIGHT)?.side()],
         None => SIZES.to_vec(),
     };
     let rounds = args.get("rounds", 2usize)?.max(1);

@@ -9,7 +9,7 @@ use emilia_core::bench;
 use super::args::Args;
 use super::output::outln;
 use crate::selfplay::{play_match, xot_openings, MatchScore, Player};
-use emilia_core::board::{Color, Position};
+use emilia_core::board::{BoardSize, Color, Position};
 use emilia_core::engine::Source;
 use emilia_core::rng::Rng;
 use emilia_core::search::time::{self, Margins};
@@ -95,7 +95,7 @@ pub(crate) fn replay(args: &Args) -> Result<()> {
         depth: Some(depth),
         ..Limits::default()
     };
-    let start = Position::start(8).expect("8x8 start");
+    let start = Position::start_of(BoardSize::EIGHT);
     let (mut nodes, mut time, mut searches) = (0u64, 0.0f64, 0usize);
     for (i, game) in REPLAY_GAMES.iter().enumerate() {
         engine.clear_hash();
@@ -136,13 +136,13 @@ fn time_positions(count: usize) -> Vec<Position> {
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let size = match next() % 10 {
-            0 => 6,
-            1 => 10,
-            2 => 12,
-            _ => 8,
+            0 => BoardSize::SIX,
+            1 => BoardSize::TEN,
+            2 => BoardSize::TWELVE,
+            _ => BoardSize::EIGHT,
         };
-        let mut position = Position::start(size).expect("supported size");
-        let squares = (size * size) as u64;
+        let mut position = Position::start_of(size);
+        let squares = size.squares() as u64;
         let plies = next() % (squares - 5);
         for _ in 0..plies {
             if position.is_game_over() {
@@ -269,7 +269,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
     let games: usize = args.get("games", 200)?;
     let random_depth: u32 = args.get("random-depth", 4)?;
     let ms: u64 = args.get("ms", 100)?;
-    let size: usize = args.get("size", 8)?;
+    let size = args.get("size", BoardSize::EIGHT)?;
     let which = args.value("against").unwrap_or("both");
     if !["random", "squares", "both", "options"].contains(&which) {
         bail!("--against {which}: expected random, squares, both or options");
@@ -278,7 +278,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
         return options_match(args, games, ms);
     }
     if which != "squares" {
-        let start = Position::start(size)?;
+        let start = Position::start_of(size);
         let mut score = MatchScore::default();
         let limits = Limits {
             depth: Some(random_depth),
@@ -298,7 +298,7 @@ pub(crate) fn strength(args: &Args) -> Result<()> {
             };
             score.add(played.score_for(colour));
         }
-        outln!("strength vs random ({size}x{size}, depth {random_depth}): {score}")?;
+        outln!("strength vs random ({size}, depth {random_depth}): {score}")?;
     }
     if which != "random" {
         let openings = xot_openings(games.div_ceil(2));

@@ -14,7 +14,7 @@ use crate::book_builder::deepen::{DeepenOptions, Deepener, Progress};
 use crate::book_builder::expand::{self, ExpandOptions};
 use crate::book_builder::{coverage, games, verify};
 use crate::protocol::diagram::diagram;
-use emilia_core::board::{AnyBoard, Board, Position, Square};
+use emilia_core::board::{AnyBoard, Board, BoardSize, Position, Square};
 use emilia_core::book::{format, Backing, Book, Key, Leaf, Shard};
 use emilia_core::eval::pattern::symmetry;
 
@@ -354,7 +354,7 @@ fn position_of(words: &[String]) -> Result<Position> {
             return Ok(Position::from_parts(squares, side)?);
         }
     }
-    let start = Position::start(8).expect("8x8");
+    let start = Position::start_of(BoardSize::EIGHT);
     let text = words.concat();
     if text.eq_ignore_ascii_case("start") {
         return Ok(start);

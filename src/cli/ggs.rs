@@ -17,6 +17,7 @@ use crate::ggs::message::GameType;
 use crate::ggs::policy::{Policy, Rated};
 use crate::ggs::record::Records;
 use crate::protocol::session_log::SessionLog;
+use emilia_core::board::BoardSize;
 use emilia_core::search::Limits;
 
 /// The environment variable that may hold the password.
@@ -205,9 +206,9 @@ fn options(args: &Args, login: String, password: String) -> Result<Options> {
     if args.value("sizes").is_some() {
         policy.sizes = list(args, "sizes")
             .iter()
-            .map(|s| match s.parse::<usize>() {
-                Ok(n) if emilia_core::board::SIZES.contains(&n) => Ok(n),
-                _ => Err(anyhow!("--sizes: {s} is not one of 6, 8, 10, 12")),
+            .map(|s| {
+                let size: BoardSize = s.parse().map_err(|e| anyhow!("--sizes {s}: {e}"))?;
+                Ok(size.side())
             })
             .collect::<Result<_>>()?;
     }

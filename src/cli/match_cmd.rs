@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail, Result};
 
 use super::output::{self, out};
 use crate::referee::{self, openings, EngineSpec, MatchConfig, Protocol, TimeControl};
+use emilia_core::board::BoardSize;
 
 const HELP: &str = "\
 Usage: emilia match --engine CMD [ENGINE OPTIONS] --engine CMD [ENGINE OPTIONS] [OPTIONS]
@@ -97,7 +98,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
     let mut games = 2usize;
     let mut openings_file: Option<String> = None;
     let mut time = None;
-    let mut size = 8usize;
+    let mut size = BoardSize::EIGHT;
     let mut concurrency = 1usize;
     let mut margin = Duration::from_millis(200);
     let mut timeout = Duration::from_secs(30);
@@ -120,7 +121,10 @@ pub(crate) fn parse(args: &[String]) -> Result<Option<MatchConfig>> {
             "--tc" => time = Some(clock(&value("--tc")?, "--tc")?),
             "--st" => time = Some(TimeControl::MoveTime(seconds(&value("--st")?, "--st")?)),
             "--depth" => time = Some(TimeControl::Depth(number(&value("--depth")?, "--depth")?)),
-            "--size" => size = number(&value("--size")?, "--size")?,
+            "--size" => {
+                let text = value("--size")?;
+                size = text.parse().map_err(|e| anyhow!("--size {text}: {e}"))?;
+            }
             "--concurrency" => concurrency = number(&value("--concurrency")?, "--concurrency")?,
             "--margin" => margin = Duration::from_millis(number(&value("--margin")?, "--margin")?),
             "--timeout" => timeout = seconds(&value("--timeout")?, "--timeout")?,

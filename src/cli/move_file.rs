@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::args::Args;
 use super::output::{out, outln};
-use emilia_core::board::{Color, Move, Position, SIZES};
+use emilia_core::board::{BoardSize, Color, Move, Position};
 use emilia_core::engine::Engine;
 use emilia_core::search::{time, Limits};
 
@@ -219,9 +219,8 @@ pub(crate) fn read_board(text: &str, to_move: Color) -> Result<Position> {
             row + 1
         );
     }
-    if !SIZES.contains(&size) {
-        bail!("the board has {size} rows of {size} squares: expected 6, 8, 10 or 12 rows");
-    }
+    BoardSize::new(size)
+        .map_err(|e| anyhow!("the board has {size} rows of {size} squares: {e}"))?;
     let side = to_move.disc_char().to_string();
     Ok(Position::from_parts(&squares, &side)?)
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::args::Args;
 use super::output::{out, outln};
-use emilia_core::board::Position;
+use emilia_core::board::{BoardSize, Position};
 use emilia_core::perft::{perft_any, Convention};
 
 const HELP: &str = "\
@@ -37,10 +37,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     };
     let position = match args.values("board") {
         [squares, side] => Position::from_parts(squares, side)?,
-        _ => {
-            let size = args.get("size", 8usize)?;
-            Position::start(size)?
-        }
+        _ => Position::start_of(args.get("size", BoardSize::EIGHT)?),
     };
     let convention = if args.flag("stay-counted") {
         Convention::EndedStayCounted

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::args::Args;
 use super::output::{out, Stdout};
 use crate::protocol::diagram::diagram;
-use emilia_core::board::{Color, Move};
+use emilia_core::board::{BoardSize, Color, Move, Position};
 use emilia_core::engine::Engine;
 use emilia_core::game::Game;
 use emilia_core::search::Limits;
@@ -37,8 +37,8 @@ A side with no legal move passes by itself.
 /// What a game at the terminal is played with.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
-    /// Board side.
-    pub(crate) size: usize,
+    /// Board size.
+    pub(crate) size: BoardSize,
     /// The person's colour.
     pub(crate) human: Color,
     /// The engine's time per move.
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &[String], engine: impl FnOnce() -> Result<Engine>) -> R
     if let Some(extra) = args.positional.first() {
         bail!("unexpected argument '{extra}'\n\n{HELP}");
     }
-    let size = args.get("size", 8usize)?;
+    let size = args.get("size", BoardSize::EIGHT)?;
     let human: Color = args
         .value("color")
         .or(args.value("colour"))
@@ -101,7 +101,7 @@ pub(crate) fn play_game<R: BufRead, W: Write>(
     mut input: R,
     mut out: W,
 ) -> Result<()> {
-    let mut game = Game::standard(settings.size)?;
+    let mut game = Game::new(Position::start_of(settings.size));
     let human = settings.human;
     writeln!(
         out,
@@ -229,7 +229,7 @@ mod tests {
         let mut engine = Engine::new(Config::default()).unwrap();
         let mut out = Vec::new();
         let settings = Settings {
-            size: 8,
+            size: BoardSize::EIGHT,
             human,
             move_time: Duration::from_millis(20),
         };

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use super::args::Args;
 use super::output::{duration_text, note, out, outln};
 use crate::selfplay::data::{self, Progress, Settings};
+use emilia_core::board::BoardSize;
 
 const HELP: &str = "\
 Usage: emilia selfplay --out DIR [--chunks N] [--first-chunk K] [options]
@@ -78,10 +79,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         bail!("no output directory: use --out DIR\n\n{HELP}");
     };
     let defaults = Settings::default();
-    let size: usize = args.get("size", 8)?;
-    if ![6, 8, 10, 12].contains(&size) {
-        bail!("--size {size}: expected 6, 8, 10 or 12");
-    }
+    let size = args.get("size", BoardSize::EIGHT)?.side();
     let openings = match args.value("openings") {
         Some(path) => data::parse_openings(
             &emilia_core::files::read_text(Path::new(path), crate::files::OPENINGS)?,

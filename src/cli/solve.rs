@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::args::Args;
 use super::cpu_time::cpu_seconds;
 use super::output::{note, out, outln};
-use emilia_core::board::{Move, Position, SIZES};
+use emilia_core::board::{BoardSize, Move, Position, SIZES};
 use emilia_core::endgame::{Solver, DEFAULT_TABLE_MIB};
 use emilia_core::formats::obf::{read_endgames, read_obf, Record};
 
@@ -82,12 +82,10 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         (None, None, None, [squares, side]) => {
             vec![position(Position::from_parts(squares, side)?)]
         }
-        (None, None, Some(size), []) => {
-            let size: usize = size
-                .parse()
-                .map_err(|_| anyhow!("--size {size}: not a number"))?;
-            let start = Position::start(size)?;
-            vec![position(start)]
+        (None, None, Some(_), []) => {
+            vec![position(Position::start_of(
+                args.get("size", BoardSize::EIGHT)?,
+            ))]
         }
         _ => bail!("expected a position, --size N, --obf FILE or --endgames FILE\n\n{HELP}"),
     };

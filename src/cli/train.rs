@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use super::args::Args;
 use super::output::{self, out, outln};
 use crate::train::{self, fit::Loss, fit::Penalties, Config, Summary};
+use emilia_core::board::BoardSize;
 
 const HELP: &str = "\
 Usage: emilia train --games <file.wtb or directory>... [--selfplay <file or directory>...]
@@ -90,8 +91,8 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if !args.positional.is_empty() {
         bail!("unexpected argument '{}'\n\n{HELP}", args.positional[0]);
     }
-    let size: usize = args.get("size", 8)?;
-    if size != 8 {
+    let size = args.get("size", BoardSize::EIGHT)?;
+    if size != BoardSize::EIGHT {
         return run_grid(&args, size);
     }
     for grid_only in ["search-label", "from"] {
@@ -229,10 +230,8 @@ fn print_summary(summary: &Summary, config: &Config, start: Instant, curve: bool
 }
 
 /// `emilia train --size N` for 6x6, 10x10 and 12x12.
-fn run_grid(args: &Args, size: usize) -> Result<()> {
-    if ![6, 10, 12].contains(&size) {
-        bail!("--size {size}: expected 6, 8, 10 or 12");
-    }
+fn run_grid(args: &Args, size: BoardSize) -> Result<()> {
+    let size = size.side();
     for only_eight in [
         "games",
         "holdout",

@@ -33,7 +33,7 @@ pub(crate) struct Policy {
 impl Default for Policy {
     fn default() -> Policy {
         Policy {
-            sizes: vec![6, 8, 10, 12],
+            sizes: emilia_core::board::SIZES.to_vec(),
             synchro: true,
             random: true,
             min_main: Duration::from_secs(1),

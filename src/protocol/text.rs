@@ -6,7 +6,7 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use emilia_core::board::{Color, ColorError, Move, SetupError, SIZES};
+use emilia_core::board::{BoardSize, Color, ColorError, Move, ParseBoardSizeError, SetupError};
 use emilia_core::engine::{Engine, Session, Solved, TimeControl, TimeLeft, Timekeeping, OPTIONS};
 use emilia_core::formats::{game_text, ggf};
 use emilia_core::game::Game;
@@ -267,7 +267,7 @@ impl TextSession {
                 Ok(String::new())
             }
             "boardsize" => match args.as_slice() {
-                [size] => self.new_game(parse_size(size)?),
+                [size] => self.new_game(parse_size(size)?.side()),
                 _ => Err("usage: boardsize <6|8|10|12>".to_string()),
             },
             "clear_board" => no_args(Ok(String::new())).and_then(|_| self.new_game(self.size())),
@@ -327,7 +327,7 @@ impl TextSession {
             },
             "newgame" => match args.as_slice() {
                 [] => self.new_game(self.size()),
-                [size] => self.new_game(parse_size(size)?),
+                [size] => self.new_game(parse_size(size)?.side()),
                 _ => Err("usage: newgame [6|8|10|12]".to_string()),
             },
             "setboard" => self.setboard(&args),
@@ -593,8 +593,8 @@ fn exact_discs(score: Score) -> String {
 /// What was wrong with a command's argument; its text is the protocol's error answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ArgumentError {
-    /// A board side Emilia does not play.
-    Size(String),
+    /// No board size Emilia plays.
+    Size(ParseBoardSizeError),
     /// No colour.
     Color(ColorError),
     /// No number of seconds.
@@ -620,12 +620,7 @@ enum ArgumentError {
 impl fmt::Display for ArgumentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ArgumentError::Size(text) => {
-                write!(
-                    f,
-                    "unacceptable size '{text}': Emilia plays 6, 8, 10 and 12"
-                )
-            }
+            ArgumentError::Size(e) => write!(f, "unacceptable size: {e}"),
             ArgumentError::Color(e) => write!(f, "{e}"),
             ArgumentError::Seconds(text) => write!(f, "'{text}' is not a number of seconds"),
             ArgumentError::Count(what, text) => write!(f, "{what} '{text}' is not a whole number"),
@@ -663,11 +658,8 @@ impl From<ArgumentError> for String {
     }
 }
 
-fn parse_size(text: &str) -> Result<usize, ArgumentError> {
-    text.parse::<usize>()
-        .ok()
-        .filter(|s| SIZES.contains(s))
-        .ok_or_else(|| ArgumentError::Size(text.to_string()))
+fn parse_size(text: &str) -> Result<BoardSize, ArgumentError> {
+    text.parse().map_err(ArgumentError::Size)
 }
 
 fn parse_color(text: &str) -> Result<Color, ArgumentError> {

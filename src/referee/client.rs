@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use emilia_core::board::{Color, Move, Position};
+use emilia_core::board::{BoardSize, Color, Move, Position};
 
 /// How an engine failed; the game in progress is lost by that engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,8 +198,8 @@ pub(crate) struct Answer {
 /// A game to set up: the start position and the moves already played (an opening).
 #[derive(Clone, Debug)]
 pub(crate) struct GameSetup {
-    /// Board side.
-    pub(crate) size: usize,
+    /// Board size.
+    pub(crate) size: BoardSize,
     /// The moves from the start position, passes included.
     pub(crate) moves: Vec<Move>,
     /// The names of the two players, Black first (for protocols that carry them).
@@ -217,7 +217,7 @@ pub(crate) struct GameSetup {
 impl GameSetup {
     /// The start position of the board.
     pub(crate) fn start(&self) -> Position {
-        Position::start(self.size).expect("board size was checked")
+        Position::start_of(self.size)
     }
 }
 

@@ -133,7 +133,7 @@ pub(crate) fn play(
     names: &[String; 2],
     spec: &GameSpec,
 ) -> GameRecord {
-    let start = Position::start(config.size).expect("board size was checked");
+    let start = Position::start_of(config.size);
     let mut referee = Referee {
         config,
         record: GameRecord {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
 use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
-use emilia_core::board::{Color, Move};
+use emilia_core::board::{BoardSize, Color, Move};
 
 /// An engine spoken to in GTP.
 pub(crate) struct GtpClient {
@@ -18,7 +18,7 @@ pub(crate) struct GtpClient {
     name: String,
     known: HashSet<String>,
     timeout: Duration,
-    size: Option<usize>,
+    size: Option<BoardSize>,
     /// Its own depth limit (`depth=N`), over the match's.
     depth: Option<u32>,
     /// Whether `time_left` takes fractional seconds; GTP specifies whole ones, which some
@@ -257,7 +257,7 @@ impl Client for GtpClient {
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
         if self.size != Some(setup.size) {
-            self.ask(&format!("boardsize {}", setup.size))?;
+            self.ask(&format!("boardsize {}", setup.size.side()))?;
             self.size = Some(setup.size);
         }
         self.ask("clear_board")?;

@@ -26,7 +26,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use client::{Client, Fault, GameSetup};
-use emilia_core::board::{Color, SIZES};
+use emilia_core::board::{BoardSize, Color};
 use emilia_core::formats::ggf;
 use emilia_core::game::ClockSetting;
 use game::{GameRecord, GameSpec, Pair};
@@ -152,8 +152,8 @@ pub struct MatchConfig {
     pub openings_source: Option<String>,
     /// Time control.
     pub time: TimeControl,
-    /// Board side.
-    pub size: usize,
+    /// Board size.
+    pub size: BoardSize,
     /// Games played at the same time.
     pub concurrency: usize,
     /// Grace beyond an engine's time before it forfeits.
@@ -179,7 +179,7 @@ impl MatchConfig {
                 base: Duration::from_secs(10),
                 increment: Duration::ZERO,
             },
-            size: 8,
+            size: BoardSize::EIGHT,
             concurrency: 1,
             margin: Duration::from_millis(200),
             timeout: Duration::from_secs(30),
@@ -217,16 +217,15 @@ impl MatchConfig {
     }
 
     fn check(&self) -> Result<(), MatchError> {
-        if !SIZES.contains(&self.size) {
-            return Err(MatchError::UnsupportedSize(self.size));
-        }
         if self.games == 0 || self.concurrency == 0 {
             return Err(MatchError::NothingToPlay);
         }
         for (i, spec) in self.engines.iter().enumerate() {
             let which = format!("engine {} ({})", i + 1, spec.command);
             match spec.protocol {
-                Protocol::Nboard if self.size != 8 => return Err(MatchError::NboardSize(which)),
+                Protocol::Nboard if self.size != BoardSize::EIGHT => {
+                    return Err(MatchError::NboardSize(which))
+                }
                 Protocol::Nboard if self.depth_of(spec).is_none() => {
                     return Err(MatchError::NboardDepth(which))
                 }
@@ -240,8 +239,6 @@ impl MatchConfig {
 /// Why a match could not be played to its end.
 #[derive(Debug)]
 pub enum MatchError {
-    /// The board side is none Emilia plays.
-    UnsupportedSize(usize),
     /// No game or no worker was asked for.
     NothingToPlay,
     /// An NBoard engine was asked to play another size than 8x8; it names the engine.
@@ -263,9 +260,6 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::UnsupportedSize(size) => {
-                write!(f, "unsupported board size {size}: use 6, 8, 10 or 12")
-            }
             MatchError::NothingToPlay => f.write_str("games and concurrency must be at least 1"),
             MatchError::NboardSize(which) => write!(f, "{which}: NBoard engines play 8x8 only"),
             MatchError::NboardDepth(which) => write!(
@@ -464,9 +458,8 @@ pub fn run(
     written?;
     games.sort_by_key(|g| g.number);
     let mut description = format!(
-        "{} games, {}x{}, {}",
+        "{} games, {}, {}",
         config.games,
-        config.size,
         config.size,
         config.time.describe()
     );

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::client::{Answer, Client, Fault, GameSetup, MoveBudget};
 use super::engine_process::{too_long, EngineProcess, ReadError};
 use super::EngineSpec;
-use emilia_core::board::{Color, Move};
+use emilia_core::board::{BoardSize, Color, Move};
 use emilia_core::formats::ggf::{self, GgfMove, GgfRecord};
 use emilia_core::game::ClockSetting;
 
@@ -155,9 +155,9 @@ impl Client for NboardClient {
     }
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
-        if setup.size != 8 {
+        if setup.size != BoardSize::EIGHT {
             return Err(Fault::Refused {
-                command: format!("boardsize {}", setup.size),
+                command: format!("boardsize {}", setup.size.side()),
                 message: "NBoard engines play 8x8 only".to_string(),
             });
         }

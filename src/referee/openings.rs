@@ -3,13 +3,11 @@
 
 use std::fmt;
 
-use emilia_core::board::{transcript, Move, Position, PositionError};
+use emilia_core::board::{transcript, BoardSize, Move, Position, PositionError};
 
 /// Why an opening file was refused; each names the file as given to [`parse`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningsError {
-    /// The board side is none Emilia plays.
-    UnsupportedSize(usize),
     /// A line is no transcript of legal moves: the file, the line number and why.
     BadLine(String, usize, PositionError),
     /// An opening plays to the end of the game: the file and the line number.
@@ -21,7 +19,6 @@ pub enum OpeningsError {
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpeningsError::UnsupportedSize(size) => write!(f, "unsupported board size {size}"),
             OpeningsError::BadLine(source, line, e) => write!(f, "{source} line {line}: {e}"),
             OpeningsError::EndsTheGame(source, line) => {
                 write!(f, "{source} line {line}: the opening ends the game")
@@ -42,10 +39,10 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
-/// Reads the openings of `text`, checking every move on a board of side `size`. `source`
+/// Reads the openings of `text`, checking every move on a board of `size`. `source`
 /// names the file in errors.
-pub fn parse(text: &str, size: usize, source: &str) -> Result<Vec<Opening>, OpeningsError> {
-    let start = Position::start(size).map_err(|_| OpeningsError::UnsupportedSize(size))?;
+pub fn parse(text: &str, size: BoardSize, source: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let start = Position::start_of(size);
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -76,12 +73,14 @@ mod tests {
     #[test]
     fn xot_lines_parse_and_bad_lines_are_located() {
         let text = "# two XOT openings\nf5d6c4d3c2b3b4b5\n\nF5F4G3G6F3G4E3E2\n";
-        let openings = parse(text, 8, "xot.txt").unwrap();
+        let openings = parse(text, BoardSize::EIGHT, "xot.txt").unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(openings[1].text, "f5f4g3g6f3g4e3e2");
         assert_eq!(openings[0].moves.len(), 8);
-        let error = parse("f5d6\nf5f5\n", 8, "bad.txt").unwrap_err().to_string();
+        let error = parse("f5d6\nf5f5\n", BoardSize::EIGHT, "bad.txt")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("bad.txt line 2"), "{error}");
-        assert!(parse("# nothing\n", 8, "empty.txt").is_err());
+        assert!(parse("# nothing\n", BoardSize::EIGHT, "empty.txt").is_err());
     }
 }

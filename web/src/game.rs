@@ -1,7 +1,8 @@
 //! The game on the page: the record of [`emilia_core::game::Game`] with a redo list, read from
 //! the protocol's formats, and what the page draws from it.
 
-use emilia_core::board::{Color, Move, Position};
+use emilia_core::board::{BoardSize, Color, Move, Position};
+use emilia_core::formats::game_text::{read_game, GameTextError};
 use emilia_core::formats::ggf;
 use emilia_core::game::Game;
 use wasm_bindgen::prelude::*;
@@ -42,36 +43,24 @@ impl WebGame {
         web
     }
 
-    /// A game read from `text`: a GGF record, a board string (`<squares> <side>`), or a
-    /// transcript from the start of a `size`x`size` board (passes implicit or explicit).
-    pub fn read(text: &str, size: usize) -> Result<WebGame, GameError> {
-        let text = text.trim();
-        if ggf::is_ggf(text) {
-            return ggf::parse(text).map(WebGame::of).map_err(error);
+    /// A game read from `text` by the core's reader: a GGF record, a board string
+    /// (`<squares> <side>`), or a transcript from the start of a `size` board (passes
+    /// implicit or explicit); no text at all is the start of a `size` board.
+    pub fn read(text: &str, size: BoardSize) -> Result<WebGame, GameError> {
+        match read_game(text, Some(size.side())) {
+            Ok(game) => Ok(WebGame::of(game)),
+            Err(GameTextError::Empty) => Ok(WebGame::of(Game::new(Position::start_of(size)))),
+            // A transcript of another board: the page says which to choose.
+            Err(GameTextError::Transcript {
+                size,
+                error: why,
+                fits: Some(other),
+            }) => Err(error(format!(
+                "not a game on {size}x{size} ({why}): it is one on {other}x{other}, \
+                 choose that board to load it"
+            ))),
+            Err(e) => Err(error(e)),
         }
-        if text.split_whitespace().count() == 2 {
-            let position: Position = text.parse().map_err(error)?;
-            return Ok(WebGame::of(Game::new(position)));
-        }
-        let start = Position::start(size).map_err(|e| error(e.to_string()))?;
-        let (_, moves) = start.play_transcript(text).map_err(|e| {
-            let fits = [6, 8, 10, 12].into_iter().find(|&other| {
-                other != size
-                    && Position::start(other).is_ok_and(|p| p.play_transcript(text).is_ok())
-            });
-            match fits {
-                Some(other) => error(format!(
-                    "not a game on {size}x{size} ({e}): it is one on {other}x{other}, \
-                     choose that board to load it"
-                )),
-                None => error(format!("not a game on {size}x{size}: {e}")),
-            }
-        })?;
-        let mut web = WebGame::of(Game::new(start));
-        for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
-            web.play_move(mv)?;
-        }
-        Ok(web)
     }
 
     /// Plays `mv` for the side to move, then a forced pass of the other side, if any.
@@ -112,14 +101,13 @@ impl WebGame {
     }
 }
 
-/// `size` as a board size for JavaScript, refused naming it unless 6, 8, 10 or 12.
-fn board_size(size: f64) -> Result<usize, JsError> {
-    match args::whole(size, "size", 6, 12) {
-        Ok(size) if size % 2 == 0 => Ok(size as usize),
-        _ => Err(JsError::new(&format!(
-            "size: {size} is not a board size: 6, 8, 10 or 12"
-        ))),
+/// `size` as a board size for JavaScript, refused unless a side the engine plays (the
+/// core's message says which).
+fn board_size(size: f64) -> Result<BoardSize, JsError> {
+    if size.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&size) {
+        return Err(JsError::new(&format!("size: {size} is not a whole number")));
     }
+    BoardSize::new(size as usize).map_err(|e| JsError::new(&format!("size: {e}")))
 }
 
 fn color_name(color: Color) -> String {
@@ -135,10 +123,8 @@ impl WebGame {
     /// A game from the start of a `size`x`size` board.
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> Result<WebGame, JsError> {
-        let size = board_size(size)?;
-        Game::standard(size)
-            .map(WebGame::of)
-            .map_err(|e| JsError::new(&format!("size: {e}")))
+        let start = Position::start_of(board_size(size)?);
+        Ok(WebGame::of(Game::new(start)))
     }
 
     /// [`WebGame::read`] for JavaScript.
@@ -300,30 +286,68 @@ mod tests {
 
     #[test]
     fn transcripts_board_strings_and_bad_text_are_read() {
-        let game = WebGame::read("f5d6c3", 8).unwrap();
+        let game = WebGame::read("f5d6c3", BoardSize::EIGHT).unwrap();
         assert_eq!(game.ply_count(), 3);
         assert_eq!(game.to_move(), "white");
         assert_eq!(game.transcript(), "f5d6c3");
         let board = game.board();
-        let same = WebGame::read(&board, 8).unwrap();
+        let same = WebGame::read(&board, BoardSize::EIGHT).unwrap();
         assert_eq!(same.board(), board);
         assert_eq!(same.ply_count(), 0);
-        assert!(WebGame::read("f5f5", 8).is_err());
+        assert!(WebGame::read("f5f5", BoardSize::EIGHT).is_err());
         // A 10x10 opening read as 8x8 names the size it fits.
-        let wrong = WebGame::read("e4f4g5h6g6g7", 8).err().unwrap().to_string();
-        assert!(wrong.contains("one on 10x10"), "{wrong}");
-        assert!(WebGame::read("XO- X", 8).is_err());
+        let wrong = WebGame::read("e4f4g5h6g6g7", BoardSize::EIGHT)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            wrong.ends_with("it is one on 10x10, choose that board to load it"),
+            "{wrong}"
+        );
+        // No text is a new game on the board chosen.
+        let empty = WebGame::read(" \n", BoardSize::TEN).unwrap();
+        assert_eq!((empty.size(), empty.ply_count()), (10, 0));
+        assert!(WebGame::read("XO- X", BoardSize::EIGHT).is_err());
         let ggf_text = game.ggf_named("Ann", "Emilia level 12");
         assert!(
             ggf_text.contains("PB[Ann]PW[Emilia level 12]"),
             "{ggf_text}"
         );
-        assert_eq!(WebGame::read(&ggf_text, 6).unwrap().transcript(), "f5d6c3");
+        assert_eq!(
+            WebGame::read(&ggf_text, BoardSize::SIX)
+                .unwrap()
+                .transcript(),
+            "f5d6c3"
+        );
+    }
+
+    #[test]
+    fn a_transcript_read_is_the_game_played_move_by_move() {
+        // Whole 6x6 games of moves picked by a simple generator, some with forced passes.
+        let mut with_passes = 0;
+        for seed in 0..20u64 {
+            let mut state = seed;
+            let mut played = WebGame::read("", BoardSize::SIX).unwrap();
+            while !played.is_over() {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let legal = played.legal();
+                let moves: Vec<&str> = legal.split(' ').collect();
+                let mv = moves[(state >> 33) as usize % moves.len()];
+                played.play_named(mv).unwrap();
+            }
+            with_passes += usize::from(played.plies().contains("pass"));
+            let read = WebGame::read(&played.transcript(), BoardSize::SIX).unwrap();
+            assert_eq!(read.plies(), played.plies());
+            assert_eq!(read.board(), played.board());
+        }
+        assert!(with_passes > 0, "no game had a forced pass");
     }
 
     #[test]
     fn undo_and_redo_walk_the_record() {
-        let mut game = WebGame::read("f5d6c3", 8).unwrap();
+        let mut game = WebGame::read("f5d6c3", BoardSize::EIGHT).unwrap();
         let after = game.board();
         assert!(game.undo() && game.undo());
         assert_eq!(game.transcript(), "f5");
@@ -343,7 +367,7 @@ mod tests {
     fn a_forced_pass_is_played_and_undone_with_its_move() {
         // After d1 White has no disc that flanks anything: it passes, Black moves again.
         let board = format!("XOO-----{}XO------ X", "-".repeat(48));
-        let mut game = WebGame::read(&board, 8).unwrap();
+        let mut game = WebGame::read(&board, BoardSize::EIGHT).unwrap();
         game.play_named("d1").unwrap();
         assert_eq!(game.plies(), "black d1,white pass");
         assert_eq!(game.to_move(), "black");

@@ -19,7 +19,7 @@
 use std::fmt;
 
 use super::ggf::{self, GgfError};
-use crate::board::{Color, Position, PositionError, SetupError, SIZES};
+use crate::board::{BoardSizeError, Color, Position, PositionError, SetupError, SIZES};
 use crate::game::Game;
 
 /// Most characters of the input quoted in an error.
@@ -61,9 +61,7 @@ impl fmt::Display for GameTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameTextError::Empty => f.write_str("no game: the text is empty"),
-            GameTextError::Size(size) => {
-                write!(f, "board size {size}: expected 6, 8, 10 or 12")
-            }
+            GameTextError::Size(size) => BoardSizeError(*size).fmt(f),
             GameTextError::Ggf(e) => f.write_str(&excerpt(&e.to_string(), 4 * EXCERPT)),
             GameTextError::Board(e) => write!(f, "malformed board: {e}"),
             GameTextError::Transcript { size, error, fits } => {
@@ -233,6 +231,11 @@ mod tests {
         assert!(e.ends_with("(on 8x8; it is a game of 10x10)"), "{e}");
         assert_eq!(read_game("  ", None).err(), Some(GameTextError::Empty));
         assert_eq!(read_game("f5", Some(7)).err(), Some(GameTextError::Size(7)));
+        // A size is worded where it is checked, by the board's own error.
+        assert_eq!(
+            GameTextError::Size(7).to_string(),
+            BoardSizeError(7).to_string()
+        );
     }
 
     #[test]
