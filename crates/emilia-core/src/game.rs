@@ -233,13 +233,16 @@ impl Game {
         eval: Option<f64>,
         seconds: Option<f64>,
     ) -> Result<(), PlayError> {
-        if self.is_over() {
-            return Err(self.over_error());
-        }
+        // The position refuses any move once the game is over, before any other check.
         let position = *self.position();
-        let next = position.play(mv).map_err(PlayError::Illegal)?;
-        self.push(position.to_move, mv, false, eval, seconds, next);
-        Ok(())
+        match position.play(mv) {
+            Ok(next) => {
+                self.push(position.to_move, mv, false, eval, seconds, next);
+                Ok(())
+            }
+            Err(MoveError::GameOver) => Err(self.over_error()),
+            Err(e) => Err(PlayError::Illegal(e)),
+        }
     }
 
     /// Makes it `color`'s turn: nothing when it already is; a recorded implicit pass when
