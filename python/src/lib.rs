@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use emilia_core::board::{AnyBoard, Board, Color, Move, Position, MAX_SIZE, SIZES};
+use emilia_core::board::{Board, Color, Move, Position, Square, MAX_SIZE, SIZES};
 use emilia_core::engine::{check_option, Config, Engine, Source, Stopper};
 use emilia_core::game::{Game, PlayError};
 use emilia_core::perft::{perft_stoppable, Convention};
@@ -65,7 +65,7 @@ fn move_names(py: Python<'_>) -> &[Py<PyString>] {
     static NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
     NAMES.get_or_init(py, || {
         (0..MAX_SIZE * MAX_SIZE)
-            .map(|i| emilia_core::board::Square::from_index(i, MAX_SIZE).to_string())
+            .map(|i| Square::from_index(i, MAX_SIZE).to_string())
             .chain(["pass".to_string()])
             .map(|name| PyString::intern(py, &name).unbind())
             .collect()
@@ -73,8 +73,13 @@ fn move_names(py: Python<'_>) -> &[Py<PyString>] {
 }
 
 /// The index in [`move_names`] of square `index` of a board of side `size`.
-fn name_index(index: usize, size: usize) -> usize {
-    index / size * MAX_SIZE + index % size
+fn name_index(index: usize, size: usize) -> u8 {
+    (index / size * MAX_SIZE + index % size) as u8
+}
+
+/// The square whose name is `move_names()[name]`.
+fn named_square(name: u8) -> Square {
+    Square::from_index(usize::from(name), MAX_SIZE)
 }
 
 fn invalid(error: impl std::fmt::Display) -> PyErr {
@@ -166,9 +171,10 @@ fn play_implicitly(game: &mut Game, mv: Move) -> Result<(), PlayError> {
 #[derive(Clone)]
 struct PyBoard {
     game: Game,
-    /// The mover's legal squares in the current position, kept with it: listing and
-    /// playing moves and `is_game_over` read them instead of generating them again.
-    moves: Vec<usize>,
+    /// The mover's legal squares in the current position, as indices in [`move_names`],
+    /// kept with it: listing and playing moves and `is_game_over` read them instead of
+    /// generating them again.
+    moves: Vec<u8>,
 }
 
 impl PyBoard {
@@ -192,24 +198,21 @@ impl PyBoard {
     /// Lists the mover's legal squares of the current position in `moves`, reusing its
     /// memory.
     fn find_moves(&mut self) {
-        let moves = &mut self.moves;
-        moves.clear();
-        match self.game.position().board {
-            AnyBoard::Six(b) => moves.extend(b.moves()),
-            AnyBoard::Eight(b) => moves.extend(b.moves()),
-            AnyBoard::Ten(b) => moves.extend(b.moves()),
-            AnyBoard::Twelve(b) => moves.extend(b.moves()),
+        fn list(board: &impl Board, moves: &mut Vec<u8>) {
+            let size = board.size();
+            moves.extend(board.moves().map(|i| name_index(i, size)));
         }
+        self.moves.clear();
+        emilia_core::with_board!(&self.game.position().board, b => list(b, &mut self.moves));
     }
 
     /// The move `value` names: a name from `legal_moves()` is known by its address; other
     /// text is read as the protocols read moves.
     fn read_move(&self, value: &Bound<'_, PyAny>) -> PyResult<Move> {
         let names = move_names(value.py());
-        let size = self.position().size();
-        for &i in &self.moves {
-            if names[name_index(i, size)].as_ptr() == value.as_ptr() {
-                return Ok(Move::Play(emilia_core::board::Square::from_index(i, size)));
+        for &name in &self.moves {
+            if names[usize::from(name)].as_ptr() == value.as_ptr() {
+                return Ok(Move::Play(named_square(name)));
             }
         }
         let Ok(text) = value.downcast::<PyString>() else {
@@ -395,12 +398,11 @@ impl PyBoard {
             let pass = (!self.position().is_game_over()).then(|| names[PASS].bind(py));
             return PyList::new(py, pass);
         }
-        let size = self.position().size();
         PyList::new(
             py,
             self.moves
                 .iter()
-                .map(|&i| names[name_index(i, size)].bind(py)),
+                .map(|&name| names[usize::from(name)].bind(py)),
         )
     }
 
