@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use emilia_core::board::{Board, Color, Move, Position, Square, MAX_SIZE, SIZES};
+use emilia_core::board::{Board, BoardSize, Color, Move, Position, Square, MAX_SIZE, SIZES};
 use emilia_core::engine::{check_option, Config, Engine, Source, Stopper};
+use emilia_core::formats::game_text::{read_game, GameTextError};
 use emilia_core::game::{Game, PlayError};
 use emilia_core::perft::{perft_stoppable, Convention};
 use emilia_core::search::{Clock, Limits, MoveScore, SearchReport};
@@ -110,13 +111,12 @@ fn show(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// A board side from Python: 6, 8, 10 or 12.
-fn read_size(value: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let size = whole(value, "board size").map_err(invalid)?;
-    usize::try_from(size)
-        .ok()
-        .filter(|s| SIZES.contains(s))
-        .ok_or_else(|| invalid(format!("no {size}x{size} board: expected 6, 8, 10 or 12")))
+/// A board size from Python, checked by the core.
+fn read_size(value: &Bound<'_, PyAny>) -> PyResult<BoardSize> {
+    let side = whole(value, "board size").map_err(invalid)?;
+    let side = usize::try_from(side)
+        .map_err(|_| invalid(format!("board size {side}: expected 6, 8, 10 or 12")))?;
+    BoardSize::new(side).map_err(invalid)
 }
 
 /// A colour from `"black"`/`"white"` (or `X`/`O`, `b`/`w`) or from the array's 1/2.
@@ -151,7 +151,8 @@ fn cell_code(value: &Bound<'_, PyAny>) -> Option<i64> {
 }
 
 /// A move from a game that leaves forced passes implicit: a pass first when the mover has
-/// no move and the move is not a pass. Every pass is recorded as a ply of its own.
+/// no move and the move is not a pass. Every pass is recorded as a ply of its own, as
+/// `play("pass")` records it, so that `pop` takes it back on its own.
 fn play_implicitly(game: &mut Game, mv: Move) -> Result<(), PlayError> {
     if mv != Move::Pass && game.must_pass() {
         game.play(Move::Pass)?;
@@ -236,11 +237,12 @@ impl PyBoard {
         Ok(())
     }
 
-    /// The board reached by `moves` (forced passes implicit) from the start of side `size`.
-    fn from_moves(moves: &Bound<'_, PyAny>, size: usize) -> PyResult<PyBoard> {
-        let mut game = Game::standard(size).expect("a checked size");
+    /// The board reached by `moves` (forced passes implicit) from the start of `size`.
+    fn from_moves(moves: &Bound<'_, PyAny>, size: BoardSize) -> PyResult<PyBoard> {
+        let mut game = Game::new(Position::start_of(size));
         // A game has at most a move and a pass for every square.
-        let most = 2 * size * size;
+        let most = 2 * size.squares();
+        let size = size.side();
         for (number, item) in moves.try_iter().map_err(invalid)?.enumerate() {
             let item = item?;
             if number == most {
@@ -265,6 +267,17 @@ impl PyBoard {
         }
         Ok(PyBoard::new_game(game))
     }
+
+    /// The board of a game the core read, every pass of it a ply of its own, as
+    /// [`play_implicitly`] records them.
+    fn from_record(record: &Game) -> PyResult<PyBoard> {
+        let mut game = Game::new(*record.start());
+        for (number, ply) in record.plies().iter().enumerate() {
+            game.play(ply.mv)
+                .map_err(|e| invalid(format!("move {} of the game: {e}", number + 1)))?;
+        }
+        Ok(PyBoard::new_game(game))
+    }
 }
 
 #[pymethods]
@@ -273,32 +286,32 @@ impl PyBoard {
     #[new]
     #[pyo3(signature = (size = None))]
     fn new(size: Option<&Bound<'_, PyAny>>) -> PyResult<PyBoard> {
-        let size = size.map(read_size).transpose()?.unwrap_or(8);
-        Ok(PyBoard::from_position(
-            Position::start(size).expect("a checked size"),
-        ))
+        let size = size.map(read_size).transpose()?;
+        Ok(PyBoard::from_position(Position::start_of(
+            size.unwrap_or(BoardSize::EIGHT),
+        )))
     }
 
-    /// The board reached by a game from the start position of side `size`: a transcript
-    /// (`"f5d6c3"`; passes implicit or as `pass`/`PA`) or a sequence of moves
-    /// (`["f5", "d6"]`).
+    /// The board reached by a game: a transcript (`"f5d6c3"`; passes implicit or as
+    /// `pass`/`PA`) or a sequence of moves (`["f5", "d6"]`) from the start position of side
+    /// `size`, or text the core reads as a game of its own size: a board string
+    /// (`"---…--- X"`) or a GGF game (`"(;GM[Othello]…;)"`).
     #[staticmethod]
     #[pyo3(signature = (transcript, size = None))]
     fn from_transcript(
         transcript: &Bound<'_, PyAny>,
         size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBoard> {
-        let size = size.map(read_size).transpose()?.unwrap_or(8);
+        let size = size.map(read_size).transpose()?.unwrap_or(BoardSize::EIGHT);
         let Ok(text) = transcript.downcast::<PyString>() else {
             return PyBoard::from_moves(transcript, size);
         };
-        let start = Position::start(size).expect("a checked size");
-        let (_, moves) = start.play_transcript(&text.to_cow()?).map_err(invalid)?;
-        let mut game = Game::new(start);
-        for mv in moves {
-            play_implicitly(&mut game, mv).map_err(invalid)?;
+        match read_game(&text.to_cow()?, Some(size.side())) {
+            Ok(game) => PyBoard::from_record(&game),
+            // A game of no moves yet, as `transcript()` gives it.
+            Err(GameTextError::Empty) => Ok(PyBoard::from_position(Position::start_of(size))),
+            Err(e) => Err(invalid(e)),
         }
-        Ok(PyBoard::new_game(game))
     }
 
     /// A board from the protocol's square string (`X` Black, `O` White, `-` empty; a1, b1,
