@@ -38,7 +38,7 @@ def binary_search(binary, depth):
     ).stdout
     answers = [line[2:] for line in out.splitlines() if line.startswith("= ") and line[2:]]
     fields = answers[2].split()
-    report = dict(zip(fields[::2], fields[1::2]))
+    report = dict(zip(fields[::2], fields[1::2], strict=False))
     return answers[1], int(report["nodes"]), float(report["time"])
 
 

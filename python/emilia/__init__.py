@@ -34,15 +34,20 @@ _COMPILED = {
 
 
 def __getattr__(name):
+    # Each name is loaded once, then kept in the module, where the next look-up finds it
+    # without this call (``emilia.Board(8)`` in a loop).
     if name in _COMPILED:
         from . import _emilia
 
-        return getattr(_emilia, name)
-    if name == "Engine":
+        value = getattr(_emilia, name)
+    elif name == "Engine":
         from .inprocess import Engine
 
-        return Engine
-    raise AttributeError(f"module 'emilia' has no attribute {name!r}")
+        value = Engine
+    else:
+        raise AttributeError(f"module 'emilia' has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def __dir__():

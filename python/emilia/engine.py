@@ -653,7 +653,7 @@ class SimpleEngine:
         if is_emilia and move != "pass":
             text = self._gtp("last_search")
             fields = text.split()
-            report = dict(zip(fields[::2], fields[1::2]))
+            report = dict(zip(fields[::2], fields[1::2], strict=False))
             try:
                 result.update(
                     score=_number(report["score"]),

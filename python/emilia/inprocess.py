@@ -103,11 +103,19 @@ def _bounds(limit, color):
 
 
 def _board(game, size):
-    """An ``emilia.Board`` of a game given as the pipe client takes games."""
+    """An ``emilia.Board`` of a game given as the pipe client takes games: a transcript, any
+    iterable of moves, or an object with ``size`` and ``transcript()`` (and, read by the
+    same reader, a board string or a GGF game)."""
     if isinstance(game, Board):
         return game
     if hasattr(game, "transcript") and hasattr(game, "size"):
         return Board.from_transcript(game.transcript(), game.size)
-    if isinstance(game, (str, list, tuple)):
+    if isinstance(game, str):
         return Board.from_transcript(game, size)
-    raise TypeError(f"game {game!r}: expected an emilia.Board, a transcript or a list of moves")
+    try:
+        moves = iter(game)
+    except TypeError:
+        raise TypeError(
+            f"game {game!r}: expected an emilia.Board, a transcript or a list of moves"
+        ) from None
+    return Board.from_transcript(moves, size)

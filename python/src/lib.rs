@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use emilia_core::board::{AnyBoard, Board, Color, Move, Position, MAX_SIZE, SIZES};
+use emilia_core::board::{Board, BoardSize, Color, Move, Position, Square, MAX_SIZE, SIZES};
 use emilia_core::engine::{check_option, Config, Engine, Source, Stopper};
+use emilia_core::formats::game_text::{read_game, GameTextError};
 use emilia_core::game::{Game, PlayError};
 use emilia_core::perft::{perft_stoppable, Convention};
 use emilia_core::search::{Clock, Limits, MoveScore, SearchReport};
@@ -65,7 +66,7 @@ fn move_names(py: Python<'_>) -> &[Py<PyString>] {
     static NAMES: GILOnceCell<Vec<Py<PyString>>> = GILOnceCell::new();
     NAMES.get_or_init(py, || {
         (0..MAX_SIZE * MAX_SIZE)
-            .map(|i| emilia_core::board::Square::from_index(i, MAX_SIZE).to_string())
+            .map(|i| Square::from_index(i, MAX_SIZE).to_string())
             .chain(["pass".to_string()])
             .map(|name| PyString::intern(py, &name).unbind())
             .collect()
@@ -73,8 +74,13 @@ fn move_names(py: Python<'_>) -> &[Py<PyString>] {
 }
 
 /// The index in [`move_names`] of square `index` of a board of side `size`.
-fn name_index(index: usize, size: usize) -> usize {
-    index / size * MAX_SIZE + index % size
+fn name_index(index: usize, size: usize) -> u8 {
+    (index / size * MAX_SIZE + index % size) as u8
+}
+
+/// The square whose name is `move_names()[name]`.
+fn named_square(name: u8) -> Square {
+    Square::from_index(usize::from(name), MAX_SIZE)
 }
 
 fn invalid(error: impl std::fmt::Display) -> PyErr {
@@ -105,13 +111,12 @@ fn show(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// A board side from Python: 6, 8, 10 or 12.
-fn read_size(value: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let size = whole(value, "board size").map_err(invalid)?;
-    usize::try_from(size)
-        .ok()
-        .filter(|s| SIZES.contains(s))
-        .ok_or_else(|| invalid(format!("no {size}x{size} board: expected 6, 8, 10 or 12")))
+/// A board size from Python, checked by the core.
+fn read_size(value: &Bound<'_, PyAny>) -> PyResult<BoardSize> {
+    let side = whole(value, "board size").map_err(invalid)?;
+    let side = usize::try_from(side)
+        .map_err(|_| invalid(format!("board size {side}: expected 6, 8, 10 or 12")))?;
+    BoardSize::new(side).map_err(invalid)
 }
 
 /// A colour from `"black"`/`"white"` (or `X`/`O`, `b`/`w`) or from the array's 1/2.
@@ -146,7 +151,8 @@ fn cell_code(value: &Bound<'_, PyAny>) -> Option<i64> {
 }
 
 /// A move from a game that leaves forced passes implicit: a pass first when the mover has
-/// no move and the move is not a pass. Every pass is recorded as a ply of its own.
+/// no move and the move is not a pass. Every pass is recorded as a ply of its own, as
+/// `play("pass")` records it, so that `pop` takes it back on its own.
 fn play_implicitly(game: &mut Game, mv: Move) -> Result<(), PlayError> {
     if mv != Move::Pass && game.must_pass() {
         game.play(Move::Pass)?;
@@ -166,9 +172,10 @@ fn play_implicitly(game: &mut Game, mv: Move) -> Result<(), PlayError> {
 #[derive(Clone)]
 struct PyBoard {
     game: Game,
-    /// The mover's legal squares in the current position, kept with it: listing and
-    /// playing moves and `is_game_over` read them instead of generating them again.
-    moves: Vec<usize>,
+    /// The mover's legal squares in the current position, as indices in [`move_names`],
+    /// kept with it: listing and playing moves and `is_game_over` read them instead of
+    /// generating them again.
+    moves: Vec<u8>,
 }
 
 impl PyBoard {
@@ -192,24 +199,21 @@ impl PyBoard {
     /// Lists the mover's legal squares of the current position in `moves`, reusing its
     /// memory.
     fn find_moves(&mut self) {
-        let moves = &mut self.moves;
-        moves.clear();
-        match self.game.position().board {
-            AnyBoard::Six(b) => moves.extend(b.moves()),
-            AnyBoard::Eight(b) => moves.extend(b.moves()),
-            AnyBoard::Ten(b) => moves.extend(b.moves()),
-            AnyBoard::Twelve(b) => moves.extend(b.moves()),
+        fn list(board: &impl Board, moves: &mut Vec<u8>) {
+            let size = board.size();
+            moves.extend(board.moves().map(|i| name_index(i, size)));
         }
+        self.moves.clear();
+        emilia_core::with_board!(&self.game.position().board, b => list(b, &mut self.moves));
     }
 
     /// The move `value` names: a name from `legal_moves()` is known by its address; other
     /// text is read as the protocols read moves.
     fn read_move(&self, value: &Bound<'_, PyAny>) -> PyResult<Move> {
         let names = move_names(value.py());
-        let size = self.position().size();
-        for &i in &self.moves {
-            if names[name_index(i, size)].as_ptr() == value.as_ptr() {
-                return Ok(Move::Play(emilia_core::board::Square::from_index(i, size)));
+        for &name in &self.moves {
+            if names[usize::from(name)].as_ptr() == value.as_ptr() {
+                return Ok(Move::Play(named_square(name)));
             }
         }
         let Ok(text) = value.downcast::<PyString>() else {
@@ -233,11 +237,12 @@ impl PyBoard {
         Ok(())
     }
 
-    /// The board reached by `moves` (forced passes implicit) from the start of side `size`.
-    fn from_moves(moves: &Bound<'_, PyAny>, size: usize) -> PyResult<PyBoard> {
-        let mut game = Game::standard(size).expect("a checked size");
+    /// The board reached by `moves` (forced passes implicit) from the start of `size`.
+    fn from_moves(moves: &Bound<'_, PyAny>, size: BoardSize) -> PyResult<PyBoard> {
+        let mut game = Game::new(Position::start_of(size));
         // A game has at most a move and a pass for every square.
-        let most = 2 * size * size;
+        let most = 2 * size.squares();
+        let size = size.side();
         for (number, item) in moves.try_iter().map_err(invalid)?.enumerate() {
             let item = item?;
             if number == most {
@@ -262,6 +267,17 @@ impl PyBoard {
         }
         Ok(PyBoard::new_game(game))
     }
+
+    /// The board of a game the core read, every pass of it a ply of its own, as
+    /// [`play_implicitly`] records them.
+    fn from_record(record: &Game) -> PyResult<PyBoard> {
+        let mut game = Game::new(*record.start());
+        for (number, ply) in record.plies().iter().enumerate() {
+            game.play(ply.mv)
+                .map_err(|e| invalid(format!("move {} of the game: {e}", number + 1)))?;
+        }
+        Ok(PyBoard::new_game(game))
+    }
 }
 
 #[pymethods]
@@ -270,32 +286,32 @@ impl PyBoard {
     #[new]
     #[pyo3(signature = (size = None))]
     fn new(size: Option<&Bound<'_, PyAny>>) -> PyResult<PyBoard> {
-        let size = size.map(read_size).transpose()?.unwrap_or(8);
-        Ok(PyBoard::from_position(
-            Position::start(size).expect("a checked size"),
-        ))
+        let size = size.map(read_size).transpose()?;
+        Ok(PyBoard::from_position(Position::start_of(
+            size.unwrap_or(BoardSize::EIGHT),
+        )))
     }
 
-    /// The board reached by a game from the start position of side `size`: a transcript
-    /// (`"f5d6c3"`; passes implicit or as `pass`/`PA`) or a sequence of moves
-    /// (`["f5", "d6"]`).
+    /// The board reached by a game: a transcript (`"f5d6c3"`; passes implicit or as
+    /// `pass`/`PA`) or a sequence of moves (`["f5", "d6"]`) from the start position of side
+    /// `size`, or text the core reads as a game of its own size: a board string
+    /// (`"---…--- X"`) or a GGF game (`"(;GM[Othello]…;)"`).
     #[staticmethod]
     #[pyo3(signature = (transcript, size = None))]
     fn from_transcript(
         transcript: &Bound<'_, PyAny>,
         size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBoard> {
-        let size = size.map(read_size).transpose()?.unwrap_or(8);
+        let size = size.map(read_size).transpose()?.unwrap_or(BoardSize::EIGHT);
         let Ok(text) = transcript.downcast::<PyString>() else {
             return PyBoard::from_moves(transcript, size);
         };
-        let start = Position::start(size).expect("a checked size");
-        let (_, moves) = start.play_transcript(&text.to_cow()?).map_err(invalid)?;
-        let mut game = Game::new(start);
-        for mv in moves {
-            play_implicitly(&mut game, mv).map_err(invalid)?;
+        match read_game(&text.to_cow()?, Some(size.side())) {
+            Ok(game) => PyBoard::from_record(&game),
+            // A game of no moves yet, as `transcript()` gives it.
+            Err(GameTextError::Empty) => Ok(PyBoard::from_position(Position::start_of(size))),
+            Err(e) => Err(invalid(e)),
         }
-        Ok(PyBoard::new_game(game))
     }
 
     /// A board from the protocol's square string (`X` Black, `O` White, `-` empty; a1, b1,
@@ -395,12 +411,11 @@ impl PyBoard {
             let pass = (!self.position().is_game_over()).then(|| names[PASS].bind(py));
             return PyList::new(py, pass);
         }
-        let size = self.position().size();
         PyList::new(
             py,
             self.moves
                 .iter()
-                .map(|&i| names[name_index(i, size)].bind(py)),
+                .map(|&name| names[usize::from(name)].bind(py)),
         )
     }
 

@@ -100,7 +100,7 @@ def test_the_same_search_as_the_binary(engine):
     ).stdout
     answers = [line[2:] for line in out.splitlines() if line.startswith("= ") and line[2:]]
     move, fields = answers[0], answers[1].split()
-    report = dict(zip(fields[::2], fields[1::2]))
+    report = dict(zip(fields[::2], fields[1::2], strict=False))
     ours = Engine(threads=1, hash=64, book=False).play(Board(8), Limit(depth=10))
     assert ours.move == move
     assert ours.nodes == int(report["nodes"])

@@ -3,6 +3,7 @@ enters, with the package's own error naming it; no panic reaching Python; Ctrl-C
 long search; iterables read only as far as a board goes; the games both engines take."""
 
 import os
+import random
 import select
 import signal
 import subprocess
@@ -183,7 +184,14 @@ def test_both_engines_take_the_same_games(engine):
         return result.move, result.nodes, result.score
 
     by_board = fresh_search(Board.from_transcript("f5d6"))
-    for game in ("f5d6", ["f5", "d6"], ("f5", "d6"), Board.from_transcript(["f5", "d6"])):
+    same = (
+        "f5d6",
+        ["f5", "d6"],
+        ("f5", "d6"),
+        iter(["f5", "d6"]),
+        Board.from_transcript(["f5", "d6"]),
+    )
+    for game in same:
         assert fresh_search(game) == by_board, game
     first = Board(6).legal_moves()[0]
     six = engine.play(first, Limit(depth=2), size=6)
@@ -196,6 +204,46 @@ def test_both_engines_take_the_same_games(engine):
         engine.play("f5f5", Limit(depth=2))
     with pytest.raises(TypeError):
         engine.play(42, Limit(depth=2))
+
+
+def test_one_reader_takes_transcripts_board_strings_and_ggf_games(engine):
+    played = Board.from_transcript("f5d6c3")
+    start = "-------- -------- -------- ---O*--- ---*O--- -------- -------- --------"
+    ggf = Board.from_transcript(f"(;GM[Othello]PB[a]PW[b]BO[8 {start} *]B[F5]W[D6]B[C3];)")
+    assert ggf == played and ggf.move_stack == ["f5", "d6", "c3"]
+    squares = Board.from_transcript(f"{played.squares()} {played.side()}")
+    assert squares == played and squares.move_stack == []
+    # A board string and a GGF game carry their own size; a transcript is read on `size`.
+    ten = Board.from_transcript(Board(10).squares() + " O")
+    assert (ten.size, ten.turn) == (10, "white")
+    assert Board.from_transcript("g6", size=10).transcript() == "g6"
+    with pytest.raises(InvalidBoardError, match="game of 10x10"):
+        Board.from_transcript("g6", size=8)
+    for bad in ("(;GM[Othello]BO[8 nonsense];)", "XO-- X", "f5 f5"):
+        with pytest.raises(InvalidBoardError):
+            Board.from_transcript(bad)
+    assert Board.from_transcript(" ", 6) == Board(6)  # no moves yet
+    # The in-process engine reads its games the same way.
+    result = engine.play(f"{played.squares()} {played.side()}", Limit(depth=2))
+    assert result.move in played.legal_moves()
+
+
+def test_passes_in_a_transcript_are_plies_of_their_own():
+    rng = random.Random(5)
+    for _ in range(100):
+        board = Board(6)
+        while (moves := board.legal_moves()) and board.move_stack[-1:] != ["pass"]:
+            board.play(rng.choice(moves))
+        if moves:
+            break
+    assert board.move_stack[-1] == "pass" and not board.is_game_over()
+    # The transcript leaves passes implicit; a pass written at its end is kept.
+    for text in (board.transcript() + "pass", board.transcript() + " PA"):
+        again = Board.from_transcript(text, 6)
+        assert again == board and again.move_stack == board.move_stack, text
+        assert again.pop() == "pass" and again.move_stack == board.move_stack[:-1]
+    ahead = Board.from_transcript(board.transcript(), 6)
+    assert ahead.turn != board.turn and ahead.move_stack == board.move_stack[:-1]
 
 
 def test_the_board_is_drawn_as_the_command_line_draws_it():

@@ -233,13 +233,16 @@ impl Game {
         eval: Option<f64>,
         seconds: Option<f64>,
     ) -> Result<(), PlayError> {
-        if self.is_over() {
-            return Err(self.over_error());
-        }
+        // The position refuses any move once the game is over, before any other check.
         let position = *self.position();
-        let next = position.play(mv).map_err(PlayError::Illegal)?;
-        self.push(position.to_move, mv, false, eval, seconds, next);
-        Ok(())
+        match position.play(mv) {
+            Ok(next) => {
+                self.push(position.to_move, mv, false, eval, seconds, next);
+                Ok(())
+            }
+            Err(MoveError::GameOver) => Err(self.over_error()),
+            Err(e) => Err(PlayError::Illegal(e)),
+        }
     }
 
     /// Makes it `color`'s turn: nothing when it already is; a recorded implicit pass when
@@ -305,14 +308,18 @@ impl Game {
     }
 
     /// The game a transcript plays from `start`, every pass in it implicit, as
-    /// [`Game::play_implicit`] records them.
+    /// [`Game::play_implicit`] records them; a pass at the end is kept (as an implicit
+    /// pass), so the game reaches the position the transcript does.
     pub fn from_transcript(start: Position, text: &str) -> Result<Game, PositionError> {
         let (_, moves) = start.play_transcript(text)?;
         let mut game = Game::new(start);
-        for mv in moves.into_iter().filter(|m| *m != Move::Pass) {
+        for mv in moves {
             // The transcript played: each move is legal, after a pass where it needs one.
-            game.play_implicit(mv, None, None)
-                .expect("a transcript's moves are legal");
+            let played = match mv {
+                Move::Pass => game.turn_for(game.position().to_move.opponent()),
+                mv => game.play_implicit(mv, None, None),
+            };
+            played.expect("a transcript's moves are legal");
         }
         Ok(game)
     }
@@ -532,6 +539,19 @@ mod tests {
         // A colourless move after a forced pass.
         game.play_implicit(mv("c1"), None, None).unwrap();
         assert_eq!(game.plies().len(), 2);
+    }
+
+    #[test]
+    fn transcripts_keep_their_passes_implicit_and_their_last_pass() {
+        let start = white_must_pass();
+        let passed = Game::from_transcript(start, "pass").unwrap();
+        assert_eq!(passed.position(), &start.play(Move::Pass).unwrap());
+        assert!(passed.plies()[0].implicit);
+        for text in ["c1", "pass c1", "PAc1"] {
+            let game = Game::from_transcript(start, text).unwrap();
+            assert_eq!(game.plies().len(), 2, "{text}");
+            assert!(game.plies()[0].implicit && game.is_over(), "{text}");
+        }
     }
 
     #[test]

@@ -88,6 +88,23 @@ impl AnyBoard {
         }
     }
 
+    /// The position after a move on `index` if it is legal: on 8x8 the discs it flips
+    /// are found once, for the test and the move.
+    fn play_if_legal(&self, index: usize) -> Option<AnyBoard> {
+        match self {
+            AnyBoard::Eight(b) => {
+                // An empty square is a legal move exactly when a disc there flips some.
+                let flipped = if index < 64 && b.empty_mask() >> index & 1 != 0 {
+                    b.flips(index)
+                } else {
+                    0
+                };
+                (flipped != 0).then(|| AnyBoard::Eight(b.after(index, flipped)))
+            }
+            _ => self.is_legal(index).then(|| self.play(index)),
+        }
+    }
+
     /// The position after a pass.
     pub fn pass(&self) -> AnyBoard {
         match self {
@@ -388,6 +405,19 @@ impl Position {
 
     /// Checks `mv` and returns the position after it, or why it is illegal.
     pub fn play(&self, mv: Move) -> Result<Position, MoveError> {
+        // The common case first: a legal move is played after one test, which also shows
+        // that the game goes on. Anything else is explained below, game over first.
+        if let Move::Play(sq) = mv {
+            if let Some(board) = sq
+                .index(self.size())
+                .and_then(|index| self.board.play_if_legal(index))
+            {
+                return Ok(Position {
+                    board,
+                    to_move: self.to_move.opponent(),
+                });
+            }
+        }
         if self.is_game_over() {
             return Err(MoveError::GameOver);
         }
