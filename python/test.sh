@@ -11,7 +11,10 @@ python=${PYTHON:-python3}
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest numpy
+# The module is built with the test profile (optimised, with debug assertions), which is
+# the profile `cargo test` builds the core with: run from there, the core is built once.
+MATURIN_PEP517_ARGS="--profile test" \
+    "$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest numpy
 if [ -z "${EMILIA:-}" ]; then
     cargo build --release --quiet
     export EMILIA="$PWD/target/release/emilia"

@@ -18,8 +18,9 @@ if command -v wasm-bindgen >/dev/null 2>&1 && [ "$(wasm-bindgen --version)" = "w
     bindgen="$(command -v wasm-bindgen)"
 elif [ ! -x "$bindgen" ]; then
     echo "build.sh: installing wasm-bindgen-cli $version into $tools (once)" >&2
-    nice -n 19 cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools" \
-        --target-dir "$target/wasm-bindgen-cli-build"
+    # Unoptimised: it compiles in half the time, and binds the page in a second or two.
+    nice -n 19 cargo install wasm-bindgen-cli --version "$version" --locked --debug \
+        --root "$tools" --target-dir "$target/wasm-bindgen-cli-build"
 fi
 if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown

@@ -545,13 +545,16 @@ fn a_search_stopped_at_any_moment_on_any_thread_count_plays_a_legal_move() {
                 move_time: Some(Duration::from_secs(5)),
                 ..Limits::default()
             };
+            // A request, as a front-end stops: one that lands before the search has started
+            // still stops it (a bare stop then is lost, and the search runs its 5 s).
             let report = std::thread::scope(|scope| {
                 scope.spawn(|| {
                     std::thread::sleep(delay);
-                    stop.stop();
+                    stop.request();
                 });
                 engine.search(position, &limits, &mut |_| {})
             });
+            stop.handled();
             assert!(
                 position.play(report.best).is_ok(),
                 "{threads} threads, {position}: {}",
