@@ -21,7 +21,7 @@ use super::args::Args;
 use super::output::outln;
 use crate::referee::game::{Ending, GameRecord};
 use crate::referee::{self, openings, EngineSpec, MatchConfig, TimeControl};
-use emilia_core::board::Color;
+use emilia_core::board::{BoardSize, Color};
 use emilia_core::game::Game;
 use emilia_core::search::time::own_moves_left;
 
@@ -235,7 +235,7 @@ fn game_config(
     let mut config = MatchConfig::new(spec.clone(), spec, 1);
     config.time = timing;
     if !opening.is_empty() {
-        config.openings = openings::parse(opening, 8, "the benchmark's openings")?;
+        config.openings = openings::parse(opening, BoardSize::EIGHT, "the benchmark's openings")?;
     }
     // A move that overruns its clock is counted here, not forfeited: the game goes on. The
     // referee gives up on an engine only 5 s past its time, as on a command after 10 s.
