@@ -11,9 +11,10 @@ python=${PYTHON:-python3}
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
-# The module is built with the test profile (optimised, with debug assertions), which is
-# the profile `cargo test` builds the core with: run from there, the core is built once.
-MATURIN_PEP517_ARGS="--profile test" \
+# The module is built with the dev profile (optimised, with debug assertions), the one
+# `cargo test` builds the core with: run from there, the core is built once. (Not
+# `--profile test`, which would build the module as a test program.)
+MATURIN_PEP517_ARGS="--profile dev" \
     "$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest numpy
 if [ -z "${EMILIA:-}" ]; then
     cargo build --release --quiet
