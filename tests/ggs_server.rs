@@ -1,5 +1,6 @@
-//! `emilia ggs` against the real GGS server, started and stopped by each test on ports of
-//! its own (see ggs_support). Skipped with a message where the server's source is absent.
+//! `emilia ggs` against the real GGS server, started once for these tests and shared by
+//! them, each test with logins of its own (the benchmark starts a server of its own; see
+//! ggs_support). Skipped with a message where the server's source is absent.
 
 mod ggs_support;
 
@@ -9,7 +10,65 @@ use emilia_core::board::{Color, Position};
 use ggs_support::{replay, squeezing, Client, Conn, Relay, Scratch, Server};
 
 const PASSWORD: &str = "pw-Zq81x";
+const OPPONENT_PASSWORD: &str = "a-pass";
 const MINUTE: Duration = Duration::from_secs(60);
+
+/// One test's logins on the shared server: the client under test's (password `PASSWORD`)
+/// and its opponent's (`OPPONENT_PASSWORD`), used by no other test, so that no test sees
+/// another's requests or games.
+struct Logins {
+    client: &'static str,
+    opponent: &'static str,
+}
+
+const ACCEPT: Logins = Logins {
+    client: "emil1",
+    opponent: "alice1",
+};
+const PASSES: Logins = Logins {
+    client: "emil2",
+    opponent: "alice2",
+};
+const PAIR: Logins = Logins {
+    client: "emil3",
+    opponent: "ann3",
+};
+const SYNCHRO: Logins = Logins {
+    client: "emil4",
+    opponent: "ann4",
+};
+const TIMEOUT: Logins = Logins {
+    client: "emil5",
+    opponent: "alice5",
+};
+const CUT: Logins = Logins {
+    client: "emil6",
+    opponent: "alice6",
+};
+const SIGTERM: Logins = Logins {
+    client: "emil7",
+    opponent: "alice7",
+};
+const SIZES: Logins = Logins {
+    client: "emil8",
+    opponent: "ann8",
+};
+const EVERY_TEST: [Logins; 8] = [ACCEPT, PASSES, PAIR, SYNCHRO, TIMEOUT, CUT, SIGTERM, SIZES];
+
+/// The server these tests share, with every test's logins.
+fn shared_server() -> Option<&'static Server> {
+    let users: Vec<String> = EVERY_TEST
+        .iter()
+        .flat_map(|l| {
+            [
+                format!("{}:{PASSWORD}", l.client),
+                format!("{}:{OPPONENT_PASSWORD}", l.opponent),
+            ]
+        })
+        .collect();
+    let users: Vec<&str> = users.iter().map(String::as_str).collect();
+    Server::shared(&users)
+}
 
 /// The score a `- match` line gives its first-named player.
 fn first_score(line: &str) -> f64 {
@@ -35,36 +94,40 @@ fn finished_records(client: &Client, count: usize) -> Vec<(Position, i32)> {
 
 #[test]
 fn requests_are_declined_or_accepted_and_a_game_is_played_to_the_end() {
-    let Some(server) = Server::start(15200, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = ACCEPT;
     let scratch = Scratch::new("accept");
     let mut emil = Client::start(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "1", "--depth", "2"],
     );
     emil.wait_ready();
-    let mut alice = Conn::login(server.port, "alice", "apw");
+    let mut alice = Conn::login(server.port, foe, OPPONENT_PASSWORD);
     alice.expect("open 1 =>", MINUTE);
     // Anti-Othello: declined, with the reason in the log; the request goes.
-    alice.send("ts ask 8a 01:00//00:10 emil");
+    alice.send(&format!("ts ask 8a 01:00//00:10 {me}"));
     alice.expect("/os: +", MINUTE);
     alice.expect("/os: -", MINUTE);
     emil.wait_log("anti-Othello is not played", MINUTE);
     // A clock outside the bounds: declined too.
-    alice.send("ts ask 8 02:00:00//00:10 emil");
+    alice.send(&format!("ts ask 8 02:00:00//00:10 {me}"));
     alice.expect("/os: -", MINUTE);
     emil.wait_log("main time 7200s is outside", MINUTE);
     // A 6x6 game: accepted and played to the end.
-    alice.send("ts ask 6 01:00//00:10 emil");
-    let (end, _) = alice.play_game("alice", 2 * MINUTE, &mut squeezing);
+    alice.send(&format!("ts ask 6 01:00//00:10 {me}"));
+    let (end, _) = alice.play_game(foe, 2 * MINUTE, &mut squeezing);
     let alice_score = first_score(&end);
     assert_eq!(emil.wait(MINUTE), 0, "{}", emil.read(&emil.stderr));
     let scores = finished_records(&emil, 1);
-    let emil_black = emil.records()[0].contains("PB[emil]");
+    let emil_black = emil.records()[0].contains(&format!("PB[{me}]"));
     let emil_score = if emil_black {
         scores[0].1
     } else {
@@ -73,27 +136,31 @@ fn requests_are_declined_or_accepted_and_a_game_is_played_to_the_end() {
     assert_eq!(f64::from(emil_score), -alice_score, "{end}");
     let out = emil.out_text();
     assert!(out.starts_with("result ."), "{out}");
-    assert!(out.contains(&format!("emil {emil_score:+}")), "{out}");
+    assert!(out.contains(&format!("{me} {emil_score:+}")), "{out}");
     emil.assert_password_kept();
 }
 
 #[test]
 fn passes_are_sent_and_followed() {
-    let Some(server) = Server::start(15270, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = PASSES;
     let scratch = Scratch::new("passes");
     // Random moves against moves that leave the fewest replies: passes come soon.
     let mut emil = Client::start_with(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--player", "random", "--seed", "7"],
         &[],
     );
     emil.wait_ready();
-    let mut alice = Conn::login(server.port, "alice", "apw");
+    let mut alice = Conn::login(server.port, foe, OPPONENT_PASSWORD);
     alice.expect("open 1 =>", MINUTE);
     let mut passed = [0u32; 2];
     let mut games = 0;
@@ -112,11 +179,11 @@ fn passes_are_sent_and_followed() {
         }
     };
     while passed.contains(&0) && games < 20 {
-        alice.send("ts ask 6 01:00//00:10 emil");
-        let (_, passes) = alice.play_game("alice", MINUTE, &mut varied);
+        alice.send(&format!("ts ask 6 01:00//00:10 {me}"));
+        let (_, passes) = alice.play_game(foe, MINUTE, &mut varied);
         games += 1;
         let record = emil.wait_records(games);
-        let emil_color = if record.contains("PB[emil]") {
+        let emil_color = if record.contains(&format!("PB[{me}]")) {
             Color::Black
         } else {
             Color::White
@@ -143,14 +210,18 @@ fn passes_are_sent_and_followed() {
 
 #[test]
 fn two_clients_play_an_8x8_game_through_the_server() {
-    let Some(server) = Server::start(15210, &["ann:a-pass", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = PAIR;
     let scratch = Scratch::new("pair");
     let mut emil = Client::start(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "1", "--depth", "3"],
     );
@@ -158,8 +229,8 @@ fn two_clients_play_an_8x8_game_through_the_server() {
     let mut ann = Client::start(
         &scratch,
         server.port,
-        "ann",
-        "a-pass",
+        foe,
+        OPPONENT_PASSWORD,
         &[
             "--games",
             "1",
@@ -169,7 +240,7 @@ fn two_clients_play_an_8x8_game_through_the_server() {
             "--ask",
             "8",
             "00:40//00:10",
-            "emil",
+            me,
         ],
     );
     assert_eq!(ann.wait(2 * MINUTE), 0);
@@ -183,14 +254,18 @@ fn two_clients_play_an_8x8_game_through_the_server() {
 
 #[test]
 fn a_synchro_pair_with_a_random_start_is_played_at_once() {
-    let Some(server) = Server::start(15220, &["ann:a-pass", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = SYNCHRO;
     let scratch = Scratch::new("synchro");
     let mut emil = Client::start(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "2", "--depth", "2", "--threads", "2"],
     );
@@ -198,8 +273,8 @@ fn a_synchro_pair_with_a_random_start_is_played_at_once() {
     let mut ann = Client::start(
         &scratch,
         server.port,
-        "ann",
-        "a-pass",
+        foe,
+        OPPONENT_PASSWORD,
         &[
             "--games",
             "2",
@@ -208,7 +283,7 @@ fn a_synchro_pair_with_a_random_start_is_played_at_once() {
             "--ask",
             "s8r20",
             "01:00//00:10",
-            "emil",
+            me,
         ],
     );
     assert_eq!(ann.wait(2 * MINUTE), 0);
@@ -259,23 +334,27 @@ fn a_synchro_pair_with_a_random_start_is_played_at_once() {
 
 #[test]
 fn main_time_running_out_goes_on_in_the_extension() {
-    let Some(server) = Server::start(15230, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = TIMEOUT;
     let scratch = Scratch::new("timeout");
     let mut emil = Client::start(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "1", "--min-time", "0", "--lag", "0"],
     );
     emil.wait_ready();
-    let mut alice = Conn::login(server.port, "alice", "apw");
+    let mut alice = Conn::login(server.port, foe, OPPONENT_PASSWORD);
     alice.expect("open 1 =>", MINUTE);
     // No main time: the client plays the whole game in its 40-second extension.
-    alice.send("ts ask 8 00:00//00:40 emil");
-    let (end, _) = alice.play_game("alice", 3 * MINUTE, &mut squeezing);
+    alice.send(&format!("ts ask 8 00:00//00:40 {me}"));
+    let (end, _) = alice.play_game(foe, 3 * MINUTE, &mut squeezing);
     assert!(alice.seen.contains("/os: timeout"), "{}", alice.seen);
     assert!(
         !alice.seen.contains("fatal-timeout"),
@@ -283,7 +362,7 @@ fn main_time_running_out_goes_on_in_the_extension() {
     );
     assert_eq!(emil.wait(MINUTE), 0);
     let log = emil.log_text();
-    assert!(log.contains("emil is out of main time"), "{log}");
+    assert!(log.contains(&format!("{me} is out of main time")), "{log}");
     let records = emil.records();
     assert_eq!(records.len(), 1);
     let (board, re) = replay(&records[0]);
@@ -294,38 +373,43 @@ fn main_time_running_out_goes_on_in_the_extension() {
 
 #[test]
 fn a_cut_connection_is_reconnected_and_the_game_followed() {
-    let Some(server) = Server::start(15240, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
-    let relay = Relay::start(15249, server.port);
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = CUT;
+    let relay = Relay::start(server.port);
     let scratch = Scratch::new("cut");
     let mut emil = Client::start(
         &scratch,
         relay.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "2", "--depth", "2"],
     );
     emil.wait_ready();
-    let mut alice = Conn::login(server.port, "alice", "apw");
+    let mut alice = Conn::login(server.port, foe, OPPONENT_PASSWORD);
     alice.expect("open 1 =>", MINUTE);
-    alice.send("ts ask 8 01:00//00:10 emil");
-    alice.play_moves("alice", MINUTE, 4, &mut squeezing);
+    alice.send(&format!("ts ask 8 01:00//00:10 {me}"));
+    alice.play_moves(foe, MINUTE, 4, &mut squeezing);
     relay.cut();
     // The server ends the game: the client left.
     let end = alice.expect("/os: - match", MINUTE);
-    assert!(end.ends_with("emil left"), "{end}");
+    assert!(end.ends_with(&format!("{me} left")), "{end}");
     // The client logs in again, ends the game as the server did, and plays on.
     emil.wait_log("reconnecting in", MINUTE);
-    let logins = || emil.log_text().matches("logged in as emil").count();
+    let logged_in = format!("logged in as {me}");
+    let logins = || emil.log_text().matches(&logged_in).count();
     let deadline = std::time::Instant::now() + MINUTE;
     while logins() < 2 {
         assert!(std::time::Instant::now() < deadline, "{}", emil.log_text());
         std::thread::sleep(Duration::from_millis(100));
     }
     emil.wait_log("not resumed by the server", MINUTE);
-    alice.send("ts ask 8 01:00//00:10 emil");
-    let (end, _) = alice.play_game("alice", 2 * MINUTE, &mut squeezing);
+    alice.send(&format!("ts ask 8 01:00//00:10 {me}"));
+    let (end, _) = alice.play_game(foe, 2 * MINUTE, &mut squeezing);
     assert!(
         end.split_whitespace()
             .last()
@@ -346,20 +430,24 @@ fn a_cut_connection_is_reconnected_and_the_game_followed() {
 
 #[test]
 fn sigterm_leaves_the_server_and_keeps_the_records() {
-    let Some(server) = Server::start(15260, &["alice:apw", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = SIGTERM;
     let scratch = Scratch::new("sigterm");
-    let mut emil = Client::start(&scratch, server.port, "emil", PASSWORD, &["--depth", "2"]);
+    let mut emil = Client::start(&scratch, server.port, me, PASSWORD, &["--depth", "2"]);
     emil.wait_ready();
-    let mut alice = Conn::login(server.port, "alice", "apw");
+    let mut alice = Conn::login(server.port, foe, OPPONENT_PASSWORD);
     alice.expect("open 1 =>", MINUTE);
-    alice.send("ts ask 8 01:00//00:10 emil");
-    alice.play_moves("alice", MINUTE, 2, &mut squeezing);
+    alice.send(&format!("ts ask 8 01:00//00:10 {me}"));
+    alice.play_moves(foe, MINUTE, 2, &mut squeezing);
     emil.terminate();
     assert_eq!(emil.wait(MINUTE), 0);
     let end = alice.expect("/os: - match", MINUTE);
-    assert!(end.ends_with("emil left"), "{end}");
+    assert!(end.ends_with(&format!("{me} left")), "{end}");
     let log = emil.log_text();
     assert!(
         log.contains("< quit") && log.contains("left the server"),
@@ -461,14 +549,18 @@ fn benchmark_twenty_games_at_ten_seconds_under_load() {
 
 #[test]
 fn ten_and_twelve_boards_are_played_and_the_records_analysed() {
-    let Some(server) = Server::start(15280, &["ann:a-pass", &format!("emil:{PASSWORD}")]) else {
+    let Some(server) = shared_server() else {
         return;
     };
+    let Logins {
+        client: me,
+        opponent: foe,
+    } = SIZES;
     let scratch = Scratch::new("sizes");
     let mut emil = Client::start(
         &scratch,
         server.port,
-        "emil",
+        me,
         PASSWORD,
         &["--games", "2", "--depth", "2"],
     );
@@ -477,8 +569,8 @@ fn ten_and_twelve_boards_are_played_and_the_records_analysed() {
         let mut ann = Client::start(
             &scratch,
             server.port,
-            "ann",
-            "a-pass",
+            foe,
+            OPPONENT_PASSWORD,
             &[
                 "--games",
                 "1",
@@ -487,7 +579,7 @@ fn ten_and_twelve_boards_are_played_and_the_records_analysed() {
                 "--ask",
                 size,
                 "02:00//00:30",
-                "emil",
+                me,
             ],
         );
         assert_eq!(ann.wait(2 * MINUTE), 0);

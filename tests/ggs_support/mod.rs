@@ -1,13 +1,15 @@
 //! For the `emilia ggs` tests: the real GGS server (../shared/ggs-server, or the folder
-//! EMILIA_GGS_SERVER names) built once and started per test on its own ports in a folder
-//! of its own, a small line client to play against the client under test, and the client
-//! run as a process whose output, log and record files are kept. With EMILIA_GGS_KEEP set,
-//! the scratch folders (the clients' logs and records, the servers' logs) stay in the
-//! temporary directory after the test, for a look at a failure.
+//! EMILIA_GGS_SERVER names) built once and started on its own ports in a folder of its own,
+//! either once for every test of a test program or for one test alone, a small line client
+//! to play against the client under test, and the client run as a process whose output,
+//! log and record files are kept. With EMILIA_GGS_KEEP set, the scratch folders (the
+//! clients' logs and records, the servers' logs) stay in the temporary directory after the
+//! test, for a look at a failure.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -57,10 +59,15 @@ pub struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("emilia-ggs-{name}-{}", std::process::id()));
+        let dir = Scratch::dir(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
+    }
+
+    /// Where [`Scratch::new`] puts the folder `name` of this process.
+    fn dir(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("emilia-ggs-{name}-{}", std::process::id()))
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -76,7 +83,8 @@ impl Drop for Scratch {
     }
 }
 
-/// A real server running for one test, stopped on drop (also when the test fails).
+/// A real server: one test's, stopped on drop (also when the test fails), or the one the
+/// tests of a test program share ([`Server::shared`]).
 pub struct Server {
     pub port: u16,
     source: PathBuf,
@@ -88,10 +96,54 @@ impl Server {
     /// (`name:password`); `None` (the test skips) where the server is absent.
     pub fn start(port: u16, users: &[&str]) -> Option<Server> {
         let (source, built) = built_server()?;
+        Some(Server::start_built(&source, &built, port, users))
+    }
+
+    /// The server every test of this test program shares, started by the first test that
+    /// asks with `users`, every login any of them needs (each test with logins of its own,
+    /// so that none sees another's requests or games); `None` (the test skips) where the
+    /// server is absent. Statics are never dropped: a watcher process stops the server and
+    /// removes its folder once this process has ended, however it ended.
+    pub fn shared(users: &[&str]) -> Option<&'static Server> {
+        static SHARED: OnceLock<Option<(Server, Child)>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| {
+                let (source, built) = built_server()?;
+                let port = free_ports(15400);
+                let home = Scratch::dir(&format!("server{port}"));
+                let watcher = Server::watch(&source, &home);
+                let server = Server::start_built(&source, &built, port, users);
+                Some((server, watcher))
+            })
+            .as_ref()
+            .map(|(server, _)| server)
+    }
+
+    /// Starts a process that stops the server in `home` (and removes the folder, unless
+    /// EMILIA_GGS_KEEP is set) when its input ends: the end of a pipe only this process
+    /// holds, closed when it exits or is killed. A process group of its own keeps it alive
+    /// through a Ctrl-C to the tests. Never waited for: it is to outlive this process.
+    fn watch(source: &Path, home: &Path) -> Child {
+        let keep = std::env::var_os("EMILIA_GGS_KEEP").is_some();
+        Command::new("sh")
+            .arg("-c")
+            .arg(r#"read -r line; python3 "$0" stop "$1"; [ "$2" = keep ] || rm -rf "$1""#)
+            .arg(source.join("serve.py"))
+            .arg(home)
+            .arg(if keep { "keep" } else { "remove" })
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("starting the shared server's watcher")
+    }
+
+    fn start_built(source: &Path, built: &Path, port: u16, users: &[&str]) -> Server {
         // serve.py gives up when the machine is too loaded to answer in its time: once more.
         for attempt in 0..3 {
-            if let Some(server) = Server::try_start(&source, &built, port, users) {
-                return Some(server);
+            if let Some(server) = Server::try_start(source, built, port, users) {
+                return server;
             }
             eprintln!(
                 "serve.py start failed on port {port} (attempt {})",
@@ -129,6 +181,15 @@ impl Server {
         // On failure, dropping `server` stops what started.
         out.status.success().then_some(server)
     }
+}
+
+/// The first port from `from` on (in steps of three) that, with the next two, nothing
+/// listens on, so that a server's ports clash with no other server's here.
+fn free_ports(from: u16) -> u16 {
+    (from..from + 300)
+        .step_by(3)
+        .find(|&port| (port..port + 3).all(|p| TcpListener::bind(("127.0.0.1", p)).is_ok()))
+        .expect("three free ports for the GGS server")
 }
 
 impl Drop for Server {
@@ -177,7 +238,9 @@ impl Client {
         let stderr = scratch.path(&format!("{login}.err"));
         let log = scratch.path(&format!("{login}.log"));
         let record = scratch.path(&format!("{login}.ggf"));
-        let child = Command::new(env!("CARGO_BIN_EXE_emilia"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_emilia"));
+        ended_with_the_tests(&mut command);
+        let child = command
             .args(engine)
             .args(["ggs", "--host", "127.0.0.1", "--port", &port.to_string()])
             .args(["--login", login, "--threads", "1", "--hash", "8"])
@@ -303,6 +366,32 @@ impl Drop for Client {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Makes `command`'s process be killed when the thread starting it (a test's) ends, also
+/// when the test process is killed: a client left over would play on, and log in again to a
+/// later run's server under the same login, closing that run's connection.
+fn ended_with_the_tests(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id();
+        // SAFETY: between fork and exec only prctl, getppid and a preallocated error, all
+        // safe there.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The tests ended before the request: nothing would kill this one.
+                if libc::getppid() as u32 != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 /// The last `n` lines of a file.
@@ -545,15 +634,16 @@ pub fn squeezing(position: &Position) -> Move {
         .unwrap()
 }
 
-/// A TCP relay from a port of its own to the server, which the test can cut.
+/// A TCP relay from a free port of its own to the server, which the test can cut.
 pub struct Relay {
     pub port: u16,
     live: Arc<Mutex<Vec<TcpStream>>>,
 }
 
 impl Relay {
-    pub fn start(port: u16, server_port: u16) -> Relay {
-        let listener = TcpListener::bind(("127.0.0.1", port)).unwrap();
+    pub fn start(server_port: u16) -> Relay {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
         let live: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
         let streams = Arc::clone(&live);
         std::thread::spawn(move || {
