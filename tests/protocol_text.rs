@@ -1389,3 +1389,20 @@ fn protocol_solve_gives_the_solvers_exact_score() {
         assert_eq!(score, Some(exact), "protocol solve '{answer}': {position}");
     }
 }
+
+#[test]
+fn boardsize_takes_a_side_or_both_sides() {
+    let mut emilia = Emilia::start(&[]);
+    for (size, squares) in [("10", 100), ("6x6", 36), ("12X12", 144)] {
+        emilia.ok(&format!("boardsize {size}"));
+        let board = emilia.ok("position");
+        assert_eq!(
+            board.split_whitespace().next().unwrap().len(),
+            squares,
+            "{board}"
+        );
+    }
+    assert!(emilia
+        .ask("boardsize 8x10")
+        .starts_with("? unacceptable size"));
+}
