@@ -50,7 +50,7 @@ mod what_cargo_test_runs {
             std::io::stderr(),
             "cargo test: the program's and the core's Rust suites, then the Python package's \
              tests and the page's test in Chromium (README.md, Set up, says what they need); \
-             from a fresh clone on two cores, about 8 minutes, most of it compiling"
+             from a fresh clone on two cores, about 7 minutes, most of it compiling"
         );
     }
 }
