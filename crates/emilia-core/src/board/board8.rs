@@ -92,6 +92,16 @@ impl Board for Board8 {
     }
 
     #[inline(always)]
+    fn play_if_legal(&self, index: usize) -> Option<Board8> {
+        // An empty square is a legal move exactly when a disc there flips some.
+        if index >= 64 || self.empty_mask() >> index & 1 == 0 {
+            return None;
+        }
+        let flipped = self.flips(index);
+        (flipped != 0).then(|| self.after(index, flipped))
+    }
+
+    #[inline(always)]
     fn pass(&self) -> Board8 {
         Board8 {
             player: self.opponent,

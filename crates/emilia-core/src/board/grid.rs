@@ -153,6 +153,17 @@ impl<G: Geometry> Board for GridBoard<G> {
     }
 
     #[inline(always)]
+    fn play_if_legal(&self, index: usize) -> Option<GridBoard<G>> {
+        // An empty square is a legal move exactly when a disc there flips some.
+        if index >= G::SIZE * G::SIZE || !self.empty_mask().contains(G::bit(index)) {
+            return None;
+        }
+        let bit = G::bit(index);
+        let flipped = self.flips(bit);
+        (!flipped.is_empty()).then(|| self.after(bit, flipped))
+    }
+
+    #[inline(always)]
     fn pass(&self) -> GridBoard<G> {
         GridBoard::new(self.opponent, self.player)
     }

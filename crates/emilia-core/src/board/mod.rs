@@ -70,6 +70,14 @@ pub trait Board: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn flip_count(&self, index: usize) -> u32;
     /// Plays the legal move on `index`; the result has the opponent to move.
     fn play(&self, index: usize) -> Self;
+    /// The position after a move on `index` if it is legal, else `None`. Bitboards find the
+    /// flipped discs once, for the test and the move.
+    fn play_if_legal(&self, index: usize) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        self.is_legal(index).then(|| self.play(index))
+    }
     /// Hands the move to the opponent without playing.
     fn pass(&self) -> Self;
     /// What is on square `index`.

@@ -88,20 +88,13 @@ impl AnyBoard {
         }
     }
 
-    /// The position after a move on `index` if it is legal: on 8x8 the discs it flips
-    /// are found once, for the test and the move.
+    /// The position after a move on `index` if it is legal ([`Board::play_if_legal`]).
     fn play_if_legal(&self, index: usize) -> Option<AnyBoard> {
         match self {
-            AnyBoard::Eight(b) => {
-                // An empty square is a legal move exactly when a disc there flips some.
-                let flipped = if index < 64 && b.empty_mask() >> index & 1 != 0 {
-                    b.flips(index)
-                } else {
-                    0
-                };
-                (flipped != 0).then(|| AnyBoard::Eight(b.after(index, flipped)))
-            }
-            _ => self.is_legal(index).then(|| self.play(index)),
+            AnyBoard::Six(b) => b.play_if_legal(index).map(AnyBoard::Six),
+            AnyBoard::Eight(b) => b.play_if_legal(index).map(AnyBoard::Eight),
+            AnyBoard::Ten(b) => b.play_if_legal(index).map(AnyBoard::Ten),
+            AnyBoard::Twelve(b) => b.play_if_legal(index).map(AnyBoard::Twelve),
         }
     }
 
@@ -635,6 +628,27 @@ impl FromStr for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn playing_if_legal_is_testing_then_playing_on_every_size() {
+        let mut rng = crate::rng::Rng::new(3);
+        for size in SIZES {
+            for _ in 0..4 {
+                let mut board = Position::start(size).unwrap().board;
+                while !board.is_game_over() {
+                    // Every square, the occupied ones included, and one off the board.
+                    for index in 0..=size * size {
+                        let expected = board.is_legal(index).then(|| board.play(index));
+                        assert_eq!(board.play_if_legal(index), expected, "{size}: {index}");
+                    }
+                    board = match rng.pick(&board.moves()) {
+                        Some(&index) => board.play(index),
+                        None => board.pass(),
+                    };
+                }
+            }
+        }
+    }
 
     #[test]
     fn board_strings_round_trip() {
