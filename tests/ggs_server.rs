@@ -21,38 +21,20 @@ struct Logins {
     opponent: &'static str,
 }
 
-const ACCEPT: Logins = Logins {
-    client: "emil1",
-    opponent: "alice1",
-};
-const PASSES: Logins = Logins {
-    client: "emil2",
-    opponent: "alice2",
-};
-const PAIR: Logins = Logins {
-    client: "emil3",
-    opponent: "ann3",
-};
-const SYNCHRO: Logins = Logins {
-    client: "emil4",
-    opponent: "ann4",
-};
-const TIMEOUT: Logins = Logins {
-    client: "emil5",
-    opponent: "alice5",
-};
-const CUT: Logins = Logins {
-    client: "emil6",
-    opponent: "alice6",
-};
-const SIGTERM: Logins = Logins {
-    client: "emil7",
-    opponent: "alice7",
-};
-const SIZES: Logins = Logins {
-    client: "emil8",
-    opponent: "ann8",
-};
+impl Logins {
+    const fn new(client: &'static str, opponent: &'static str) -> Logins {
+        Logins { client, opponent }
+    }
+}
+
+const ACCEPT: Logins = Logins::new("emil1", "alice1");
+const PASSES: Logins = Logins::new("emil2", "alice2");
+const PAIR: Logins = Logins::new("emil3", "ann3");
+const SYNCHRO: Logins = Logins::new("emil4", "ann4");
+const TIMEOUT: Logins = Logins::new("emil5", "alice5");
+const CUT: Logins = Logins::new("emil6", "alice6");
+const SIGTERM: Logins = Logins::new("emil7", "alice7");
+const SIZES: Logins = Logins::new("emil8", "ann8");
 const EVERY_TEST: [Logins; 8] = [ACCEPT, PASSES, PAIR, SYNCHRO, TIMEOUT, CUT, SIGTERM, SIZES];
 
 /// The server these tests share, with every test's logins.
